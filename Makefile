@@ -1,0 +1,62 @@
+# fixstep: make run opens the demo, make test runs every test. Both install
+# what they need first (Debian/Ubuntu packages; Go modules via the proxy).
+
+GO       ?= go
+# Debian packages the build and the tests need: cgo, SDL2, OpenGL/EGL
+# headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
+DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
+FRAMES   ?= 240
+
+.PHONY: all deps build run test test-pure test-gl bench lint profile clean
+
+all: build
+
+# deps installs the Debian packages above when any is missing, with sudo
+# when not root, and says what to do when it cannot.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if ! command -v apt-get >/dev/null; then \
+	  echo "deps: apt-get not found. Install the equivalents of:$$missing" >&2; exit 1; fi; \
+	SUDO=""; if [ "$$(id -u)" != 0 ]; then \
+	  if command -v sudo >/dev/null; then SUDO=sudo; else \
+	    echo "deps: not root and no sudo. As root, run: apt-get install$$missing" >&2; exit 1; fi; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq$$missing >/dev/null || { \
+	  echo "deps: apt-get install$$missing failed (see above)" >&2; exit 1; }
+
+build: deps
+	$(GO) build -o bin/ ./cmd/...
+
+# run opens the demo. With no display it runs the demo under Xvfb for a few
+# seconds and saves a screenshot to demo.png.
+run: build
+	./bin/demo $(DEMO_FLAGS)
+
+test: deps lint test-pure test-gl
+	@echo "make test: all passed"
+
+# The pure packages build and test without cgo: they run headless anywhere.
+test-pure:
+	CGO_ENABLED=0 $(GO) test -count=1 $(PURE)
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime 10s ./engine
+
+test-gl:
+	$(GO) test -count=1 ./cmd/... $(if $(wildcard gfx),./gfx/...)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PURE) ./gfx/... ./cmd/... | tee bench.txt
+	$(GO) run golang.org/x/perf/cmd/benchstat@latest bench.txt
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+profile:
+	@echo "make profile: arrives with the profiling issue (cmd/demo -cpuprofile)."
+
+clean:
+	rm -rf bin demo.png bench.txt

@@ -1,0 +1,95 @@
+package engine
+
+import "time"
+
+// This file is the only place in the engine that reads the wall clock or
+// sleeps: everything else is driven with numbers.
+
+// Clock is a monotonic clock: the real one (MonoClock) or a scripted one.
+type Clock interface {
+	// Now returns the time since an arbitrary origin.
+	Now() time.Duration
+}
+
+// MonoClock reads the operating system's monotonic clock. Its zero value is
+// not ready: make it with NewMonoClock.
+type MonoClock struct{ origin time.Time }
+
+// NewMonoClock returns a clock whose origin is now.
+func NewMonoClock() MonoClock { return MonoClock{origin: time.Now()} }
+
+// Now returns the monotonic time since the clock was made.
+func (c MonoClock) Now() time.Duration { return time.Since(c.origin) }
+
+// DefaultSpin is the part of a Pacer's wait that it spins rather than sleeps.
+const DefaultSpin = 500 * time.Microsecond
+
+// Pacer holds frames to a fixed period with a deadline limiter: it sleeps
+// most of the way to the next deadline and spins the last Spin, because the
+// OS wakes sleepers late by up to a millisecond. Deadlines advance by the
+// period, so pacing does not drift; a frame that misses its deadline by more
+// than a period starts a new schedule instead of bursting to catch up.
+type Pacer struct {
+	// Period is the frame period. Zero or negative disables pacing.
+	Period time.Duration
+	// Spin is how long before the deadline the pacer stops sleeping and
+	// spins. Zero means DefaultSpin; negative means never spin.
+	Spin time.Duration
+
+	next time.Duration
+}
+
+// Wait blocks until the next deadline on clock c and returns the time then.
+func (p *Pacer) Wait(c Clock) time.Duration {
+	now := c.Now()
+	if p.Period <= 0 {
+		return now
+	}
+	if p.next == 0 || now-p.next > p.Period {
+		p.next = now + p.Period
+	}
+	spin := p.Spin
+	if spin == 0 {
+		spin = DefaultSpin
+	}
+	if d := p.next - now - max(spin, 0); d > 0 {
+		time.Sleep(d)
+	}
+	for now = c.Now(); now < p.next; now = c.Now() {
+	}
+	p.next += p.Period
+	return now
+}
+
+// Headless is the server-mode Platform: no window, frames paced by a Pacer
+// on the real clock. It never reports a quit; stop its Loop with Stop or a
+// context.
+type Headless struct {
+	clock MonoClock
+	pacer Pacer
+}
+
+// NewHeadless returns a headless platform paced at fps frames per second
+// (zero means 60; a negative rate runs unpaced, as fast as the CPU allows).
+func NewHeadless(fps float64) *Headless {
+	h := &Headless{clock: NewMonoClock()}
+	switch {
+	case fps == 0:
+		h.pacer.Period = time.Second / 60
+	case fps > 0:
+		h.pacer.Period = time.Duration(float64(time.Second) / fps)
+	}
+	return h
+}
+
+// Now returns monotonic time.
+func (h *Headless) Now() time.Duration { return h.clock.Now() }
+
+// Poll does nothing: a headless platform has no events.
+func (h *Headless) Poll() error { return nil }
+
+// Present waits for the next frame deadline.
+func (h *Headless) Present() error {
+	h.pacer.Wait(h.clock)
+	return nil
+}

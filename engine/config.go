@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Default values that the zero Config stands for.
+const (
+	DefaultTPS          = 60
+	DefaultMaxFrameTime = 250 * time.Millisecond
+	DefaultFPSDecay     = 0.25
+	DefaultWorkTau      = 500 * time.Millisecond
+)
+
+// MaxTimeScale is the largest TimeScale a Config accepts.
+const MaxTimeScale = 1000
+
+// Overrun is what the timestep does with the time it could not simulate when a
+// frame needs more updates than Config.MaxUpdatesPerFrame allows.
+type Overrun int
+
+const (
+	// SlowMo runs the capped number of updates, keeps the fraction of a tick
+	// that alpha needs, and drops the whole ticks beyond the cap: the game
+	// runs slower than real time while the machine cannot keep up.
+	SlowMo Overrun = iota
+	// Drop runs the capped number of updates and discards all remaining lag,
+	// fraction included (MainLoop.js's panic reset): alpha restarts at 0.
+	Drop
+	// CatchUp runs the capped number of updates and keeps the debt: later
+	// frames run up to the cap again until the simulation has caught up with
+	// real time. Frame.Debt says how many ticks are still owed.
+	CatchUp
+)
+
+// String returns the policy's name as the -overrun flags spell it.
+func (o Overrun) String() string {
+	switch o {
+	case SlowMo:
+		return "slowmo"
+	case Drop:
+		return "drop"
+	case CatchUp:
+		return "catchup"
+	}
+	return fmt.Sprintf("Overrun(%d)", int(o))
+}
+
+// ParseOverrun reads a policy name as String writes it.
+func ParseOverrun(s string) (Overrun, error) {
+	for _, o := range []Overrun{SlowMo, Drop, CatchUp} {
+		if s == o.String() {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("engine: unknown overrun policy %q (want slowmo, drop or catchup)", s)
+}
+
+// Config sets up a Timestep or a Loop. Its zero value runs: 60 ticks per
+// second, a 250 ms frame clamp, no update cap beyond what the clamp allows,
+// the SlowMo policy and real-time speed.
+type Config struct {
+	// TPS is the tick rate in ticks per second. Zero means DefaultTPS (60),
+	// unless Tick is set. A rate that does not divide a second evenly is
+	// still exact: the timestep keeps time in units of 1/TPS ns.
+	TPS int
+
+	// Tick is the tick length. When nonzero it overrides TPS: 20 ms is 50
+	// ticks per second, exactly.
+	Tick time.Duration
+
+	// MaxFrameTime clamps the time one frame may feed the simulation; the
+	// excess is reported as dropped time. Zero means DefaultMaxFrameTime
+	// (250 ms); a negative value disables the clamp.
+	MaxFrameTime time.Duration
+
+	// MaxUpdatesPerFrame caps the updates one frame runs. Zero means no cap
+	// beyond what MaxFrameTime allows. When a frame hits the cap, Overrun
+	// decides what happens to the time left over.
+	MaxUpdatesPerFrame int
+
+	// Overrun is the policy for frames that hit MaxUpdatesPerFrame. The zero
+	// value is SlowMo.
+	Overrun Overrun
+
+	// TimeScale is how much game time one real second feeds: 0.25 is slow
+	// motion, 2 is double speed. It never changes the tick length. Zero
+	// means 1. It must be at most MaxTimeScale; it is kept as the nearest
+	// fraction with a denominator of at most 1000, so 0.1 and 1/3 are exact.
+	TimeScale float64
+
+	// Extrapolate tells Draw to extrapolate instead of interpolate: alpha is
+	// the same number, but the game draws current + alpha·velocity·dt rather
+	// than lerp(previous, current, alpha). It trades a tick of latency for
+	// occasional misprediction. The timestep only passes the flag on.
+	Extrapolate bool
+
+	// FPSDecay is the weight d of the newest second in the FPS average,
+	// fps = d·framesThisSecond + (1-d)·fps, updated once per real second.
+	// Zero means DefaultFPSDecay (0.25). It must be in (0, 1].
+	FPSDecay float64
+
+	// WorkTau is the time constant of the average of frame work time (begin
+	// to before present). Each frame weighs in with 1-exp(-interval/WorkTau),
+	// so the average behaves the same at any frame rate. Zero means
+	// DefaultWorkTau (500 ms).
+	WorkTau time.Duration
+}
+
+// withDefaults returns c with every zero field replaced by its default, or an
+// error naming the first invalid field.
+func (c Config) withDefaults() (Config, error) {
+	switch {
+	case c.TPS < 0:
+		return c, fmt.Errorf("engine: Config.TPS = %d: must be positive (or zero for %d)", c.TPS, DefaultTPS)
+	case c.TPS > int(time.Second):
+		return c, fmt.Errorf("engine: Config.TPS = %d: must be at most 1e9", c.TPS)
+	case c.Tick < 0:
+		return c, fmt.Errorf("engine: Config.Tick = %v: must be positive (or zero to use TPS)", c.Tick)
+	case c.MaxUpdatesPerFrame < 0:
+		return c, fmt.Errorf("engine: Config.MaxUpdatesPerFrame = %d: must be positive (or zero for no cap)", c.MaxUpdatesPerFrame)
+	case c.Overrun < SlowMo || c.Overrun > CatchUp:
+		return c, fmt.Errorf("engine: Config.Overrun = %d: must be SlowMo, Drop or CatchUp", int(c.Overrun))
+	case c.TimeScale < 0 || c.TimeScale > MaxTimeScale || math.IsNaN(c.TimeScale):
+		return c, fmt.Errorf("engine: Config.TimeScale = %v: must be in (0, %d] (or zero for 1)", c.TimeScale, MaxTimeScale)
+	case c.FPSDecay < 0 || c.FPSDecay > 1 || math.IsNaN(c.FPSDecay):
+		return c, fmt.Errorf("engine: Config.FPSDecay = %v: must be in (0, 1] (or zero for %v)", c.FPSDecay, DefaultFPSDecay)
+	case c.WorkTau < 0:
+		return c, fmt.Errorf("engine: Config.WorkTau = %v: must be positive (or zero for %v)", c.WorkTau, DefaultWorkTau)
+	}
+	if c.TPS == 0 && c.Tick == 0 {
+		c.TPS = DefaultTPS
+	}
+	if c.MaxFrameTime == 0 {
+		c.MaxFrameTime = DefaultMaxFrameTime
+	}
+	if c.TimeScale == 0 {
+		c.TimeScale = 1
+	}
+	if c.FPSDecay == 0 {
+		c.FPSDecay = DefaultFPSDecay
+	}
+	if c.WorkTau == 0 {
+		c.WorkTau = DefaultWorkTau
+	}
+	return c, nil
+}
+
+// Validate reports the first invalid field of c, or nil.
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}

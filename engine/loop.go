@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// ErrStopped is returned by Loop.Run after Loop.Stop, after the platform
+// reported a quit request (the window's close button), or when a hook
+// returned it. It means a clean stop: check it with errors.Is.
+var ErrStopped = errors.New("engine: stopped")
+
+// Game is what a Loop runs. Update is called at the fixed tick rate: for any
+// frame timing, Update is called exactly floor(gameTime/dt) times, each time
+// with the same dt, and the tick numbers run 0, 1, 2, ... without gaps. Put
+// all simulation there. Draw is called once per frame, after the frame's
+// updates, with Frame.Alpha in [0, 1): draw each object at
+// lerp(previous, current, Alpha) of its last two tick states.
+//
+// Both run on the goroutine that called Loop.Run: the main OS thread in a
+// windowed game. An Update that returns an error ends Run with that error;
+// returning ErrStopped stops the game cleanly.
+type Game interface {
+	Update(t Tick) error
+	Draw(f Frame)
+}
+
+// Beginner is an optional Game hook: Begin runs once per frame before any
+// update, after the platform has processed its events. Handle input and
+// frame-level logic here. f.Ticks says how many updates will follow.
+type Beginner interface {
+	Begin(f Frame) error
+}
+
+// Ender is an optional Game hook: End runs once per frame after Present,
+// with the stats of the frame that just ended (FPS, overruns, dropped time).
+// s is owned by the Loop and valid until the next frame: copy what you keep.
+type Ender interface {
+	End(s *Stats) error
+}
+
+// UpdateFunc adapts a function to Game, for a game with nothing to draw
+// (a server, a test) or a one-file program.
+type UpdateFunc func(t Tick) error
+
+// Update calls u(t).
+func (u UpdateFunc) Update(t Tick) error { return u(t) }
+
+// Draw does nothing.
+func (UpdateFunc) Draw(Frame) {}
+
+// Platform is what a Loop runs on: a window (gfx.Window), a paced headless
+// clock (Headless) or a simulated one (Sim). Its methods are called on the
+// goroutine that calls Loop.Run.
+type Platform interface {
+	// Now returns monotonic time since an arbitrary origin.
+	Now() time.Duration
+	// Poll processes pending events. It returns ErrStopped when the user
+	// asked to quit.
+	Poll() error
+	// Present shows the drawn frame. It may block, for vsync or pacing.
+	Present() error
+}
+
+// Suspender is an optional Platform interface for platforms that can be
+// hidden. While Suspended is true, the Loop neither updates nor draws, and
+// the time spent is not owed afterwards: restoring a minimized window causes
+// no catch-up burst.
+type Suspender interface {
+	Suspended() bool
+	// WaitEvent blocks until an event arrives or timeout passes, so a
+	// suspended game does not burn a core.
+	WaitEvent(timeout time.Duration)
+}
+
+// TickEnder is an optional Platform interface: EndTick is called after each
+// Update. Input uses it to hand each press to exactly one update.
+type TickEnder interface {
+	EndTick()
+}
+
+// Stats is what a Loop knows about its run, refreshed every frame.
+type Stats struct {
+	// Frame is the last frame's decision.
+	Frame Frame
+	// Interval is the last frame's raw interval, before any snapping.
+	Interval time.Duration
+	// WorkTime is the last frame's work time, begin to before Present.
+	WorkTime time.Duration
+
+	Frames   uint64        // frames run
+	Ticks    uint64        // updates run
+	Elapsed  time.Duration // real time fed to the timestep
+	Sim      time.Duration // game time simulated
+	Dropped  time.Duration // time discarded by the frame clamp, overruns and Resync
+	Overruns uint64        // frames that hit MaxUpdatesPerFrame
+
+	// FPS is the frame-rate average, updated once per real second:
+	// fps = d·framesThisSecond + (1-d)·fps with d = Config.FPSDecay.
+	// It is 0 until the first second has passed.
+	FPS float64
+	// Work is the average frame work time, time constant Config.WorkTau.
+	Work time.Duration
+	// FrameP50, FrameP95 and FrameP99 are percentiles of the frame interval
+	// over the last WindowFrames frames, refreshed once per second.
+	FrameP50, FrameP95, FrameP99 time.Duration
+	// TicksPerFrame counts frames by the number of updates they ran.
+	TicksPerFrame [TickBuckets]uint64
+}
+
+// Loop drives a Game on a Platform: the thin shell around Timestep that owns
+// the clock. Make it with NewLoop; its methods must be called from the
+// goroutine that runs it, except Stop.
+type Loop struct {
+	ts  Timestep
+	mon Monitor
+
+	plat    Platform
+	game    Game
+	begin   Beginner
+	end     Ender
+	tickEnd TickEnder
+	susp    Suspender
+
+	stats   Stats
+	last    time.Duration
+	started bool
+	stop    atomic.Bool
+}
+
+// NewLoop returns a Loop that runs g on p with cfg, or an error naming the
+// first invalid field of cfg.
+func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
+	ts, err := NewTimestep(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mon, err := NewMonitor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loop{ts: ts, mon: mon, plat: p, game: g}
+	l.begin, _ = g.(Beginner)
+	l.end, _ = g.(Ender)
+	l.tickEnd, _ = p.(TickEnder)
+	l.susp, _ = p.(Suspender)
+	return l, nil
+}
+
+// Run runs frames until Stop is called, the platform reports a quit, a hook
+// returns an error, or ctx is done. It returns ErrStopped for the first two,
+// the hook's error, or ctx.Err(). Before the first frame it draws the initial
+// state once (alpha 0, no update) and presents it.
+//
+// In a windowed game Run must be called from the main goroutine, which holds
+// the main OS thread (go-sdl2 locks it in its init).
+func (l *Loop) Run(ctx context.Context) error {
+	done := ctx.Done()
+	if !l.started {
+		// Frame 0 draws the initial state; frame intervals are measured
+		// between frame starts, so frame 1's interval spans frame 0.
+		l.started = true
+		l.last = l.plat.Now()
+		l.game.Draw(Frame{Extrapolate: l.ts.extrap, num: l.ts.num, den: l.ts.den})
+		if err := l.plat.Present(); err != nil {
+			return err
+		}
+	}
+	for {
+		if l.stop.Load() {
+			return ErrStopped
+		}
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
+		if err := l.frame(); err != nil {
+			return err
+		}
+	}
+}
+
+// Stop makes Run return ErrStopped between two frames. It is safe to call
+// from any goroutine and from the hooks.
+func (l *Loop) Stop() { l.stop.Store(true) }
+
+// Timestep returns the loop's timestep, to pause, step, scale time or
+// resync from the hooks.
+func (l *Loop) Timestep() *Timestep { return &l.ts }
+
+// Stats returns the loop's stats, refreshed after every frame. The pointer
+// stays valid; read it from the loop's goroutine only.
+func (l *Loop) Stats() *Stats { return &l.stats }
+
+// frame runs one frame: poll, begin, updates, draw, present, end.
+func (l *Loop) frame() error {
+	p := l.plat
+	if err := p.Poll(); err != nil {
+		return err
+	}
+	if l.susp != nil && l.susp.Suspended() {
+		l.susp.WaitEvent(100 * time.Millisecond)
+		l.last = p.Now() // time spent hidden is not owed
+		return nil
+	}
+	start := p.Now()
+	interval := start - l.last
+	l.last = start
+
+	f := l.ts.Advance(interval)
+	if l.begin != nil {
+		if err := l.begin.Begin(f); err != nil {
+			return err
+		}
+	}
+	for i := range f.Ticks {
+		if err := l.game.Update(f.Tick(i)); err != nil {
+			return err
+		}
+		if l.tickEnd != nil {
+			l.tickEnd.EndTick()
+		}
+	}
+	l.game.Draw(f)
+	work := p.Now() - start
+	if err := p.Present(); err != nil {
+		return err
+	}
+	l.mon.Observe(interval, work, f.Ticks)
+	l.fillStats(f, interval, work)
+	if l.end != nil {
+		return l.end.End(&l.stats)
+	}
+	return nil
+}
+
+func (l *Loop) fillStats(f Frame, interval, work time.Duration) {
+	s := &l.stats
+	s.Frame = f
+	s.Interval = interval
+	s.WorkTime = work
+	t := l.ts.Totals()
+	s.Frames, s.Ticks, s.Elapsed, s.Sim, s.Dropped, s.Overruns = t.Frames, t.Ticks, t.Elapsed, t.Sim, t.Dropped, t.Overruns
+	l.mon.fill(s)
+}

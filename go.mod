@@ -1,0 +1,3 @@
+module fixstep
+
+go 1.24
