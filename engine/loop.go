@@ -81,6 +81,15 @@ type TickEnder interface {
 	EndTick()
 }
 
+// VsyncReporter is an optional Platform interface for platforms whose
+// presents wait for the display. VsyncPeriod returns the measured display
+// period as total/frames (frames 0 when presents do not block); the Loop
+// then snaps frame times to whole periods with a Snapper before they reach
+// the timestep, so 60 TPS on a 60 Hz display runs one tick every frame.
+type VsyncReporter interface {
+	VsyncPeriod() (total time.Duration, frames int64)
+}
+
 // Stats is what a Loop knows about its run, refreshed every frame.
 type Stats struct {
 	// Frame is the last frame's decision.
@@ -89,6 +98,8 @@ type Stats struct {
 	Interval time.Duration
 	// WorkTime is the last frame's work time, begin to before Present.
 	WorkTime time.Duration
+	// Snapped counts frame times snapped to whole vsync periods.
+	Snapped uint64
 
 	Frames   uint64        // frames run
 	Ticks    uint64        // updates run
@@ -123,6 +134,8 @@ type Loop struct {
 	end     Ender
 	tickEnd TickEnder
 	susp    Suspender
+	vsync   VsyncReporter
+	snap    Snapper
 
 	stats   Stats
 	last    time.Duration
@@ -146,6 +159,7 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	l.end, _ = g.(Ender)
 	l.tickEnd, _ = p.(TickEnder)
 	l.susp, _ = p.(Suspender)
+	l.vsync, _ = p.(VsyncReporter)
 	return l, nil
 }
 
@@ -210,7 +224,12 @@ func (l *Loop) frame() error {
 	interval := start - l.last
 	l.last = start
 
-	f := l.ts.Advance(interval)
+	feed := interval
+	if l.vsync != nil {
+		l.snap.SetPeriod(l.vsync.VsyncPeriod())
+		feed = l.snap.Snap(interval)
+	}
+	f := l.ts.Advance(feed)
 	if l.begin != nil {
 		if err := l.begin.Begin(f); err != nil {
 			return err
@@ -242,6 +261,7 @@ func (l *Loop) fillStats(f Frame, interval, work time.Duration) {
 	s.Frame = f
 	s.Interval = interval
 	s.WorkTime = work
+	s.Snapped = l.snap.Snapped()
 	t := l.ts.Totals()
 	s.Frames, s.Ticks, s.Elapsed, s.Sim, s.Dropped, s.Overruns = t.Frames, t.Ticks, t.Elapsed, t.Sim, t.Dropped, t.Overruns
 	l.mon.fill(s)

@@ -202,3 +202,18 @@ func TestHeadlessPaces(t *testing.T) {
 		t.Errorf("20 paced frames took %v, want at least 100ms", got)
 	}
 }
+
+// vsyncSim is a Sim whose presents report a 60 Hz period.
+type vsyncSim struct{ *Sim }
+
+func (vsyncSim) VsyncPeriod() (time.Duration, int64) { return time.Second, 60 }
+
+func TestLoopSnapsToVsync(t *testing.T) {
+	frames := jittered60(600, 3)
+	l, _ := NewLoop(Config{TPS: 60}, vsyncSim{NewSim(&ScriptFrames{Intervals: frames})}, nopGame{})
+	l.Run(context.Background())
+	s := l.Stats()
+	if s.Frames != 600 || s.TicksPerFrame[1] != 600 || s.Snapped != 600 {
+		t.Errorf("%d frames, %d with one tick, %d snapped; want 600 each", s.Frames, s.TicksPerFrame[1], s.Snapped)
+	}
+}

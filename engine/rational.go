@@ -55,3 +55,16 @@ func approxRatio(x float64, maxDen int64) (p, q int64) {
 	}
 	return h1, k1
 }
+
+// mulDivCeil returns ceil(a·b/c) for positive c, saturating like mulDiv.
+func mulDivCeil(a, b, c uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi >= c {
+		return math.MaxInt64
+	}
+	q, r := bits.Div64(hi, lo, c)
+	if r != 0 {
+		q++
+	}
+	return q
+}

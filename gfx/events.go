@@ -1,0 +1,148 @@
+package gfx
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/veandco/go-sdl2/sdl"
+
+	"fixstep/input"
+)
+
+// translateInput turns one SDL event into input.State calls. Keyboard events
+// are handled in Window.handle.
+func (w *Window) translateInput(ev sdl.Event) {
+	in := w.in
+	switch e := ev.(type) {
+	case *sdl.MouseMotionEvent:
+		sx, sy := w.pixelScale()
+		in.MouseMotion(float32(e.X), float32(e.Y), float32(e.X)*sx, float32(e.Y)*sy, float32(e.XRel), float32(e.YRel))
+	case *sdl.MouseButtonEvent:
+		in.MouseButtonEvent(input.MouseButton(e.Button), e.Type == sdl.MOUSEBUTTONDOWN)
+	case *sdl.MouseWheelEvent:
+		dx, dy := e.PreciseX, e.PreciseY
+		if e.Direction == sdl.MOUSEWHEEL_FLIPPED {
+			dx, dy = -dx, -dy
+		}
+		in.WheelEvent(dx, dy)
+	case *sdl.TextInputEvent:
+		n := 0
+		for n < len(e.Text) && e.Text[n] != 0 {
+			n++
+		}
+		in.TextEvent(e.Text[:n])
+	case *sdl.ControllerDeviceEvent:
+		switch e.Type {
+		case sdl.CONTROLLERDEVICEADDED:
+			w.pads.open(int(e.Which), in, w)
+		case sdl.CONTROLLERDEVICEREMOVED:
+			w.pads.close(int32(e.Which), in)
+		}
+	case *sdl.ControllerButtonEvent:
+		if slot := in.PadSlot(int32(e.Which)); slot >= 0 {
+			in.PadButtonEvent(slot, input.PadButton(e.Button), e.State == sdl.PRESSED)
+		}
+	case *sdl.ControllerAxisEvent:
+		if slot := in.PadSlot(int32(e.Which)); slot >= 0 {
+			v := float32(e.Value) / 32767
+			in.PadAxisEvent(slot, input.PadAxis(e.Axis), max(v, -1))
+		}
+	}
+}
+
+// pixelScale returns drawable pixels per window coordinate.
+func (w *Window) pixelScale() (float32, float32) {
+	if w.winW == 0 || w.winH == 0 {
+		return 1, 1
+	}
+	return float32(w.drawW) / float32(w.winW), float32(w.drawH) / float32(w.winH)
+}
+
+// padSet holds the open SDL game controllers, by input.State slot.
+type padSet struct {
+	ctrl [input.MaxPads]*sdl.GameController
+}
+
+func (p *padSet) open(index int, in *input.State, w *Window) {
+	if !sdl.IsGameController(index) {
+		return
+	}
+	slot := in.FreePadSlot()
+	if slot < 0 {
+		w.log.Warn("gfx: gamepad ignored: all slots taken", "slots", input.MaxPads)
+		return
+	}
+	c := sdl.GameControllerOpen(index)
+	if c == nil {
+		w.log.Warn("gfx: open gamepad", "index", index, "err", sdl.GetError())
+		return
+	}
+	id := int32(c.Joystick().InstanceID())
+	if in.PadSlot(id) >= 0 { // already open (SDL sends ADDED for pads present at start)
+		c.Close()
+		return
+	}
+	p.ctrl[slot] = c
+	in.PadAdded(slot, id)
+}
+
+func (p *padSet) close(id int32, in *input.State) {
+	slot := in.PadSlot(id)
+	if slot < 0 {
+		return
+	}
+	in.PadRemoved(slot)
+	if c := p.ctrl[slot]; c != nil {
+		c.Close()
+		p.ctrl[slot] = nil
+	}
+}
+
+func (p *padSet) closeAll() {
+	for i, c := range p.ctrl {
+		if c != nil {
+			c.Close()
+			p.ctrl[i] = nil
+		}
+	}
+}
+
+// Rumble shakes gamepad slot for the given strengths (0..1) and
+// milliseconds. It does nothing for an empty slot or a pad without rumble.
+func (w *Window) Rumble(slot int, low, high float32, ms int) {
+	if slot < 0 || slot >= input.MaxPads || w.pads.ctrl[slot] == nil || !w.pads.ctrl[slot].HasRumble() {
+		return
+	}
+	w.pads.ctrl[slot].Rumble(uint16(low*0xffff), uint16(high*0xffff), uint32(ms))
+}
+
+// LoadGamepadMappings adds SDL game controller mappings from a file in the
+// SDL_GameControllerDB format (gamecontrollerdb.txt), one mapping a line,
+// and returns how many it added. Lines that SDL rejects are errors naming
+// the file and line.
+func LoadGamepadMappings(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, fmt.Errorf("gfx: gamepad mappings: %w", err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		if sdl.GameControllerAddMapping(s) < 0 {
+			return n, fmt.Errorf("gfx: %s:%d: SDL rejected the mapping: %v", path, line, sdl.GetError())
+		}
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		return n, fmt.Errorf("gfx: %s: %w", path, err)
+	}
+	return n, nil
+}

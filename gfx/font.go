@@ -1,0 +1,90 @@
+package gfx
+
+import (
+	"image"
+	"image/draw"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// The overlay's text is basicfont.Face7x13, a maintained bitmap face, baked
+// at start into a texture of printable ASCII: 16 columns by 6 rows of 7×13
+// cells.
+
+const (
+	glyphW, glyphH = 7, 13
+	atlasCols      = 16
+	firstGlyph     = 32
+	numGlyphs      = 96
+)
+
+type fontAtlas struct {
+	tex  Texture
+	w, h float32
+}
+
+func newFontAtlas() (fontAtlas, error) {
+	rows := numGlyphs / atlasCols
+	img := image.NewAlpha(image.Rect(0, 0, atlasCols*glyphW, rows*glyphH))
+	face := basicfont.Face7x13
+	d := font.Drawer{Dst: img, Src: image.Opaque, Face: face}
+	for i := range numGlyphs {
+		cx, cy := i%atlasCols*glyphW, i/atlasCols*glyphH
+		d.Dot = fixed.P(cx, cy+face.Ascent)
+		d.DrawString(string(rune(firstGlyph + i)))
+	}
+	// White, premultiplied: every channel is the coverage.
+	rgba := image.NewRGBA(img.Bounds())
+	draw.Draw(rgba, rgba.Bounds(), image.NewUniform(image.White), image.Point{}, draw.Src)
+	for i, a := range img.Pix {
+		copy(rgba.Pix[4*i:4*i+4], []byte{a, a, a, a})
+	}
+	tex, err := NewTexture(img.Rect.Dx(), img.Rect.Dy(), rgba.Pix, false)
+	return fontAtlas{tex: tex, w: float32(img.Rect.Dx()), h: float32(img.Rect.Dy())}, err
+}
+
+// Text queues text at (x, y), the top-left corner of its first line, in
+// camera units of one pixel per font pixel at scale 1. '\n' starts a new
+// line. Bytes outside printable ASCII draw as '?'. It does not allocate.
+func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
+	f := &r.font
+	cw, ch := glyphW*scale, glyphH*scale
+	px, py := x, y
+	for _, b := range text {
+		if b == '\n' {
+			px, py = x, py-ch
+			continue
+		}
+		if b < firstGlyph || b >= firstGlyph+numGlyphs {
+			b = '?'
+		}
+		if b != ' ' {
+			i := int(b - firstGlyph)
+			u0 := float32(i%atlasCols*glyphW) / f.w
+			v0 := float32(i/atlasCols*glyphH) / f.h
+			// The atlas is uploaded top row first, so the glyph's top is
+			// at the smaller v.
+			r.Draw(f.tex, Sprite{
+				X: px + cw/2, Y: py - ch/2, W: cw, H: ch, Color: c,
+				U0: u0, V0: v0 + glyphH/f.h, U1: u0 + glyphW/f.w, V1: v0,
+			})
+		}
+		px += cw
+	}
+}
+
+// TextWidth returns the width of the longest line of text at scale.
+func TextWidth(text []byte, scale float32) float32 {
+	longest, n := 0, 0
+	for _, b := range text {
+		if b == '\n' {
+			n = 0
+			continue
+		}
+		n++
+		longest = max(longest, n)
+	}
+	return float32(longest*glyphW) * scale
+}

@@ -1,0 +1,210 @@
+package gfx
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+)
+
+// Typed GL handles. Each wraps a GL object name, so passing a texture where
+// a buffer is expected is a compile error. Every New function pairs with a
+// Delete that is safe to call twice; a zero handle is "no object". Handles
+// must be made and deleted on the thread that owns the GL context, and never
+// from a finalizer.
+
+// live counts GL objects made by this package and not yet deleted.
+var live atomic.Int64
+
+// LiveObjects returns how many GL objects made by this package are still
+// alive. After every owner has been closed it is zero; tests assert that.
+func LiveObjects() int { return int(live.Load()) }
+
+// Buffer is a GL buffer object.
+type Buffer struct{ id uint32 }
+
+// NewBuffer makes a buffer object.
+func NewBuffer() Buffer {
+	var b Buffer
+	gl.GenBuffers(1, &b.id)
+	live.Add(1)
+	return b
+}
+
+// ID returns the GL name, 0 after Delete.
+func (b Buffer) ID() uint32 { return b.id }
+
+// Delete deletes the buffer; later calls do nothing.
+func (b *Buffer) Delete() {
+	if b.id != 0 {
+		gl.DeleteBuffers(1, &b.id)
+		b.id = 0
+		live.Add(-1)
+	}
+}
+
+// VertexArray is a GL vertex array object.
+type VertexArray struct{ id uint32 }
+
+// NewVertexArray makes a vertex array object.
+func NewVertexArray() VertexArray {
+	var v VertexArray
+	gl.GenVertexArrays(1, &v.id)
+	live.Add(1)
+	return v
+}
+
+// ID returns the GL name, 0 after Delete.
+func (v VertexArray) ID() uint32 { return v.id }
+
+// Delete deletes the vertex array; later calls do nothing.
+func (v *VertexArray) Delete() {
+	if v.id != 0 {
+		gl.DeleteVertexArrays(1, &v.id)
+		v.id = 0
+		live.Add(-1)
+	}
+}
+
+// Texture is a GL 2D texture.
+type Texture struct {
+	id   uint32
+	w, h int
+}
+
+// NewTexture makes a w×h RGBA8 texture from premultiplied pixels (len
+// 4·w·h, rows bottom to top as GL wants them, or nil for undefined
+// contents), with nearest or linear filtering and clamped edges.
+func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
+	if w <= 0 || h <= 0 {
+		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: must be positive", w, h)
+	}
+	if pix != nil && len(pix) != 4*w*h {
+		return Texture{}, fmt.Errorf("gfx: texture %dx%d: %d bytes of pixels, want %d", w, h, len(pix), 4*w*h)
+	}
+	t := Texture{w: w, h: h}
+	gl.GenTextures(1, &t.id)
+	live.Add(1)
+	gl.BindTexture(gl.TEXTURE_2D, t.id)
+	filter := int32(gl.NEAREST)
+	if linear {
+		filter = gl.LINEAR
+	}
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE)
+	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE)
+	var p *byte
+	if pix != nil {
+		p = &pix[0]
+	}
+	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
+	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, glPtr(p))
+	return t, glError("NewTexture")
+}
+
+// ID returns the GL name, 0 after Delete.
+func (t Texture) ID() uint32 { return t.id }
+
+// Size returns the texture size in pixels.
+func (t Texture) Size() (w, h int) { return t.w, t.h }
+
+// Delete deletes the texture; later calls do nothing.
+func (t *Texture) Delete() {
+	if t.id != 0 {
+		gl.DeleteTextures(1, &t.id)
+		t.id = 0
+		live.Add(-1)
+	}
+}
+
+// Framebuffer is a GL framebuffer object with one color texture and a depth
+// renderbuffer, for rendering offscreen.
+type Framebuffer struct {
+	id, depth uint32
+	Color     Texture
+}
+
+// NewFramebuffer makes a w×h framebuffer with an RGBA8 color texture and a
+// 24-bit depth buffer.
+func NewFramebuffer(w, h int) (Framebuffer, error) {
+	var f Framebuffer
+	var err error
+	if f.Color, err = NewTexture(w, h, nil, true); err != nil {
+		return f, err
+	}
+	gl.GenFramebuffers(1, &f.id)
+	live.Add(1)
+	gl.GenRenderbuffers(1, &f.depth)
+	live.Add(1)
+	gl.BindRenderbuffer(gl.RENDERBUFFER, f.depth)
+	gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, int32(w), int32(h))
+	gl.BindFramebuffer(gl.FRAMEBUFFER, f.id)
+	gl.FramebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, f.Color.id, 0)
+	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, f.depth)
+	status := gl.CheckFramebufferStatus(gl.FRAMEBUFFER)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	if status != gl.FRAMEBUFFER_COMPLETE {
+		f.Delete()
+		return f, fmt.Errorf("gfx: framebuffer %dx%d incomplete: status 0x%x", w, h, status)
+	}
+	return f, glError("NewFramebuffer")
+}
+
+// ID returns the GL name, 0 after Delete.
+func (f Framebuffer) ID() uint32 { return f.id }
+
+// Delete deletes the framebuffer and its attachments; later calls do
+// nothing.
+func (f *Framebuffer) Delete() {
+	if f.id != 0 {
+		gl.DeleteFramebuffers(1, &f.id)
+		f.id = 0
+		live.Add(-1)
+	}
+	if f.depth != 0 {
+		gl.DeleteRenderbuffers(1, &f.depth)
+		f.depth = 0
+		live.Add(-1)
+	}
+	f.Color.Delete()
+}
+
+// glError returns the pending GL errors as one error, or nil.
+func glError(where string) error {
+	var codes []uint32
+	for e := gl.GetError(); e != gl.NO_ERROR; e = gl.GetError() {
+		codes = append(codes, e)
+		if len(codes) > 8 {
+			break
+		}
+	}
+	if len(codes) == 0 {
+		return nil
+	}
+	return fmt.Errorf("gfx: %s: GL error %s", where, glErrorNames(codes))
+}
+
+func glErrorNames(codes []uint32) string {
+	s := ""
+	for i, c := range codes {
+		if i > 0 {
+			s += ", "
+		}
+		switch c {
+		case gl.INVALID_ENUM:
+			s += "INVALID_ENUM"
+		case gl.INVALID_VALUE:
+			s += "INVALID_VALUE"
+		case gl.INVALID_OPERATION:
+			s += "INVALID_OPERATION"
+		case gl.INVALID_FRAMEBUFFER_OPERATION:
+			s += "INVALID_FRAMEBUFFER_OPERATION"
+		case gl.OUT_OF_MEMORY:
+			s += "OUT_OF_MEMORY"
+		default:
+			s += fmt.Sprintf("0x%x", c)
+		}
+	}
+	return s
+}

@@ -1,0 +1,319 @@
+package gfx
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"unsafe"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Color is a premultiplied RGBA8 color, the form the GPU blends.
+type Color [4]uint8
+
+// RGBA returns the premultiplied color of straight components in 0..1.
+func RGBA(r, g, b, a float32) Color {
+	c := func(v float32) uint8 { return uint8(min(max(v, 0), 1)*255 + 0.5) }
+	return Color{c(r * a), c(g * a), c(b * a), c(a)}
+}
+
+// Common colors.
+var (
+	White = Color{255, 255, 255, 255}
+	Black = Color{0, 0, 0, 255}
+)
+
+// Sprite is one textured, tinted, rotated quad: exactly the per-instance
+// data the GPU reads, so a batch uploads sprites as they are.
+type Sprite struct {
+	// X, Y is the center; W, H the size, in camera units.
+	X, Y, W, H float32
+	// Angle is the rotation in radians, counterclockwise; Depth the clip
+	// depth in -1..1 (0 is fine for 2D).
+	Angle, Depth float32
+	// Color tints the texture (premultiplied).
+	Color Color
+	// U0, V0 and U1, V1 are the texture coordinates at the bottom-left and
+	// top-right corners. All zero means the whole texture.
+	U0, V0, U1, V1 float32
+}
+
+const spriteSize = int(unsafe.Sizeof(Sprite{}))
+
+// Renderer draws sprites in instanced batches (one draw call per texture
+// and camera change), lit meshes, and text, into the current GL context. It
+// owns every GL object it makes and deletes them in Close. Use it on the
+// thread that owns the context.
+type Renderer struct {
+	sprite             Program
+	uProj, uTex        int32
+	mesh               Program
+	uVP, uModel, uTint int32
+
+	quad, inst Buffer
+	spriteVAO  VertexArray
+	cube       Buffer
+	cubeVAO    VertexArray
+	white      Texture
+	font       fontAtlas
+
+	batch    []Sprite
+	batchTex Texture
+	proj     mgl32.Mat4
+	// Matrices handed to GL live here: the address of a local passed to
+	// cgo escapes, and would allocate every frame.
+	vp, model mgl32.Mat4
+	capBytes int // size of the instance buffer's store
+
+	w, h   int
+	frame  FrameStats
+	closed bool
+}
+
+// FrameStats counts a frame's renderer work.
+type FrameStats struct {
+	DrawCalls int
+	Sprites   int
+}
+
+// NewRenderer makes the renderer's programs, buffers and textures in the
+// current context. The batch grows to the largest frame seen, then stops
+// allocating.
+func NewRenderer() (*Renderer, error) {
+	r := &Renderer{batch: make([]Sprite, 0, 1024)}
+	if err := r.init(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Renderer) init() error {
+	var err error
+	if r.sprite, err = LoadProgram("sprite"); err != nil {
+		return err
+	}
+	if r.mesh, err = LoadProgram("mesh"); err != nil {
+		return err
+	}
+	for _, u := range []struct {
+		p    Program
+		name string
+		loc  *int32
+	}{
+		{r.sprite, "projection", &r.uProj}, {r.sprite, "tex", &r.uTex},
+		{r.mesh, "viewProjection", &r.uVP}, {r.mesh, "model", &r.uModel}, {r.mesh, "color", &r.uTint},
+	} {
+		if *u.loc, err = u.p.Uniform(u.name); err != nil {
+			return err
+		}
+	}
+
+	// The sprite VAO: a unit quad (attribute 0) and the instance buffer
+	// (attributes 1-4, one step per instance).
+	r.spriteVAO = NewVertexArray()
+	gl.BindVertexArray(r.spriteVAO.id)
+	r.quad = NewBuffer()
+	corners := [8]float32{-0.5, -0.5, 0.5, -0.5, -0.5, 0.5, 0.5, 0.5}
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.quad.id)
+	gl.BufferData(gl.ARRAY_BUFFER, len(corners)*4, glPtr(&corners[0]), gl.STATIC_DRAW)
+	gl.EnableVertexAttribArray(0)
+	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, 8, 0)
+	r.inst = NewBuffer()
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
+	attrs := []struct {
+		loc, n    uint32
+		typ       uint32
+		norm      bool
+		offset    uintptr
+	}{
+		{1, 4, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.X)},
+		{2, 2, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.Angle)},
+		{3, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(Sprite{}.Color)},
+		{4, 4, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.U0)},
+	}
+	for _, a := range attrs {
+		gl.EnableVertexAttribArray(a.loc)
+		gl.VertexAttribPointerWithOffset(a.loc, int32(a.n), a.typ, a.norm, int32(spriteSize), a.offset)
+		gl.VertexAttribDivisor(a.loc, 1)
+	}
+
+	// The cube: 36 vertices of position and normal.
+	r.cubeVAO = NewVertexArray()
+	gl.BindVertexArray(r.cubeVAO.id)
+	r.cube = NewBuffer()
+	v := cubeVertices()
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.cube.id)
+	gl.BufferData(gl.ARRAY_BUFFER, len(v)*4, glPtr(&v[0]), gl.STATIC_DRAW)
+	gl.EnableVertexAttribArray(0)
+	gl.VertexAttribPointerWithOffset(0, 3, gl.FLOAT, false, 24, 0)
+	gl.EnableVertexAttribArray(1)
+	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 24, 12)
+	gl.BindVertexArray(0)
+
+	if r.white, err = NewTexture(1, 1, []byte{255, 255, 255, 255}, false); err != nil {
+		return err
+	}
+	if r.font, err = newFontAtlas(); err != nil {
+		return err
+	}
+	return glError("NewRenderer")
+}
+
+// BeginFrame starts a frame on a w×h pixel target: sets the viewport and
+// clears color and depth to clear.
+func (r *Renderer) BeginFrame(w, h int, clear Color) {
+	r.w, r.h = w, h
+	r.frame = FrameStats{}
+	gl.Viewport(0, 0, int32(w), int32(h))
+	gl.ClearColor(float32(clear[0])/255, float32(clear[1])/255, float32(clear[2])/255, float32(clear[3])/255)
+	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
+	r.SetCamera(PixelCamera(w, h).Matrix())
+}
+
+// Target returns the size BeginFrame was given.
+func (r *Renderer) Target() (w, h int) { return r.w, r.h }
+
+// SetCamera sets the projection·view matrix for the sprites that follow,
+// flushing the ones before.
+func (r *Renderer) SetCamera(m mgl32.Mat4) {
+	r.Flush()
+	r.proj = m
+}
+
+// Draw queues a sprite of texture tex.
+func (r *Renderer) Draw(tex Texture, s Sprite) {
+	if tex.id != r.batchTex.id {
+		r.Flush()
+		r.batchTex = tex
+	}
+	if s.U1 == 0 && s.V1 == 0 && s.U0 == 0 && s.V0 == 0 {
+		s.U1, s.V1 = 1, 1
+	}
+	r.batch = append(r.batch, s)
+}
+
+// Rect queues a solid rectangle centered on (x, y), rotated by angle.
+func (r *Renderer) Rect(x, y, w, h, angle float32, c Color) {
+	r.Draw(r.white, Sprite{X: x, Y: y, W: w, H: h, Angle: angle, Color: c, U1: 1, V1: 1})
+}
+
+// Flush draws the queued sprites in one instanced call.
+func (r *Renderer) Flush() {
+	n := len(r.batch)
+	if n == 0 {
+		return
+	}
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+	r.sprite.Use()
+	gl.UniformMatrix4fv(r.uProj, 1, false, &r.proj[0])
+	gl.Uniform1i(r.uTex, 0)
+	gl.ActiveTexture(gl.TEXTURE0)
+	gl.BindTexture(gl.TEXTURE_2D, r.batchTex.id)
+	gl.BindVertexArray(r.spriteVAO.id)
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
+	size := n * spriteSize
+	// Orphan the store so the driver need not wait for the GPU to finish
+	// reading the previous batch, then fill it.
+	if size > r.capBytes {
+		r.capBytes = max(size, 2*r.capBytes)
+	}
+	gl.BufferData(gl.ARRAY_BUFFER, r.capBytes, nil, gl.STREAM_DRAW)
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, glPtr(&r.batch[0]))
+	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
+	r.frame.DrawCalls++
+	r.frame.Sprites += n
+	r.batch = r.batch[:0]
+}
+
+// DrawCube draws a lit unit cube with the given model matrix, under camera
+// viewProj, with depth testing.
+func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
+	r.Flush()
+	gl.Enable(gl.DEPTH_TEST)
+	gl.Disable(gl.BLEND)
+	r.mesh.Use()
+	r.vp, r.model = viewProj, model
+	gl.UniformMatrix4fv(r.uVP, 1, false, &r.vp[0])
+	gl.UniformMatrix4fv(r.uModel, 1, false, &r.model[0])
+	gl.Uniform4f(r.uTint, float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, float32(c[3])/255)
+	gl.BindVertexArray(r.cubeVAO.id)
+	gl.DrawArrays(gl.TRIANGLES, 0, 36)
+	r.frame.DrawCalls++
+}
+
+// EndFrame flushes what is queued and returns the frame's counts.
+func (r *Renderer) EndFrame() FrameStats {
+	r.Flush()
+	return r.frame
+}
+
+// ReadPixels reads the w×h pixels at the bottom left of the current
+// framebuffer (the back buffer, before Present) into an image, top row
+// first. It allocates: use it for screenshots and tests, not every frame.
+func (r *Renderer) ReadPixels(w, h int) *image.RGBA {
+	r.Flush()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, glPtr(&img.Pix[0]))
+	// GL's rows run bottom to top.
+	row := make([]byte, 4*w)
+	for y := 0; y < h/2; y++ {
+		a := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		b := img.Pix[(h-1-y)*img.Stride : (h-1-y)*img.Stride+4*w]
+		copy(row, a)
+		copy(a, b)
+		copy(b, row)
+	}
+	return img
+}
+
+// Close deletes every GL object the renderer made, in reverse order of
+// creation. It must run while the context is current; calling it twice is
+// safe.
+func (r *Renderer) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.font.tex.Delete()
+	r.white.Delete()
+	r.cube.Delete()
+	r.cubeVAO.Delete()
+	r.inst.Delete()
+	r.quad.Delete()
+	r.spriteVAO.Delete()
+	r.mesh.Delete()
+	r.sprite.Delete()
+	if err := glError("Renderer.Close"); err != nil {
+		return errors.Join(err, fmt.Errorf("gfx: renderer closed with GL errors"))
+	}
+	return nil
+}
+
+// cubeVertices returns a unit cube centered on the origin as 36 vertices of
+// position and normal.
+func cubeVertices() []float32 {
+	faces := [6][2]mgl32.Vec3{ // normal, and the axis that is "up" on the face
+		{{1, 0, 0}, {0, 1, 0}}, {{-1, 0, 0}, {0, 1, 0}},
+		{{0, 1, 0}, {0, 0, 1}}, {{0, -1, 0}, {0, 0, 1}},
+		{{0, 0, 1}, {0, 1, 0}}, {{0, 0, -1}, {0, 1, 0}},
+	}
+	out := make([]float32, 0, 36*6)
+	for _, f := range faces {
+		n, up := f[0], f[1]
+		right := up.Cross(n)
+		c := n.Mul(0.5)
+		corner := func(a, b float32) mgl32.Vec3 { return c.Add(right.Mul(a * 0.5)).Add(up.Mul(b * 0.5)) }
+		// Two counterclockwise triangles seen from outside.
+		for _, p := range [6][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}} {
+			v := corner(p[0], p[1])
+			out = append(out, v[0], v[1], v[2], n[0], n[1], n[2])
+		}
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package gfx
+
+import (
+	"slices"
+	"time"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+	"github.com/veandco/go-sdl2/sdl"
+)
+
+const (
+	// probeFrames is how many presents setupVsync times.
+	probeFrames = 8
+	// occludedAfter is how many consecutive presents far longer than the
+	// period (a compositor throttling a covered window) make the window
+	// Occluded.
+	occludedAfter = 5
+	// periodWindow is how many vsync'd presents each refresh of the
+	// measured period averages.
+	periodWindow = 120
+)
+
+// setupVsync asks for the configured swap interval, reads back what the
+// driver set, and times a few presents to learn whether they really wait
+// for the display: some drivers (and Xvfb) accept the interval and never
+// block. When they do not, the window paces frames itself.
+func (w *Window) setupVsync() {
+	v := &w.vsync
+	v.Requested = w.cfg.Vsync
+	if idx, err := w.win.GetDisplayIndex(); err == nil {
+		if m, err := sdl.GetCurrentDisplayMode(idx); err == nil {
+			v.Refresh = int(m.RefreshRate)
+		}
+	}
+	switch w.cfg.Vsync {
+	case VsyncAdaptive:
+		if sdl.GLSetSwapInterval(-1) != nil {
+			sdl.GLSetSwapInterval(1)
+		}
+	case VsyncOn:
+		sdl.GLSetSwapInterval(1)
+	case VsyncOff:
+		sdl.GLSetSwapInterval(0)
+	}
+	v.Interval, _ = sdl.GLGetSwapInterval()
+
+	refresh := time.Second / 60
+	if v.Refresh > 0 {
+		refresh = time.Second / time.Duration(v.Refresh)
+	}
+	if v.Interval != 0 {
+		var d [probeFrames]time.Duration
+		gl.ClearColor(0, 0, 0, 1)
+		prev := w.clock.Now()
+		for i := range d {
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+			w.win.GLSwap()
+			now := w.clock.Now()
+			d[i], prev = now-prev, now
+		}
+		s := d[1:] // the first swap may include start-up work
+		slices.Sort(s)
+		med := s[len(s)/2]
+		// Blocking presents take most of a refresh period (at 30..360 Hz).
+		if med >= refresh/2 {
+			v.Blocks = true
+			v.Period = med
+			w.periodSum, w.periodFrames = med, 1
+		}
+	}
+	w.configurePacing()
+	w.log.Debug("gfx: vsync", "requested", v.Requested, "interval", v.Interval, "blocks", v.Blocks, "period", v.Period, "refresh", v.Refresh)
+}
+
+// configurePacing sets the pacer for the current state and vsync outcome.
+func (w *Window) configurePacing() {
+	switch {
+	case w.policy() == Throttle:
+		w.pacer.Period = time.Second / ThrottleFPS
+	case w.vsync.Blocks:
+		w.pacer.Period = 0
+	case w.cfg.FPSCap > 0:
+		w.pacer.Period = time.Duration(float64(time.Second) / w.cfg.FPSCap)
+	case w.vsync.Refresh > 0:
+		w.pacer.Period = time.Second / time.Duration(w.vsync.Refresh)
+	default:
+		w.pacer.Period = time.Second / 60
+	}
+	if !w.vsync.Blocks {
+		w.vsync.Period = w.pacer.Period
+	}
+}
+
+// Present swaps the buffers: it blocks on vsync where the driver honours
+// it, or waits for the pacer's deadline where it does not. It also measures
+// the present interval, which refines the vsync period and detects
+// occlusion. Part of engine.Platform.
+func (w *Window) Present() error {
+	w.win.GLSwap()
+	if w.pacer.Period > 0 {
+		w.pacer.Wait(w.clock)
+	}
+	now := w.clock.Now()
+	d := now - w.lastPresent
+	w.lastPresent = now
+	if !w.vsync.Blocks || w.lastPresent == d {
+		return nil
+	}
+	p := w.vsync.Period
+	switch {
+	case d > 4*p:
+		w.occludedRun++
+		if w.occludedRun == occludedAfter {
+			w.updateState()
+		}
+	case d > p*3/4 && d < p*5/4:
+		// A single-period present: refine the period estimate.
+		if w.occludedRun >= occludedAfter {
+			w.occludedRun = 0
+			w.updateState()
+		}
+		w.occludedRun = 0
+		w.periodSum += d
+		w.periodFrames++
+		if w.periodFrames >= periodWindow {
+			w.vsync.Period = w.periodSum / time.Duration(w.periodFrames)
+		}
+	default:
+		w.occludedRun = 0
+	}
+	return nil
+}
+
+// VsyncPeriod returns the measured present interval as a total over a
+// number of frames, for engine.Snapper; frames is 0 when presents do not
+// block on vsync (nothing to snap to).
+func (w *Window) VsyncPeriod() (total time.Duration, frames int64) {
+	if !w.vsync.Blocks || w.policy() != Run {
+		return 0, 0
+	}
+	return w.periodSum, w.periodFrames
+}
