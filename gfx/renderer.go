@@ -65,7 +65,7 @@ type Renderer struct {
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
-	capBytes int // size of the instance buffer's store
+	capBytes  int // size of the instance buffer's store
 
 	w, h   int
 	frame  FrameStats
@@ -124,10 +124,10 @@ func (r *Renderer) init() error {
 	r.inst = NewBuffer()
 	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
 	attrs := []struct {
-		loc, n    uint32
-		typ       uint32
-		norm      bool
-		offset    uintptr
+		loc, n uint32
+		typ    uint32
+		norm   bool
+		offset uintptr
 	}{
 		{1, 4, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.X)},
 		{2, 2, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.Angle)},

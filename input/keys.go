@@ -176,4 +176,3 @@ func ParseKey(n string) (Key, bool) {
 	k, ok := keysByName[strings.ToLower(n)]
 	return k, ok
 }
-
