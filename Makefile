@@ -6,7 +6,7 @@ GO       ?= go
 # headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
 DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
 PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
-FRAMES   ?= 240
+FRAMES   ?= 300
 
 .PHONY: all deps build run test test-pure test-gl bench lint profile clean
 
@@ -34,7 +34,9 @@ build: deps
 # run opens the demo. With no display it runs the demo under Xvfb for a few
 # seconds and saves a screenshot to demo.png.
 run: build
-	./bin/demo $(DEMO_FLAGS)
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY$$SDL_VIDEODRIVER" ]; then ./bin/demo $(DEMO_FLAGS); \
+	else echo "make run: no display, so the demo runs under Xvfb for $(FRAMES) frames and saves demo.png"; \
+	  xvfb-run -a -s "-screen 0 1280x720x24" ./bin/demo -frames $(FRAMES) -screenshot demo.png $(DEMO_FLAGS); fi
 
 test: deps lint test-pure test-gl
 	@echo "make test: all passed"

@@ -1,6 +1,19 @@
-// Command demo is fixstep's showcase. Until the window lands it runs in
-// server mode: an oscillating box simulated at a fixed tick, printing its
-// position and the loop's stats once per second.
+// Command demo is fixstep's showcase: bouncing boxes and balls in a fixed
+// step physics world, a player box on the arrow keys (or WASD, or a
+// gamepad) that jumps with Space (or A), the seed's oscillating box, a
+// rotating cube that shows interpolated rotation, and the debug overlay
+// (F3). F11 or Alt+Enter toggles fullscreen, F12 saves a screenshot, Escape
+// quits.
+//
+// With -headless it runs the same simulation without a window: paced in
+// real time, or on a simulated clock as fast as the CPU allows
+// (-sim-frame, -sim-jitter), where -ticks N prints the state hash so runs
+// at different frame rates can be compared:
+//
+//	go run ./cmd/demo -headless -ticks 3600 -sim-frame 6.94ms
+//	go run ./cmd/demo -headless -ticks 3600 -sim-frame 33.3ms
+//
+// On exit it prints one line of key=value pairs starting with "stats".
 package main
 
 import (
@@ -8,30 +21,218 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log"
-	"math"
+	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"fixstep/engine"
+	"fixstep/gfx"
+	"fixstep/input"
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		log.SetFlags(0)
 		log.Fatal("demo: ", err)
 	}
 }
 
-func run(args []string) error {
+type options struct {
+	tps        int
+	vsync      string
+	fpsCap     float64
+	n          int
+	seed       uint64
+	frames     uint64
+	screenshot string
+	headless   bool
+	glDebug    bool
+	width      int
+	height     int
+	simFrame   time.Duration
+	simJitter  uint64
+	ticks      uint64
+	seconds    float64
+	bindings   string
+}
+
+func parse(args []string) (options, error) {
+	var o options
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	tps := fs.Int("tps", 60, "ticks per second")
-	seconds := fs.Float64("seconds", 4, "run this many seconds of game time, then exit")
-	fs.Bool("headless", true, "run without a window (the only mode until the window exists)")
+	fs.IntVar(&o.tps, "tps", 60, "fixed ticks per second")
+	fs.StringVar(&o.vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
+	fs.Float64Var(&o.fpsCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")
+	fs.IntVar(&o.n, "n", 300, "number of bouncing bodies")
+	fs.Uint64Var(&o.seed, "seed", 1, "random seed of the scene")
+	fs.Uint64Var(&o.frames, "frames", 0, "run this many frames, then exit (0: until quit)")
+	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame of -frames to this PNG file")
+	fs.BoolVar(&o.headless, "headless", false, "no window: the server mode")
+	fs.BoolVar(&o.glDebug, "gldebug", false, "debug GL context; driver messages go to the log")
+	fs.IntVar(&o.width, "width", 1280, "window width")
+	fs.IntVar(&o.height, "height", 720, "window height")
+	fs.DurationVar(&o.simFrame, "sim-frame", 0, "headless: simulated clock with this constant frame interval")
+	fs.Uint64Var(&o.simJitter, "sim-jitter", 0, "headless: simulated clock with random 4-40 ms frames from this seed")
+	fs.Uint64Var(&o.ticks, "ticks", 0, "headless: stop after exactly this many ticks and print state-hash=<hex>")
+	fs.Float64Var(&o.seconds, "seconds", 4, "headless, real clock: run this many seconds")
+	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.screenshot != "" && o.frames == 0 {
+		return o, errors.New("-screenshot needs -frames N: it saves the last frame")
+	}
+	if (o.simFrame != 0 || o.simJitter != 0 || o.ticks != 0) && !o.headless {
+		return o, errors.New("-sim-frame, -sim-jitter and -ticks need -headless")
+	}
+	if o.simFrame < 0 {
+		return o, fmt.Errorf("-sim-frame %v: must be positive", o.simFrame)
+	}
+	if o.n < 0 {
+		return o, fmt.Errorf("-n %d: must not be negative", o.n)
+	}
+	return o, nil
+}
+
+func run(args []string, stdout io.Writer) error {
+	o, err := parse(args)
+	if err != nil {
 		return err
 	}
-	b := &box{until: time.Duration(*seconds * float64(time.Second))}
-	loop, err := engine.NewLoop(engine.Config{TPS: *tps}, engine.NewHeadless(60), b)
+	bindings, err := loadBindings(o.bindings)
+	if err != nil {
+		return err
+	}
+	keys := &input.State{}
+	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
+	if err != nil {
+		return err
+	}
+	cfg := engine.Config{TPS: o.tps}
+	if o.headless {
+		return runHeadless(o, cfg, sc, stdout)
+	}
+	return runWindow(o, cfg, sc, keys, stdout)
+}
+
+func loadBindings(path string) (*input.Bindings, error) {
+	names := map[string]input.Action{}
+	for a, n := range actionNames {
+		names[n] = input.Action(a)
+	}
+	if path == "" {
+		return input.ParseBindings(strings.NewReader(defaultBindings), "built-in bindings", names)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return input.ParseBindings(f, path, names)
+}
+
+func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdout io.Writer) error {
+	vsync, err := gfx.ParseVsync(o.vsync)
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if o.glDebug {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	win, err := gfx.NewWindow(gfx.WindowConfig{
+		Title: "fixstep demo", Width: o.width, Height: o.height,
+		Vsync: vsync, FPSCap: o.fpsCap, Debug: o.glDebug, Logger: logger, Input: keys,
+	})
+	if err != nil {
+		return err
+	}
+	defer win.Close()
+	r, err := gfx.NewRenderer()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.frames, screenshot: o.screenshot}
+	g.overlay.Visible = true
+	if g.ball, err = makeBall(64); err != nil {
+		return err
+	}
+	defer g.ball.Delete()
+	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
+		return err
+	}
+	err = g.loop.Run(context.Background())
+	if !errors.Is(err, engine.ErrStopped) {
+		return err
+	}
+	s := g.loop.Stats()
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f\n",
+		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
+		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6)
+	return g.err
+}
+
+// headless runs the scene without a window and prints its progress.
+type headless struct {
+	*scene
+	out       io.Writer
+	ticks     uint64
+	until     time.Duration
+	lastPrint time.Duration
+	quiet     bool
+}
+
+func (h *headless) Draw(engine.Frame) {}
+
+func (h *headless) Update(t engine.Tick) error {
+	if err := h.scene.Update(t); err != nil {
+		return err
+	}
+	if h.ticks > 0 && t.N+1 >= h.ticks {
+		return engine.ErrStopped
+	}
+	return nil
+}
+
+func (h *headless) End(s *engine.Stats) error {
+	if !h.quiet && s.Sim-h.lastPrint >= time.Second {
+		h.lastPrint = s.Sim
+		p := h.world.Body(h.osc).Pos
+		fmt.Fprintf(h.out, "t=%-4v box=(%.3f, %.3f) ticks=%d fps=%.1f p99=%v dropped=%v\n",
+			s.Sim, p.X, p.Y, s.Ticks, s.FPS, s.FrameP99, s.Dropped)
+	}
+	if h.until > 0 && s.Sim >= h.until {
+		return engine.ErrStopped
+	}
+	return nil
+}
+
+func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) error {
+	h := &headless{scene: sc, out: stdout, ticks: o.ticks}
+	var p engine.Platform
+	switch {
+	case o.simFrame > 0:
+		p = engine.NewSim(engine.ConstantFrames(o.simFrame))
+	case o.simJitter != 0:
+		p = engine.NewSim(engine.NewJitterFrames(o.simJitter, 4*time.Millisecond, 40*time.Millisecond))
+	default:
+		p = engine.NewHeadless(60)
+		if o.ticks == 0 {
+			h.until = time.Duration(o.seconds * float64(time.Second))
+		}
+	}
+	h.quiet = o.ticks > 0
+	loop, err := engine.NewLoop(cfg, p, h)
 	if err != nil {
 		return err
 	}
@@ -40,38 +241,12 @@ func run(args []string) error {
 		return err
 	}
 	s := loop.Stats()
-	fmt.Printf("stats frames=%d ticks=%d fps=%.1f dropped_ms=%.3f overruns=%d\n",
-		s.Frames, s.Ticks, s.FPS, float64(s.Dropped)/1e6, s.Overruns)
-	return nil
-}
-
-// box oscillates on a 1 Hz spring.
-type box struct {
-	prev, pos, vel float64
-	until          time.Duration
-	lastPrint      time.Duration
-}
-
-func (b *box) Update(t engine.Tick) error {
-	if t.N == 0 {
-		b.pos = 1
-	}
-	b.prev = b.pos
-	dt := t.DtSeconds()
-	b.vel -= 4 * math.Pi * math.Pi * b.pos * dt
-	b.pos += b.vel * dt
-	return nil
-}
-
-func (b *box) Draw(engine.Frame) {}
-
-func (b *box) End(s *engine.Stats) error {
-	if s.Sim-b.lastPrint >= time.Second {
-		b.lastPrint = s.Sim
-		fmt.Printf("t=%-4v pos=%+.4f ticks=%d fps=%.1f p99=%v dropped=%v\n", s.Sim, b.pos, s.Ticks, s.FPS, s.FrameP99, s.Dropped)
-	}
-	if s.Sim >= b.until {
-		return engine.ErrStopped
+	// The world's own tick count: -ticks stops inside a frame, before the
+	// loop has counted that frame.
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=none dropped_ms=%.3f overruns=%d\n",
+		s.Frames, sc.world.Ticks(), s.FPS, float64(s.Dropped)/1e6, s.Overruns)
+	if o.ticks > 0 {
+		fmt.Fprintf(stdout, "state-hash=%016x\n", sc.Hash())
 	}
 	return nil
 }

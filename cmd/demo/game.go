@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"fixstep/engine"
+	"fixstep/gfx"
+	"fixstep/input"
+	"fixstep/physics"
+)
+
+// game runs the scene in a window: it adds drawing, the overlay and the
+// demo's hotkeys to the simulation.
+type game struct {
+	*scene
+	win     *gfx.Window
+	r       *gfx.Renderer
+	keys    *input.State
+	overlay gfx.Overlay
+	ball    gfx.Texture // a soft white disc for the balls
+	loop    *engine.Loop
+
+	frames     uint64 // stop after this many frames; 0 runs until quit
+	screenshot string // save the last frame here
+	shots      int
+	wantShot   bool
+	err        error // a screenshot error, reported at exit
+	extra      []byte
+}
+
+// Update adds the hotkeys to the scene's tick: Escape quits, F3 toggles the
+// overlay, F12 saves a screenshot. They are read per tick like any input,
+// so each press acts exactly once.
+func (g *game) Update(t engine.Tick) error {
+	if g.keys.Pressed(input.KeyEscape) {
+		return engine.ErrStopped
+	}
+	if g.keys.Pressed(input.KeyF3) {
+		g.overlay.Visible = !g.overlay.Visible
+	}
+	if g.keys.Pressed(input.KeyF12) {
+		g.wantShot = true
+	}
+	return g.scene.Update(t)
+}
+
+// Begin builds the overlay's input line: the keys held and the last action
+// edge. It runs once per frame, before the updates.
+func (g *game) Begin(engine.Frame) error {
+	b := append(g.extra[:0], "keys"...)
+	for k := input.Key(0); k < input.NumKeys; k++ {
+		if g.keys.Down(k) {
+			b = append(b, ' ')
+			b = append(b, k.String()...)
+		}
+	}
+	b = append(b, "\nlast "...)
+	b = append(b, g.lastEdge...)
+	g.extra = b
+	return nil
+}
+
+// Draw renders the world at alpha between the last two ticks.
+func (g *game) Draw(f engine.Frame) {
+	w, h := g.win.DrawableSize()
+	r := g.r
+	r.BeginFrame(w, h, gfx.RGBA(0.07, 0.08, 0.11, 1))
+
+	// Fit the arena to the window, keeping its aspect.
+	aspect := float32(w) / float32(max(h, 1))
+	cam := gfx.Camera2D{X: arenaW / 2, Y: arenaH / 2, Width: arenaW + 1, Height: arenaH + 1}
+	if aspect > cam.Width/cam.Height {
+		cam.Width = cam.Height * aspect
+	} else {
+		cam.Height = cam.Width / aspect
+	}
+	r.SetCamera(cam.Matrix())
+	bodies := g.world.Bodies()
+	for i := range bodies {
+		b := &bodies[i]
+		p := b.Lerp(f.Alpha)
+		x, y := float32(p.X), float32(p.Y)
+		switch {
+		case b.Kind == physics.Static:
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.35, 0.38, 0.45, 1))
+		case b.Tag == tagPlayer:
+			r.Rect(x, y, float32(2*b.HalfW)+0.16, float32(2*b.HalfH)+0.16, 0, gfx.White)
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.1, 0.8, 0.3, 1))
+		case b.Tag == tagOscillator:
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(1, 0.85, 0.2, 1))
+		case b.Shape == physics.Circle:
+			d := float32(2 * b.Radius)
+			r.Draw(g.ball, gfx.Sprite{X: x, Y: y, W: d, H: d, Color: hue(b.Tag)})
+		default:
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, hue(b.Tag))
+		}
+	}
+
+	// The cube, interpolated along the shortest arc.
+	cube3 := gfx.Camera3D{Eye: mgl32.Vec3{0, 0, 6}}
+	t := g.cube.At(f.Alpha)
+	t.Pos = mgl32.Vec3{2.2 * aspect, 1.4, 0}
+	t.Scale = mgl32.Vec3{0.9, 0.9, 0.9}
+	r.DrawCube(cube3.Matrix(aspect), t.Mat4(), gfx.RGBA(0.55, 0.45, 1, 1))
+
+	g.overlay.Draw(r, g.loop.Stats(), gfx.OverlayInfo{
+		TPS: g.loop.Timestep().TPS(), Vsync: g.win.Vsync(), State: g.win.State(), Extra: g.extra,
+	})
+	r.EndFrame()
+
+	last := g.frames > 0 && f.Index == g.frames
+	if g.wantShot || last && g.screenshot != "" {
+		path := g.screenshot
+		if g.wantShot {
+			g.shots++
+			path = fmt.Sprintf("fixstep-%d.png", g.shots)
+			g.wantShot = false
+		}
+		if err := r.Screenshot(path, w, h); err != nil {
+			g.err = err
+		}
+	}
+}
+
+// End feeds the overlay and stops after -frames frames.
+func (g *game) End(s *engine.Stats) error {
+	g.overlay.Record(s)
+	if g.frames > 0 && s.Frames >= g.frames {
+		return engine.ErrStopped
+	}
+	return nil
+}
+
+// hue returns a color for a bouncing body from its tag.
+func hue(tag int32) gfx.Color {
+	// Hues from orange through pink to blue: green is the player's.
+	h := 0.5 + float64(tag%12)/12*0.6
+	r, gr, b := hsv(h-math.Floor(h), 0.6, 0.95)
+	return gfx.RGBA(r, gr, b, 1)
+}
+
+func hsv(h, s, v float64) (float32, float32, float32) {
+	i := int(h * 6)
+	f := h*6 - float64(i)
+	p, q, t := v*(1-s), v*(1-s*f), v*(1-s*(1-f))
+	var r, g, b float64
+	switch i % 6 {
+	case 0:
+		r, g, b = v, t, p
+	case 1:
+		r, g, b = q, v, p
+	case 2:
+		r, g, b = p, v, t
+	case 3:
+		r, g, b = p, q, v
+	case 4:
+		r, g, b = t, p, v
+	default:
+		r, g, b = v, p, q
+	}
+	return float32(r), float32(g), float32(b)
+}
+
+// makeBall draws a disc texture of size n with a one-pixel soft edge,
+// premultiplied.
+func makeBall(n int) (gfx.Texture, error) {
+	pix := make([]byte, 4*n*n)
+	c := float64(n) / 2
+	for y := range n {
+		for x := range n {
+			dx, dy := float64(x)+0.5-c, float64(y)+0.5-c
+			d := c - math.Hypot(dx, dy)
+			a := min(max(d, 0), 1)
+			v := byte(a * 255)
+			copy(pix[4*(y*n+x):], []byte{v, v, v, v})
+		}
+	}
+	return gfx.NewTexture(n, n, pix, true)
+}

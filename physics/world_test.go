@@ -1,0 +1,247 @@
+package physics
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+const dt = 1.0 / 60
+
+func mustAdd(t testing.TB, w *World, b Body) BodyID {
+	t.Helper()
+	id, err := w.Add(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestFreeFallIsSemiImplicitEuler(t *testing.T) {
+	w := World{Gravity: Vec2{0, -10}}
+	id := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.5, Pos: Vec2{0, 100}})
+	for range 60 {
+		w.Step(dt)
+	}
+	b := w.Body(id)
+	// v_n = n·g·dt; y_n = y0 + g·dt²·n(n+1)/2.
+	wantV := -10.0 * 60 * dt
+	wantY := 100 - 10*dt*dt*60*61/2
+	if math.Abs(b.Vel.Y-wantV) > 1e-9 || math.Abs(b.Pos.Y-wantY) > 1e-9 {
+		t.Errorf("after 1 s: y %v v %v, want %v, %v", b.Pos.Y, b.Vel.Y, wantY, wantV)
+	}
+	if b.Prev.Y <= b.Pos.Y {
+		t.Errorf("prev %v not above current %v while falling", b.Prev.Y, b.Pos.Y)
+	}
+	if got := b.Lerp(0.5).Y; math.Abs(got-(b.Prev.Y+b.Pos.Y)/2) > 1e-12 {
+		t.Errorf("Lerp(0.5) = %v", got)
+	}
+}
+
+func TestBounceAndRest(t *testing.T) {
+	for _, c := range []struct {
+		restitution float64
+		check       func(maxAfter, y float64) string
+	}{
+		{1, func(maxAfter, y float64) string {
+			if maxAfter < 9.5 {
+				return fmt.Sprintf("elastic ball rebounds to %.3f, want about 10", maxAfter)
+			}
+			return ""
+		}},
+		{0, func(maxAfter, y float64) string {
+			if math.Abs(y-0.5) > 0.01 {
+				return fmt.Sprintf("inelastic ball rests at %.4f, want 0.5 (radius above the floor)", y)
+			}
+			return ""
+		}},
+	} {
+		w := World{Gravity: Vec2{0, -10}}
+		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 50, HalfH: 1})
+		id := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.5, Pos: Vec2{0, 10}, Restitution: c.restitution})
+		var maxAfter float64
+		bounced := false
+		for range 600 {
+			w.Step(dt)
+			b := w.Body(id)
+			if b.Vel.Y > 0 {
+				bounced = true
+			}
+			if bounced {
+				maxAfter = math.Max(maxAfter, b.Pos.Y)
+			}
+		}
+		if msg := c.check(maxAfter, w.Body(id).Pos.Y); msg != "" {
+			t.Error(msg)
+		}
+	}
+}
+
+// TestNoTunnelling fires a small fast ball at a thin wall: sub-stepping
+// stops it; a single step per tick (the classic failure) lets it through.
+func TestNoTunnelling(t *testing.T) {
+	run := func(maxSub int) float64 {
+		w := World{MaxSubsteps: maxSub}
+		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{5, 0}, HalfW: 0.005, HalfH: 5})
+		id := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.05, Pos: Vec2{0, 0}, Vel: Vec2{60, 0}})
+		for range 30 {
+			w.Step(dt)
+		}
+		return w.Body(id).Pos.X
+	}
+	if x := run(0); x > 5 {
+		t.Errorf("fast ball went through the thin wall: x = %v", x)
+	}
+	if x := run(1); x < 5 {
+		t.Errorf("without sub-steps the ball stopped at x = %v: the test does not exercise tunnelling", x)
+	}
+}
+
+type events struct{ log []string }
+
+func (e *events) BeginContact(a, b BodyID) { e.log = append(e.log, fmt.Sprintf("begin %d-%d", a, b)) }
+func (e *events) EndContact(a, b BodyID)   { e.log = append(e.log, fmt.Sprintf("end %d-%d", a, b)) }
+
+func TestContactEvents(t *testing.T) {
+	ev := &events{}
+	w := World{Gravity: Vec2{0, -10}, Listener: ev}
+	mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 50, HalfH: 1})
+	mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 2}, Restitution: 0.5})
+	for range 120 {
+		w.Step(dt)
+		if len(ev.log) >= 2 {
+			break
+		}
+	}
+	if len(ev.log) < 2 || ev.log[0] != "begin 0-1" || ev.log[1] != "end 0-1" {
+		t.Errorf("events %v, want a begin then an end for the bounce of body 1 on body 0", ev.log)
+	}
+}
+
+// TestBroadPhaseFindsExactlyTheTouchingPairs builds pairs that overlap by
+// less than the slop (so nothing moves) and pairs that miss by as little,
+// of mixed shapes and sizes spanning several cells, and checks the grid
+// reports exactly the touching ones.
+func TestBroadPhaseFindsExactlyTheTouchingPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var w World
+	var want []uint64
+	for i := range 400 {
+		x, y := float64(i%20)*6, float64(i/20)*6
+		size := func() float64 { return 0.1 + r.Float64()*1.2 }
+		a := Body{Shape: Shape(r.IntN(2)), Pos: Vec2{x, y}, Radius: size(), HalfW: size(), HalfH: size()}
+		b := Body{Shape: Shape(r.IntN(2)), Radius: size(), HalfW: size(), HalfH: size()}
+		touch := r.IntN(2) == 0
+		gap := 5e-5
+		if touch {
+			gap = -5e-5
+		}
+		// Along x: the sum of the half extents facing each other.
+		ea := map[Shape]float64{Circle: a.Radius, Box: a.HalfW}[a.Shape]
+		eb := map[Shape]float64{Circle: b.Radius, Box: b.HalfW}[b.Shape]
+		b.Pos = Vec2{x + ea + eb + gap, y}
+		ia := mustAdd(t, &w, a)
+		ib := mustAdd(t, &w, b)
+		if touch {
+			want = append(want, uint64(ia)<<32|uint64(ib))
+		}
+	}
+	w.Step(dt)
+	slices.Sort(want)
+	if got := w.Contacts(); !slices.Equal(got, want) {
+		t.Errorf("grid found %d touching pairs, want %d", len(got), len(want))
+	}
+}
+
+func TestHashIsDeterministicAndSensitive(t *testing.T) {
+	build := func(nudge float64) *World {
+		w := &World{Gravity: Vec2{0, -9.8}}
+		mustAdd(t, w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 20, HalfH: 1})
+		r := rand.New(rand.NewPCG(9, 9))
+		for i := range 200 {
+			mustAdd(t, w, Body{Shape: Shape(i % 2), Radius: 0.2, HalfW: 0.2, HalfH: 0.2,
+				Pos: Vec2{r.Float64()*30 - 15 + nudge, r.Float64() * 20}, Restitution: 0.3, Friction: 0.5})
+		}
+		for range 300 {
+			w.Step(dt)
+		}
+		return w
+	}
+	a, b, c := build(0), build(0), build(1e-12)
+	if a.Hash() != b.Hash() {
+		t.Errorf("identical runs hash %x and %x", a.Hash(), b.Hash())
+	}
+	if a.Hash() == c.Hash() {
+		t.Errorf("a 1e-12 nudge left the hash at %x", a.Hash())
+	}
+}
+
+func TestTeleport(t *testing.T) {
+	var w World
+	id := mustAdd(t, &w, Body{Shape: Circle, Radius: 1, Vel: Vec2{1, 0}})
+	w.Step(dt)
+	w.Teleport(id, Vec2{100, 100})
+	if b := w.Body(id); b.Lerp(0.3) != (Vec2{100, 100}) {
+		t.Errorf("after Teleport, Lerp(0.3) = %v, want {100 100}: no streak", b.Lerp(0.3))
+	}
+}
+
+func TestAddRejectsBadBodies(t *testing.T) {
+	var w World
+	for _, c := range []struct {
+		b    Body
+		want string
+	}{
+		{Body{Shape: Circle}, "physics: circle radius 0: must be positive"},
+		{Body{Shape: Box, HalfW: 1}, "physics: box half extents 1 x 0: must be positive"},
+		{Body{Shape: Circle, Radius: 1, Mass: -2}, "physics: mass -2: must be positive (or zero for 1)"},
+	} {
+		if _, err := w.Add(c.b); err == nil || err.Error() != c.want {
+			t.Errorf("Add(%+v) error %v, want %q", c.b, err, c.want)
+		}
+	}
+}
+
+// arena returns a walled box of n bodies, settled for a second.
+func arena(tb testing.TB, n int) *World {
+	w := &World{Gravity: Vec2{0, -9.8}}
+	side := math.Sqrt(float64(n)) * 1.2
+	for _, wall := range []Body{
+		{Pos: Vec2{0, -1}, HalfW: side + 2, HalfH: 1}, {Pos: Vec2{-side - 1, side}, HalfW: 1, HalfH: side * 2},
+		{Pos: Vec2{side + 1, side}, HalfW: 1, HalfH: side * 2},
+	} {
+		wall.Kind, wall.Shape = Static, Box
+		mustAdd(tb, w, wall)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range n {
+		mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.25, HalfW: 0.25, HalfH: 0.25,
+			Pos: Vec2{(r.Float64()*2 - 1) * (side - 0.5), 0.5 + r.Float64()*side*2},
+			Vel: Vec2{r.Float64() - 0.5, 0}, Restitution: 0.4, Friction: 0.3})
+	}
+	for range 60 {
+		w.Step(dt)
+	}
+	return w
+}
+
+func TestStepAllocs(t *testing.T) {
+	w := arena(t, 1000)
+	if n := testing.AllocsPerRun(20, func() { w.Step(dt) }); n != 0 {
+		t.Errorf("a step of 1000 bodies allocates %v times, want 0", n)
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			w := arena(b, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Step(dt)
+			}
+		})
+	}
+}
