@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fixstep/engine"
+	"fixstep/input"
+)
+
+// TestMain lets a test run the demo's main in a child process of the test
+// binary: SDL must own the main thread, which the test runner keeps.
+func TestMain(m *testing.M) {
+	if os.Getenv("FIXSTEP_DEMO_MAIN") == "1" {
+		os.Args = append([]string{"demo"}, strings.Fields(os.Getenv("FIXSTEP_DEMO_ARGS"))...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// runDemo runs the demo's main with args in a child process.
+func runDemo(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), append(env, "FIXSTEP_DEMO_MAIN=1", "FIXSTEP_DEMO_ARGS="+strings.Join(args, " "))...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// TestDeterminism runs the demo's world for exactly 3,600 ticks under frame
+// intervals of 4.17, 6.94, 16.67 and 33.3 ms and a seeded jittery clock:
+// one hash for all.
+func TestDeterminism(t *testing.T) {
+	hash := func(frames engine.Frames) (uint64, uint64) {
+		bindings, err := loadBindings("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := newScene(300, 1, input.NewActions(&input.State{}, bindings))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := &headless{scene: sc, ticks: 3600, quiet: true}
+		loop, err := engine.NewLoop(engine.Config{TPS: 60}, engine.NewSim(frames), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
+			t.Fatal(err)
+		}
+		return sc.Hash(), sc.world.Ticks()
+	}
+	want, ticks := hash(engine.ConstantFrames(16_670 * time.Microsecond))
+	if ticks != 3600 {
+		t.Fatalf("ran %d ticks, want 3600", ticks)
+	}
+	for name, f := range map[string]engine.Frames{
+		"4.17ms": engine.ConstantFrames(4_170 * time.Microsecond),
+		"6.94ms": engine.ConstantFrames(6_940 * time.Microsecond),
+		"33.3ms": engine.ConstantFrames(33_300 * time.Microsecond),
+		"jitter": engine.NewJitterFrames(42, 4*time.Millisecond, 40*time.Millisecond),
+	} {
+		if got, n := hash(f); got != want || n != 3600 {
+			t.Errorf("%s frames: hash %016x after %d ticks, want %016x after 3600", name, got, n, want)
+		}
+	}
+}
+
+func TestHeadlessTicksPrintsHash(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "6.94ms", "-n", "50"}, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "33.3ms", "-n", "50"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	last := func(s string) string {
+		lines := strings.Split(strings.TrimSpace(s), "\n")
+		return lines[len(lines)-1]
+	}
+	if !strings.HasPrefix(last(a.String()), "state-hash=") || last(a.String()) != last(b.String()) {
+		t.Errorf("last lines %q and %q: want the same state-hash=", last(a.String()), last(b.String()))
+	}
+	if !strings.Contains(a.String(), "stats frames=") || !strings.Contains(a.String(), " ticks=600 ") {
+		t.Errorf("no stats line with ticks=600 in\n%s", a.String())
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-screenshot", "x.png"}, "-screenshot needs -frames N"},
+		{[]string{"-ticks", "5"}, "need -headless"},
+		{[]string{"-vsync", "sometimes", "-frames", "1"}, `unknown vsync mode "sometimes"`},
+		{[]string{"-tps", "-1", "-headless"}, "Config.TPS = -1"},
+		{[]string{"-bindings", "/nonexistent"}, "no such file"},
+	} {
+		err := run(c.args, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("run(%q) = %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestWindowedRun runs the windowed demo for 30 frames under SDL's
+// offscreen driver and checks its stats line and screenshot.
+func TestWindowedRun(t *testing.T) {
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, "-frames", "30", "-screenshot", shot, "-n", "100")
+	if err != nil {
+		if os.Getenv("CI") != "true" && strings.Contains(out, "no display") {
+			t.Skipf("no GL context: %s", out)
+		}
+		t.Fatalf("demo failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "stats frames=30 ") {
+		t.Errorf("no stats line for 30 frames in\n%s", out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := img.Bounds().Size(); s.X != 1280 || s.Y != 720 {
+		t.Errorf("screenshot %v, want 1280x720", s)
+	}
+}
+
+func TestNoDisplayIsAClearError(t *testing.T) {
+	out, err := runDemo(t, []string{"SDL_VIDEODRIVER=x11", "DISPLAY=:199"}, "-frames", "1")
+	if err == nil {
+		t.Fatalf("demo ran without a display:\n%s", out)
+	}
+	if !strings.Contains(out, "demo: gfx: no display: SDL video init failed") || !strings.Contains(out, "SDL_VIDEODRIVER=x11 is set") {
+		t.Errorf("unclear error for a missing display:\n%s", out)
+	}
+}

@@ -1,0 +1,104 @@
+package gfx
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/veandco/go-sdl2/sdl"
+
+	"fixstep/engine"
+	"fixstep/input"
+)
+
+// TestKeysAreSDLScancodes checks that every named input.Key has SDL's name
+// for the scancode of the same number: the two numberings agree.
+func TestKeysAreSDLScancodes(t *testing.T) {
+	named := 0
+	var bad []string
+	onMain(func() {
+		for k := input.Key(0); k < input.NumKeys; k++ {
+			name := k.String()
+			if strings.HasPrefix(name, "Key(") {
+				continue
+			}
+			named++
+			if sdlName := sdl.GetScancodeName(sdl.Scancode(k)); sdlName != name {
+				bad = append(bad, name+" != SDL "+sdlName)
+			}
+		}
+	})
+	if named < 100 {
+		t.Errorf("only %d named keys", named)
+	}
+	if len(bad) > 0 {
+		t.Errorf("keys that differ from SDL's scancodes: %v", bad)
+	}
+}
+
+// TestSDLEventsReachInput pushes synthetic events through SDL's queue under
+// the offscreen driver and checks what the input state and window saw.
+func TestSDLEventsReachInput(t *testing.T) {
+	keys := &input.State{}
+	w := openWindow(t, WindowConfig{Width: 64, Height: 64, Input: keys})
+	var pollErr, quitErr error
+	var pressed, down, released, mouse, lostReleased, repeatIgnored bool
+	onMain(func() {
+		key := func(sc sdl.Scancode, typ uint32, repeat uint8) {
+			sdl.PushEvent(&sdl.KeyboardEvent{Type: typ, State: map[uint32]uint8{sdl.KEYDOWN: sdl.PRESSED, sdl.KEYUP: sdl.RELEASED}[typ],
+				Repeat: repeat, Keysym: sdl.Keysym{Scancode: sc}})
+		}
+		key(sdl.SCANCODE_SPACE, sdl.KEYDOWN, 0)
+		key(sdl.SCANCODE_SPACE, sdl.KEYDOWN, 1) // auto-repeat: not a new press
+		sdl.PushEvent(&sdl.MouseButtonEvent{Type: sdl.MOUSEBUTTONDOWN, Button: sdl.BUTTON_LEFT, State: sdl.PRESSED})
+		pollErr = w.Poll()
+		pressed, down = keys.Pressed(input.KeySpace), keys.Down(input.KeySpace)
+		repeatIgnored = keys.Transitions(input.KeySpace) == 1
+		mouse = keys.MousePressed(input.MouseLeft)
+		w.EndTick()
+
+		key(sdl.SCANCODE_W, sdl.KEYDOWN, 0)
+		w.Poll()
+		w.EndTick()
+		sdl.PushEvent(&sdl.WindowEvent{Type: sdl.WINDOWEVENT, Event: sdl.WINDOWEVENT_FOCUS_LOST})
+		w.Poll()
+		lostReleased = !keys.Down(input.KeyW) && keys.Released(input.KeyW) && !keys.Down(input.KeySpace)
+		released = keys.Released(input.KeySpace)
+
+		sdl.PushEvent(&sdl.QuitEvent{Type: sdl.QUIT})
+		quitErr = w.Poll()
+	})
+	if pollErr != nil {
+		t.Fatal(pollErr)
+	}
+	if !pressed || !down || !repeatIgnored || !mouse {
+		t.Errorf("space pressed %v down %v (repeat ignored %v), mouse left pressed %v; want all true", pressed, down, repeatIgnored, mouse)
+	}
+	if !lostReleased || !released {
+		t.Error("losing focus must release every held key, as release edges")
+	}
+	if w.State() != Unfocused {
+		t.Errorf("state %v after focus loss, want unfocused", w.State())
+	}
+	if !errors.Is(quitErr, engine.ErrStopped) {
+		t.Errorf("Poll after a quit event = %v, want engine.ErrStopped", quitErr)
+	}
+}
+
+func TestMinimizedSuspends(t *testing.T) {
+	w := openWindow(t, WindowConfig{Width: 64, Height: 64})
+	var suspended, resumed bool
+	var changes int
+	onMain(func() {
+		sdl.PushEvent(&sdl.WindowEvent{Type: sdl.WINDOWEVENT, Event: sdl.WINDOWEVENT_MINIMIZED})
+		w.Poll()
+		suspended = w.Suspended() && w.State() == Minimized
+		sdl.PushEvent(&sdl.WindowEvent{Type: sdl.WINDOWEVENT, Event: sdl.WINDOWEVENT_RESTORED})
+		w.Poll()
+		resumed = !w.Suspended() && w.State() == Focused
+		changes = w.StateChanges()
+	})
+	if !suspended || !resumed || changes != 2 {
+		t.Errorf("minimize suspended %v, restore resumed %v, %d state changes; want true, true, 2", suspended, resumed, changes)
+	}
+}

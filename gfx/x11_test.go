@@ -1,0 +1,70 @@
+package gfx
+
+import (
+	"fmt"
+	"image"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// startXvfb starts a virtual X server for the test and returns its DISPLAY.
+func startXvfb(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("Xvfb")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("Xvfb not installed in CI (make deps installs xvfb)")
+		}
+		t.Skip("Xvfb not installed")
+	}
+	for n := 90 + os.Getpid()%50; n < 200; n++ {
+		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		if _, err := os.Stat(sock); err == nil {
+			continue
+		}
+		cmd := exec.Command(path, fmt.Sprintf(":%d", n), "-screen", "0", "640x480x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		for range 100 {
+			if _, err := os.Stat(sock); err == nil {
+				return fmt.Sprintf(":%d", n)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("Xvfb :%d did not start", n)
+	}
+	t.Fatal("no free X display number")
+	return ""
+}
+
+// TestX11Window renders the golden scene in a real X11 window under Xvfb
+// (GLX on llvmpipe), the path a desktop user takes.
+func TestX11Window(t *testing.T) {
+	display := startXvfb(t)
+	t.Setenv("DISPLAY", display)
+	t.Setenv("SDL_VIDEODRIVER", "x11")
+	w := openWindow(t, WindowConfig{Width: 160, Height: 120})
+	if w.Driver() != "x11" {
+		t.Fatalf("driver %q, want x11", w.Driver())
+	}
+	var img *image.RGBA
+	var err error
+	onMain(func() {
+		var r *Renderer
+		if r, err = NewRenderer(); err != nil {
+			return
+		}
+		defer r.Close()
+		renderScene(r, 160, 120)
+		img = r.ReadPixels(160, 120)
+		err = w.Present()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "scene", img)
+}
