@@ -1,10 +1,14 @@
 package gfx
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/veandco/go-sdl2/sdl"
 
 	"fixstep/engine"
@@ -100,5 +104,56 @@ func TestMinimizedSuspends(t *testing.T) {
 	})
 	if !suspended || !resumed || changes != 2 {
 		t.Errorf("minimize suspended %v, restore resumed %v, %d state changes; want true, true, 2", suspended, resumed, changes)
+	}
+}
+
+func TestPresentTrackerOccludesAndRecovers(t *testing.T) {
+	p := presentTracker{sum: 16_666_667, frames: 1}
+	var changes []bool
+	seq := []time.Duration{16_600_000, 16_700_000, 100e6, 100e6, 100e6, 100e6, 100e6, 100e6, 16_650_000, 33_400_000}
+	for _, d := range seq {
+		if p.observe(d) {
+			changes = append(changes, p.occluded)
+		}
+	}
+	// Occluded after the fifth long present, visible at the next normal one.
+	if len(changes) != 2 || !changes[0] || changes[1] {
+		t.Errorf("occlusion changes %v, want [true false]", changes)
+	}
+	// The period averages only single-period presents: (16.666667 + 16.6 +
+	// 16.7 + 16.65) / 4 ms.
+	if got := p.period(); got != 16_654_166 {
+		t.Errorf("period %v, want 16.654166ms", got)
+	}
+}
+
+func TestFullscreenToggleAndDebugContext(t *testing.T) {
+	w := openWindow(t, WindowConfig{Width: 64, Height: 64, Debug: true})
+	var on, off bool
+	onMain(func() {
+		sdl.PushEvent(&sdl.KeyboardEvent{Type: sdl.KEYDOWN, State: sdl.PRESSED, Keysym: sdl.Keysym{Scancode: sdl.SCANCODE_F11}})
+		w.Poll()
+		on = w.Fullscreen()
+		sdl.PushEvent(&sdl.KeyboardEvent{Type: sdl.KEYDOWN, State: sdl.PRESSED, Keysym: sdl.Keysym{Scancode: sdl.SCANCODE_RETURN, Mod: sdl.KMOD_LALT}})
+		w.Poll()
+		off = !w.Fullscreen()
+	})
+	if !on || !off {
+		t.Errorf("F11 fullscreen %v, Alt+Enter back %v; want both", on, off)
+	}
+}
+
+// TestDebugMessagesReachTheLogger inserts a KHR_debug message and checks it
+// arrives in the window's slog logger.
+func TestDebugMessagesReachTheLogger(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	openWindow(t, WindowConfig{Width: 32, Height: 32, Debug: true, Logger: logger})
+	onMain(func() {
+		msg := "fixstep-debug-probe"
+		gl.DebugMessageInsert(gl.DEBUG_SOURCE_APPLICATION, gl.DEBUG_TYPE_MARKER, 1, gl.DEBUG_SEVERITY_NOTIFICATION, int32(len(msg)), gl.Str(msg+"\x00"))
+	})
+	if !strings.Contains(buf.String(), "gl: fixstep-debug-probe") {
+		t.Errorf("debug message not logged; log:\n%s", buf.String())
 	}
 }

@@ -65,7 +65,7 @@ func (w *Window) setupVsync() {
 		if med >= refresh/2 {
 			v.Blocks = true
 			v.Period = med
-			w.periodSum, w.periodFrames = med, 1
+			w.presents = presentTracker{sum: med, frames: 1}
 		}
 	}
 	w.configurePacing()
@@ -77,7 +77,7 @@ func (w *Window) configurePacing() {
 	switch {
 	case w.policy() == Throttle:
 		w.pacer.Period = time.Second / ThrottleFPS
-	case w.vsync.Blocks:
+	case w.vsync.Blocks, w.cfg.Unpaced:
 		w.pacer.Period = 0
 	case w.cfg.FPSCap > 0:
 		w.pacer.Period = time.Duration(float64(time.Second) / w.cfg.FPSCap)
@@ -102,33 +102,52 @@ func (w *Window) Present() error {
 	}
 	now := w.clock.Now()
 	d := now - w.lastPresent
+	first := w.lastPresent == 0
 	w.lastPresent = now
-	if !w.vsync.Blocks || w.lastPresent == d {
+	if !w.vsync.Blocks || first {
 		return nil
 	}
-	p := w.vsync.Period
-	switch {
-	case d > 4*p:
-		w.occludedRun++
-		if w.occludedRun == occludedAfter {
-			w.updateState()
-		}
-	case d > p*3/4 && d < p*5/4:
-		// A single-period present: refine the period estimate.
-		if w.occludedRun >= occludedAfter {
-			w.occludedRun = 0
-			w.updateState()
-		}
-		w.occludedRun = 0
-		w.periodSum += d
-		w.periodFrames++
-		if w.periodFrames >= periodWindow {
-			w.vsync.Period = w.periodSum / time.Duration(w.periodFrames)
-		}
-	default:
-		w.occludedRun = 0
+	if w.presents.observe(d) {
+		w.updateState()
+	}
+	if w.presents.frames >= periodWindow {
+		w.vsync.Period = w.presents.period()
 	}
 	return nil
+}
+
+// presentTracker classifies present intervals under blocking vsync: runs
+// of single-period presents refine the period; a run of presents far longer
+// than the period means a compositor has stopped showing the window.
+type presentTracker struct {
+	sum      time.Duration // single-period intervals seen, summed
+	frames   int64
+	longRun  int // consecutive presents over 4 periods
+	occluded bool
+}
+
+func (p *presentTracker) period() time.Duration { return p.sum / time.Duration(p.frames) }
+
+// observe records one present interval and reports whether the occluded
+// verdict changed.
+func (p *presentTracker) observe(d time.Duration) bool {
+	per := p.period()
+	was := p.occluded
+	switch {
+	case d > 4*per:
+		p.longRun++
+		if p.longRun >= occludedAfter {
+			p.occluded = true
+		}
+	case d > per*3/4 && d < per*5/4:
+		p.longRun = 0
+		p.occluded = false
+		p.sum += d
+		p.frames++
+	default:
+		p.longRun = 0
+	}
+	return p.occluded != was
 }
 
 // VsyncPeriod returns the measured present interval as a total over a
@@ -138,5 +157,5 @@ func (w *Window) VsyncPeriod() (total time.Duration, frames int64) {
 	if !w.vsync.Blocks || w.policy() != Run {
 		return 0, 0
 	}
-	return w.periodSum, w.periodFrames
+	return w.presents.sum, w.presents.frames
 }

@@ -117,6 +117,9 @@ type WindowConfig struct {
 	// FPSCap paces frames at this rate when vsync is off or not honoured.
 	// Zero means the display's refresh rate (60 when unknown).
 	FPSCap float64
+	// Unpaced turns the pacer off: with vsync off or not honoured, frames
+	// run as fast as they can. For benchmarks.
+	Unpaced bool
 	// Fullscreen starts in desktop fullscreen.
 	Fullscreen bool
 	// Hidden creates the window hidden (tests, tools).
@@ -186,7 +189,6 @@ type Window struct {
 	stateChanges int
 	focused      bool
 	minimized    bool
-	occludedRun  int // consecutive presents that took far longer than the period
 	fullscreen   bool
 	quit         bool
 
@@ -194,9 +196,8 @@ type Window struct {
 	drawW, drawH int
 
 	// Present timing, for the measured period and occlusion.
-	lastPresent  time.Duration
-	periodSum    time.Duration
-	periodFrames int64
+	lastPresent time.Duration
+	presents    presentTracker
 
 	in   *input.State
 	pads padSet
@@ -423,7 +424,7 @@ func (w *Window) handle(ev sdl.Event) {
 			w.minimized = false
 		case sdl.WINDOWEVENT_EXPOSED:
 			w.minimized = false
-			w.occludedRun = 0
+			w.presents.occluded, w.presents.longRun = false, 0
 		case sdl.WINDOWEVENT_FOCUS_GAINED:
 			w.focused = true
 		case sdl.WINDOWEVENT_FOCUS_LOST:
@@ -458,7 +459,7 @@ func (w *Window) updateState() {
 	switch {
 	case w.minimized:
 		s = Minimized
-	case w.occludedRun >= occludedAfter:
+	case w.presents.occluded:
 		s = Occluded
 	case !w.focused:
 		s = Unfocused

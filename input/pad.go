@@ -58,6 +58,7 @@ type Pad struct {
 
 	buttons [NumPadButtons]button
 	axes    [NumPadAxes]float32
+	dirty   bool // edges left to clear after a disconnect
 	// dirs are the axes as buttons: [axis][0] negative, [axis][1] positive.
 	dirs [NumPadAxes][2]button
 }
@@ -80,6 +81,7 @@ func (p *Pad) Axis(a PadAxis) float32 {
 }
 
 func (p *Pad) endTick() {
+	p.dirty = false
 	for i := range p.buttons {
 		p.buttons[i].endTick()
 	}
@@ -109,6 +111,7 @@ func (s *State) PadRemoved(i int) {
 		s.PadAxisEvent(i, PadAxis(a), 0)
 	}
 	p.Connected = false
+	p.dirty = true
 }
 
 // PadButtonEvent records that button b of slot i went down or up.

@@ -7,16 +7,20 @@ type button struct {
 	presses, releases uint8
 }
 
-func (b *button) set(down bool) {
+// set changes the level and reports whether this is the button's first
+// edge since the last endTick.
+func (b *button) set(down bool) (first bool) {
 	if down == b.down {
-		return
+		return false
 	}
+	first = b.presses == 0 && b.releases == 0
 	b.down = down
 	if down {
 		b.presses = min(b.presses+1, 255)
 	} else {
 		b.releases = min(b.releases+1, 255)
 	}
+	return first
 }
 
 func (b *button) endTick() { b.presses, b.releases = 0, 0 }
@@ -47,6 +51,8 @@ type Mouse struct {
 	DX, DY, WheelX, WheelY float32
 }
 
+const maxDirty = 32
+
 // MaxText is how many bytes of typed text one tick keeps.
 const MaxText = 64
 
@@ -67,7 +73,11 @@ const MaxText = 64
 // Its zero value is ready: no keys down, no gamepads. It is not safe for
 // concurrent use; the loop's goroutine owns it.
 type State struct {
-	keys    [NumKeys]button
+	keys [NumKeys]button
+	// dirty lists the keys with edges since the last EndTick, so EndTick
+	// clears a few keys instead of all NumKeys; past maxDirty it clears all.
+	dirty   [maxDirty]Key
+	nDirty  int
 	mouse   Mouse
 	buttons [NumMouseButtons]button
 	pads    [MaxPads]Pad
@@ -121,14 +131,23 @@ func (s *State) Pad(i int) *Pad { return &s.pads[i] }
 // after every update (engine.TickEnder); a frame that runs no update leaves
 // the edges for the next one.
 func (s *State) EndTick() {
-	for i := range s.keys {
-		s.keys[i].endTick()
+	if s.nDirty > maxDirty {
+		for i := range s.keys {
+			s.keys[i].endTick()
+		}
+	} else {
+		for _, k := range s.dirty[:s.nDirty] {
+			s.keys[k].endTick()
+		}
 	}
+	s.nDirty = 0
 	for i := range s.buttons {
 		s.buttons[i].endTick()
 	}
 	for i := range s.pads {
-		s.pads[i].endTick()
+		if s.pads[i].Connected || s.pads[i].dirty {
+			s.pads[i].endTick()
+		}
 	}
 	s.mouse.DX, s.mouse.DY, s.mouse.WheelX, s.mouse.WheelY = 0, 0, 0, 0
 	s.textN = 0
@@ -138,9 +157,16 @@ func (s *State) EndTick() {
 
 // KeyEvent records that k went down or up. Key repeats must not be passed.
 func (s *State) KeyEvent(k Key, down bool) {
-	if k < NumKeys {
-		s.keys[k].set(down)
+	if k < NumKeys && s.keys[k].set(down) {
+		s.markDirty(k)
 	}
+}
+
+func (s *State) markDirty(k Key) {
+	if s.nDirty < maxDirty {
+		s.dirty[s.nDirty] = k
+	}
+	s.nDirty++
 }
 
 // MouseMotion records the pointer at (x, y) in window coordinates, (px, py)
@@ -177,7 +203,9 @@ func (s *State) TextEvent(text []byte) {
 // stuck down while another window gets its release.
 func (s *State) ReleaseAll() {
 	for i := range s.keys {
-		s.keys[i].set(false)
+		if s.keys[i].set(false) {
+			s.markDirty(Key(i))
+		}
 	}
 	for i := range s.buttons {
 		s.buttons[i].set(false)

@@ -226,3 +226,23 @@ func TestEventsAndTicksAllocateNothing(t *testing.T) {
 		t.Errorf("1000 events and 1000 ticks allocate %v times, want 0", n)
 	}
 }
+
+func TestEndTickClearsManyEdges(t *testing.T) {
+	// More keys than the dirty list holds change in one tick.
+	var s State
+	for k := KeyA; k <= Key0; k++ {
+		s.KeyEvent(k, true)
+	}
+	s.EndTick()
+	for k := KeyA; k <= Key0; k++ {
+		if s.Pressed(k) || !s.Down(k) {
+			t.Fatalf("%v: pressed %v down %v after EndTick; want false, true", k, s.Pressed(k), s.Down(k))
+		}
+	}
+	s.KeyEvent(KeyB, false)
+	s.EndTick()
+	s.KeyEvent(KeyB, true)
+	if !s.Pressed(KeyB) || s.Released(KeyB) {
+		t.Error("edges of a later tick were lost or kept")
+	}
+}

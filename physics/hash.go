@@ -24,7 +24,7 @@ func (w *World) Hash() uint64 {
 			mix(math.Float64bits(f))
 		}
 	}
-	for _, c := range w.contacts {
+	for _, c := range w.Contacts() {
 		mix(c)
 	}
 	return h

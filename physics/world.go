@@ -137,8 +137,9 @@ type World struct {
 	movers  []BodyID // dynamic and kinematic bodies
 
 	grid     grid
-	contacts []uint64 // this tick's touching pairs, a<<32|b, sorted
-	previous []uint64 // last tick's
+	contacts []uint64 // this tick's touching pairs, a<<32|b
+	previous []uint64 // last tick's, sorted when a Listener is set
+	sorted   bool     // contacts are sorted and without duplicates
 	ticks    uint64
 }
 
@@ -212,9 +213,11 @@ func (w *World) Step(dt float64) {
 		w.move(id, dt, maxSub)
 	}
 	w.collideMovers()
-	slices.Sort(w.contacts)
-	w.contacts = slices.Compact(w.contacts)
-	w.notify()
+	w.sorted = false
+	if w.Listener != nil {
+		w.sortContacts()
+		w.notify()
+	}
 }
 
 // move integrates one body over dt in sub-steps short enough that it cannot
@@ -248,35 +251,20 @@ func (w *World) collideMovers() {
 	if len(w.movers) < 2 {
 		return
 	}
-	g := &w.grid
-	g.build(w.bodies, w.movers)
-	for mi, i := range w.movers {
-		r := g.ranges[mi]
-		for cy := r.y0; cy <= r.y1; cy++ {
-			for cx := r.x0; cx <= r.x1; cx++ {
-				for n := g.heads[g.bucket(cx, cy)]; n >= 0; n = g.nodes[n].next {
-					node := &g.nodes[n]
-					mj := node.mover
-					if mj <= int32(mi) || node.x != cx || node.y != cy {
-						continue
-					}
-					// Test each pair only in the first cell both touch.
-					rj := &g.ranges[mj]
-					if max(r.x0, rj.x0) != cx || max(r.y0, rj.y0) != cy || !g.overlap(int32(mi), mj) {
-						continue
-					}
-					j := w.movers[mj]
-					a, b := &w.bodies[i], &w.bodies[j]
-					if a.Kind != Dynamic && b.Kind != Dynamic {
-						continue
-					}
-					if c, ok := collide(a, b); ok {
-						resolve(a, b, c)
-						w.touch(i, j)
-					}
-				}
-			}
-		}
+	w.grid.build(w.bodies, w.movers)
+	w.grid.pairs(w.collidePair)
+}
+
+// collidePair is the narrow phase for movers mi and mj.
+func (w *World) collidePair(mi, mj int32) {
+	i, j := w.movers[mi], w.movers[mj]
+	a, b := &w.bodies[i], &w.bodies[j]
+	if a.Kind != Dynamic && b.Kind != Dynamic {
+		return
+	}
+	if c, ok := collide(a, b); ok {
+		resolve(a, b, c)
+		w.touch(i, j)
 	}
 }
 
@@ -310,6 +298,19 @@ func (w *World) notify() {
 	}
 }
 
-// Contacts returns the pairs touching at the last step, as (a, b) with
-// a < b, in order. The slice is valid until the next step.
-func (w *World) Contacts() []uint64 { return w.contacts }
+// Contacts returns the pairs touching at the last step, as a<<32|b with
+// a < b, in ascending order. The slice is valid until the next step.
+func (w *World) Contacts() []uint64 {
+	w.sortContacts()
+	return w.contacts
+}
+
+// sortContacts sorts this tick's pairs once: a pair touched in several
+// sub-steps is listed once.
+func (w *World) sortContacts() {
+	if !w.sorted {
+		slices.Sort(w.contacts)
+		w.contacts = slices.Compact(w.contacts)
+		w.sorted = true
+	}
+}

@@ -234,14 +234,55 @@ func TestStepAllocs(t *testing.T) {
 	}
 }
 
+// gas returns n elastic bodies bouncing without gravity in a walled box,
+// at the density of a lively scene: a steady state of collisions, the same
+// at every step.
+func gas(tb testing.TB, n int) *World {
+	w := &World{}
+	side := math.Sqrt(float64(n)) * 2
+	for _, wall := range []Body{
+		{Pos: Vec2{side / 2, -1}, HalfW: side/2 + 2, HalfH: 1}, {Pos: Vec2{side / 2, side + 1}, HalfW: side/2 + 2, HalfH: 1},
+		{Pos: Vec2{-1, side / 2}, HalfW: 1, HalfH: side/2 + 2}, {Pos: Vec2{side + 1, side / 2}, HalfW: 1, HalfH: side/2 + 2},
+	} {
+		wall.Kind, wall.Shape, wall.Restitution = Static, Box, 1
+		mustAdd(tb, w, wall)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range n {
+		mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.4, HalfW: 0.4, HalfH: 0.4,
+			Pos: Vec2{0.5 + r.Float64()*(side-1), 0.5 + r.Float64()*(side-1)},
+			Vel: Vec2{r.Float64()*10 - 5, r.Float64()*10 - 5}, Restitution: 1})
+	}
+	for range 60 {
+		w.Step(dt)
+	}
+	return w
+}
+
+// BenchmarkStep steps n bodies. "gas" is a steady state of bouncing bodies
+// (about one contact per ten bodies each tick); "pile" is the arena after
+// everything has fallen into a resting heap, the worst case, with several
+// contacts per body. The pile's world keeps settling during the run.
 func BenchmarkStep(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			w := arena(b, n)
+		b.Run(fmt.Sprintf("gas/%d", n), func(b *testing.B) {
+			w := gas(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
 				w.Step(dt)
 			}
+			b.ReportMetric(float64(len(w.Contacts())), "contacts")
+		})
+		b.Run(fmt.Sprintf("pile/%d", n), func(b *testing.B) {
+			w := arena(b, n)
+			for range 1200 {
+				w.Step(dt)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Step(dt)
+			}
+			b.ReportMetric(float64(len(w.Contacts())), "contacts")
 		})
 	}
 }

@@ -1,0 +1,68 @@
+package gfx
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+)
+
+// BenchmarkSprites is one frame of n moving 32×32 sprites at 800×600 with
+// vsync off and no pacing: clear, queue, one instanced draw, and a wait for
+// the rasterizer (glFinish), so the figure is the whole frame's cost.
+func BenchmarkSprites(b *testing.B) {
+	for _, n := range []int{0, 1000, 10000, 50000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			w := openBenchWindow(b)
+			var err error
+			onMain(func() {
+				var r *Renderer
+				if r, err = NewRenderer(); err != nil {
+					return
+				}
+				defer r.Close()
+				var tex Texture
+				pix := make([]byte, 32*32*4)
+				for i := range pix {
+					pix[i] = 255
+				}
+				if tex, err = NewTexture(32, 32, pix, false); err != nil {
+					return
+				}
+				defer tex.Delete()
+				rng := rand.New(rand.NewPCG(1, 1))
+				pos := make([][2]float32, n)
+				for i := range pos {
+					pos[i] = [2]float32{rng.Float32() * 800, rng.Float32() * 600}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					r.BeginFrame(800, 600, Black)
+					for i := range pos {
+						pos[i][0] = float32(int(pos[i][0]+1) % 800)
+						r.Draw(tex, Sprite{X: pos[i][0], Y: pos[i][1], W: 32, H: 32, Color: White})
+					}
+					r.EndFrame()
+					gl.Finish()
+					w.Present()
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+func openBenchWindow(b *testing.B) *Window {
+	var w *Window
+	var err error
+	onMain(func() { w, err = NewWindow(WindowConfig{Width: 800, Height: 600, Vsync: VsyncOff, Unpaced: true, Hidden: true}) })
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { onMain(func() { w.Close() }) })
+	return w
+}
