@@ -6,7 +6,7 @@ GO       ?= go
 # headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
 DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
 PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
-FRAMES   ?= 300
+FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl bench lint profile clean
 
