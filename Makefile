@@ -45,6 +45,7 @@ test: deps lint test-pure test-gl
 test-pure:
 	CGO_ENABLED=0 $(GO) test -count=1 $(PURE)
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime 10s ./engine
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime 10s ./input
 
 test-gl:
 	$(GO) test -count=1 ./cmd/... $(if $(wildcard gfx),./gfx/...)

@@ -60,6 +60,8 @@ type options struct {
 	ticks      uint64
 	seconds    float64
 	bindings   string
+	record     string
+	replay     string
 }
 
 func parse(args []string) (options, error) {
@@ -81,6 +83,8 @@ func parse(args []string) (options, error) {
 	fs.Uint64Var(&o.ticks, "ticks", 0, "headless: stop after exactly this many ticks and print state-hash=<hex>")
 	fs.Float64Var(&o.seconds, "seconds", 4, "headless, real clock: run this many seconds")
 	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
+	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
+	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -107,6 +111,9 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.replay != "" {
+		return replay(o.replay, stdout)
+	}
 	bindings, err := loadBindings(o.bindings)
 	if err != nil {
 		return err
@@ -116,11 +123,19 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.record != "" {
+		startRecording(sc, keys)
+	}
 	cfg := engine.Config{TPS: o.tps}
 	if o.headless {
-		return runHeadless(o, cfg, sc, stdout)
+		err = runHeadless(o, cfg, sc, stdout)
+	} else {
+		err = runWindow(o, cfg, sc, keys, stdout)
 	}
-	return runWindow(o, cfg, sc, keys, stdout)
+	if err == nil && o.record != "" {
+		err = writeRecording(o.record, sc, o)
+	}
+	return err
 }
 
 func loadBindings(path string) (*input.Bindings, error) {

@@ -50,7 +50,18 @@ type scene struct {
 
 	// For the overlay: the last action edges the player made.
 	lastEdge string
+
+	// Recording and replaying (both optional): the state the actions read,
+	// the recorder or player that feeds it, and the hashes taken every
+	// hashEvery ticks.
+	keys     *input.State
+	recorder *input.Recorder
+	replayer *input.Player
+	hashes   []input.TickHash
 }
+
+// hashEvery is how often a recording stores the state hash, in ticks.
+const hashEvery = 60
 
 func newScene(n int, seed uint64, in input.Actions) (*scene, error) {
 	s := &scene{in: in}
@@ -108,6 +119,14 @@ const (
 
 // Update runs one fixed tick: input, the oscillator, physics, the cube.
 func (s *scene) Update(t engine.Tick) error {
+	switch {
+	case s.recorder != nil:
+		s.recorder.Tick(s.keys)
+	case s.replayer != nil:
+		if err := s.replayer.Tick(s.keys); err != nil {
+			return err
+		}
+	}
 	dt := t.DtSeconds()
 	p := s.world.Body(s.player)
 	move := float64(s.in.Value(actRight)) - float64(s.in.Value(actLeft))
@@ -148,6 +167,10 @@ func (s *scene) Update(t engine.Tick) error {
 	c := s.cube.Current()
 	c.Rot = mgl32.QuatRotate(float32(math.Pi/2*dt), mgl32.Vec3{0.3, 1, 0.2}.Normalize()).Mul(c.Rot).Normalize()
 	s.cube.Set(c)
+
+	if s.recorder != nil && s.world.Ticks()%hashEvery == 0 {
+		s.hashes = append(s.hashes, input.TickHash{Tick: s.world.Ticks(), Hash: s.Hash()})
+	}
 	return nil
 }
 
