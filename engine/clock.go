@@ -88,6 +88,9 @@ func (h *Headless) Now() time.Duration { return h.clock.Now() }
 // Poll does nothing: a headless platform has no events.
 func (h *Headless) Poll() error { return nil }
 
+// FramePeriod returns the pacing period; part of Paced.
+func (h *Headless) FramePeriod() time.Duration { return h.pacer.Period }
+
 // Present waits for the next frame deadline.
 func (h *Headless) Present() error {
 	h.pacer.Wait(h.clock)

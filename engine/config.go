@@ -107,6 +107,10 @@ type Config struct {
 	// so the average behaves the same at any frame rate. Zero means
 	// DefaultWorkTau (500 ms).
 	WorkTau time.Duration
+
+	// Quality tunes the quality governor a Loop runs (see Governor). The
+	// zero value is a sensible governor with levels 0..4.
+	Quality GovernorConfig
 }
 
 // withDefaults returns c with every zero field replaced by its default, or an
@@ -129,6 +133,10 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("engine: Config.FPSDecay = %v: must be in (0, 1] (or zero for %v)", c.FPSDecay, DefaultFPSDecay)
 	case c.WorkTau < 0:
 		return c, fmt.Errorf("engine: Config.WorkTau = %v: must be positive (or zero for %v)", c.WorkTau, DefaultWorkTau)
+	}
+	var err error
+	if c.Quality, err = c.Quality.withDefaults(); err != nil {
+		return c, err
 	}
 	if c.TPS == 0 && c.Tick == 0 {
 		c.TPS = DefaultTPS

@@ -90,6 +90,29 @@ type VsyncReporter interface {
 	VsyncPeriod() (total time.Duration, frames int64)
 }
 
+// Paced is an optional Platform interface: FramePeriod returns the frame
+// period the platform holds to (the display period under vsync, or its
+// pacing period), 0 when it does not pace. It is the quality governor's
+// frame budget; without it the governor makes no decisions.
+type Paced interface {
+	FramePeriod() time.Duration
+}
+
+// QualityChanger is an optional Game hook: QualityChanged runs, before the
+// next frame's Begin, when the governor moves to another level (0 is the
+// lowest). Frame.Quality carries the level too.
+type QualityChanger interface {
+	QualityChanged(level int)
+}
+
+// GPUTimer is an optional Game interface: GPUTime returns the GPU time of a
+// recent frame (gfx.Renderer measures it with timer queries), or 0 where it
+// cannot be measured. The governor counts the larger of CPU work and GPU
+// time as the frame's cost.
+type GPUTimer interface {
+	GPUTime() time.Duration
+}
+
 // Stats is what a Loop knows about its run, refreshed every frame.
 type Stats struct {
 	// Frame is the last frame's decision.
@@ -119,6 +142,16 @@ type Stats struct {
 	FrameP50, FrameP95, FrameP99 time.Duration
 	// TicksPerFrame counts frames by the number of updates they ran.
 	TicksPerFrame [TickBuckets]uint64
+
+	// Quality is the governor's level (0 is the lowest); QualityReason
+	// why it last changed, QualityAt when (real time since start), and
+	// QualityChanges how many times it changed.
+	Quality        int
+	QualityReason  Reason
+	QualityAt      time.Duration
+	QualityChanges int
+	// GPUTime is the last GPU time the game reported.
+	GPUTime time.Duration
 }
 
 // Loop drives a Game on a Platform: the thin shell around Timestep that owns
@@ -127,6 +160,7 @@ type Stats struct {
 type Loop struct {
 	ts  Timestep
 	mon Monitor
+	gov Governor
 
 	plat    Platform
 	game    Game
@@ -135,6 +169,9 @@ type Loop struct {
 	tickEnd TickEnder
 	susp    Suspender
 	vsync   VsyncReporter
+	paced   Paced
+	quality QualityChanger
+	gpu     GPUTimer
 	snap    Snapper
 
 	stats   Stats
@@ -154,7 +191,12 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Loop{ts: ts, mon: mon, plat: p, game: g}
+	c, _ := cfg.withDefaults()
+	gov, _ := NewGovernor(c.Quality)
+	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g}
+	l.paced, _ = p.(Paced)
+	l.quality, _ = g.(QualityChanger)
+	l.gpu, _ = g.(GPUTimer)
 	l.begin, _ = g.(Beginner)
 	l.end, _ = g.(Ender)
 	l.tickEnd, _ = p.(TickEnder)
@@ -230,6 +272,7 @@ func (l *Loop) frame() error {
 		feed = l.snap.Snap(interval)
 	}
 	f := l.ts.Advance(feed)
+	f.Quality = l.gov.Level()
 	if l.begin != nil {
 		if err := l.begin.Begin(f); err != nil {
 			return err
@@ -250,11 +293,39 @@ func (l *Loop) frame() error {
 	}
 	l.mon.Observe(interval, work, f.Ticks)
 	l.fillStats(f, interval, work)
+	if l.govern(work) && l.quality != nil {
+		l.quality.QualityChanged(l.gov.Level())
+	}
 	if l.end != nil {
 		return l.end.End(&l.stats)
 	}
 	return nil
 }
+
+// govern feeds the frame to the quality governor and reports whether the
+// level changed.
+func (l *Loop) govern(work time.Duration) bool {
+	s := &l.stats
+	var budget time.Duration
+	if l.paced != nil {
+		budget = l.paced.FramePeriod()
+	}
+	if l.gpu != nil {
+		s.GPUTime = l.gpu.GPUTime()
+	}
+	changed := l.gov.Observe(Sample{
+		Now: s.Elapsed, Budget: budget, Work: work, GPU: s.GPUTime,
+		WorkAvg: s.Work, FPS: s.FPS, FPSAt: l.mon.fpsAt,
+	})
+	s.Quality = l.gov.Level()
+	s.QualityReason, s.QualityAt = l.gov.Reason()
+	s.QualityChanges = l.gov.Changes()
+	return changed
+}
+
+// Governor returns the loop's quality governor, to pin the level
+// (Governor.Pin) or read it.
+func (l *Loop) Governor() *Governor { return &l.gov }
 
 func (l *Loop) fillStats(f Frame, interval, work time.Duration) {
 	s := &l.stats

@@ -217,3 +217,58 @@ func TestLoopSnapsToVsync(t *testing.T) {
 		t.Errorf("%d frames, %d with one tick, %d snapped; want 600 each", s.Frames, s.TicksPerFrame[1], s.Snapped)
 	}
 }
+
+// pacedSim is a simulated 60 Hz display whose frames take the work the game
+// does in Draw, as a real one would.
+type pacedSim struct{ *Sim }
+
+func (pacedSim) FramePeriod() time.Duration { return time.Second / 60 }
+
+// Present waits for the next vblank, as vsync does.
+func (p pacedSim) Present() error {
+	const period = int64(time.Second / 60)
+	p.now = time.Duration((int64(p.now)/period + 1) * period)
+	return nil
+}
+
+// heavy is a game whose Draw costs 2 ms per quality level plus a load.
+type heavy struct {
+	p      *pacedSim
+	load   time.Duration
+	levels []int // QualityChanged calls
+	seen   int   // the quality the last frame carried
+	l      *Loop
+	stopAt uint64
+}
+
+func (h *heavy) Update(Tick) error { return nil }
+func (h *heavy) Draw(f Frame) {
+	h.seen = f.Quality
+	h.p.now += h.load + time.Duration(f.Quality)*2*time.Millisecond
+}
+func (h *heavy) QualityChanged(level int) { h.levels = append(h.levels, level) }
+func (h *heavy) End(s *Stats) error {
+	if s.Frames == h.stopAt {
+		return ErrStopped
+	}
+	return nil
+}
+
+func TestLoopRunsTheGovernor(t *testing.T) {
+	p := &pacedSim{NewSim(nil)}
+	h := &heavy{p: p, load: 10 * time.Millisecond, stopAt: 300}
+	l, _ := NewLoop(Config{}, p, h)
+	l.Run(context.Background())
+	s := l.Stats()
+	// Level 4 costs 18 ms, over the 16.7 ms budget; level 3 fits.
+	if len(h.levels) != 1 || h.levels[0] != 3 || s.Quality != 3 || h.seen != 3 {
+		t.Fatalf("QualityChanged %v, stats level %d, frame level %d; want one change to 3", h.levels, s.Quality, h.seen)
+	}
+	if s.QualityReason != ReasonOverBudget || s.QualityChanges != 1 || s.QualityAt < time.Second {
+		t.Errorf("reason %v at %v after %d changes", s.QualityReason, s.QualityAt, s.QualityChanges)
+	}
+	l.Governor().Pin(1)
+	if l.Governor().Level() != 1 {
+		t.Error("Pin(1) did not set the level")
+	}
+}

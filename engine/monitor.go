@@ -26,6 +26,8 @@ type Monitor struct {
 	frames int           // frames that ended in the current second
 	fps    float64
 	fpsSet bool
+	fpsAt  time.Duration // real time of the last FPS update
+	total  time.Duration // real time observed
 
 	work    float64 // EMA of work time, ns
 	workSet bool
@@ -71,6 +73,7 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 	// The FPS average moves once per real second. A frame that spans
 	// several seconds closes them all; the later ones saw no frame.
 	m.frames++
+	m.total += interval
 	m.second += interval
 	for m.second >= time.Second {
 		m.second -= time.Second
@@ -80,6 +83,7 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 			m.fps = m.decay*float64(m.frames) + (1-m.decay)*m.fps
 		}
 		m.frames = 0
+		m.fpsAt = m.total - m.second
 		m.percentiles()
 	}
 }

@@ -159,3 +159,13 @@ func (w *Window) VsyncPeriod() (total time.Duration, frames int64) {
 	}
 	return w.presents.sum, w.presents.frames
 }
+
+// FramePeriod returns the period frames are held to: the measured display
+// period under a blocking vsync, else the pacing period (0 when unpaced).
+// It is the quality governor's budget; part of engine.Paced.
+func (w *Window) FramePeriod() time.Duration {
+	if w.vsync.Blocks {
+		return w.vsync.Period
+	}
+	return w.pacer.Period
+}
