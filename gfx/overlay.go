@@ -20,6 +20,9 @@ type Overlay struct {
 	Visible bool
 	// Scale multiplies text size; zero means 2.
 	Scale float32
+	// Detail is how many recent frames the graph shows, at most
+	// GraphFrames; zero means all.
+	Detail int
 
 	ring  [GraphFrames][2]time.Duration // interval, work
 	count int
@@ -83,9 +86,13 @@ func (o *Overlay) Draw(r *Renderer, s *engine.Stats, info OverlayInfo) {
 	x0 := 2 * pad
 	ms := func(d time.Duration) float32 { return min(float32(d)/float32(time.Millisecond)*2, gh) }
 	intervalColor, workColor := RGBA(0.3, 0.5, 1, 0.9), RGBA(0.3, 1, 0.4, 1)
-	for i := range o.count {
-		f := o.ring[(o.next-o.count+i+GraphFrames)%GraphFrames]
-		x := x0 + float32(GraphFrames-o.count+i) + 0.5
+	n := o.count
+	if o.Detail > 0 {
+		n = min(n, o.Detail)
+	}
+	for i := range n {
+		f := o.ring[(o.next-n+i+GraphFrames)%GraphFrames]
+		x := x0 + float32(GraphFrames-n+i) + 0.5
 		if hi := ms(f[0]); hi > 0 {
 			r.Rect(x, base+hi/2, 1, hi, 0, intervalColor)
 		}

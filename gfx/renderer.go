@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"time"
 	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
@@ -70,6 +71,15 @@ type Renderer struct {
 	w, h   int
 	frame  FrameStats
 	closed bool
+
+	// GPU timing: two TIME_ELAPSED queries used in turn, so reading one
+	// never waits for the frame the GPU is still drawing.
+	queries    [2]uint32
+	queryCur   int
+	queried    [2]bool
+	gpuNs      uint64 // fields, not locals: a pointer handed to cgo escapes
+	queryReady int32
+	gpuTime    time.Duration
 }
 
 // FrameStats counts a frame's renderer work.
@@ -159,6 +169,8 @@ func (r *Renderer) init() error {
 	if r.font, err = newFontAtlas(); err != nil {
 		return err
 	}
+	gl.GenQueries(2, &r.queries[0])
+	live.Add(2)
 	return glError("NewRenderer")
 }
 
@@ -167,14 +179,29 @@ func (r *Renderer) init() error {
 func (r *Renderer) BeginFrame(w, h int, clear Color) {
 	r.w, r.h = w, h
 	r.frame = FrameStats{}
+	gl.BeginQuery(gl.TIME_ELAPSED, r.queries[r.queryCur])
 	gl.Viewport(0, 0, int32(w), int32(h))
 	gl.ClearColor(float32(clear[0])/255, float32(clear[1])/255, float32(clear[2])/255, float32(clear[3])/255)
 	gl.Clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT)
 	r.SetCamera(PixelCamera(w, h).Matrix())
 }
 
-// Target returns the size BeginFrame was given.
+// Target returns the size of the current target.
 func (r *Renderer) Target() (w, h int) { return r.w, r.h }
+
+// SetTarget switches to a w×h target without clearing it, with the pixel
+// camera, after a Scaler has upscaled the scene into the window: for the
+// overlay.
+func (r *Renderer) SetTarget(w, h int) {
+	r.Flush()
+	r.w, r.h = w, h
+	gl.Viewport(0, 0, int32(w), int32(h))
+	r.proj = PixelCamera(w, h).Matrix()
+}
+
+// GPUTime returns the GPU time of the most recent frame whose timer query
+// has completed (one or two frames ago), 0 before the first.
+func (r *Renderer) GPUTime() time.Duration { return r.gpuTime }
 
 // SetCamera sets the projection·view matrix for the sprites that follow,
 // flushing the ones before.
@@ -249,6 +276,18 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 // EndFrame flushes what is queued and returns the frame's counts.
 func (r *Renderer) EndFrame() FrameStats {
 	r.Flush()
+	gl.EndQuery(gl.TIME_ELAPSED)
+	r.queried[r.queryCur] = true
+	r.queryCur ^= 1
+	// The other query is a frame old: read it if the GPU is done with it.
+	if q := r.queryCur; r.queried[q] {
+		gl.GetQueryObjectiv(r.queries[q], gl.QUERY_RESULT_AVAILABLE, &r.queryReady)
+		if r.queryReady != 0 {
+			gl.GetQueryObjectui64v(r.queries[q], gl.QUERY_RESULT, &r.gpuNs)
+			r.gpuTime = time.Duration(r.gpuNs)
+			r.queried[q] = false
+		}
+	}
 	return r.frame
 }
 
@@ -280,6 +319,11 @@ func (r *Renderer) Close() error {
 		return nil
 	}
 	r.closed = true
+	if r.queries[0] != 0 {
+		gl.DeleteQueries(2, &r.queries[0])
+		r.queries = [2]uint32{}
+		live.Add(-2)
+	}
 	r.font.tex.Delete()
 	r.white.Delete()
 	r.cube.Delete()

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -29,6 +31,20 @@ type game struct {
 	wantShot   bool
 	err        error // a screenshot error, reported at exit
 	extra      []byte
+
+	scaler gfx.Scaler
+	load   time.Duration // artificial work per frame (-load, L toggles)
+	loadOn bool
+}
+
+// GPUTime reports the renderer's GPU time to the quality governor.
+func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
+
+// QualityChanged applies a new quality level's knobs that live in the
+// simulation side (the debris pool); the rendering knobs are read each
+// frame from Frame.Quality.
+func (g *game) QualityChanged(level int) {
+	g.debris.limit = knobsAt(level).debris
 }
 
 // Update adds the hotkeys to the scene's tick: Escape quits, F3 toggles the
@@ -43,6 +59,9 @@ func (g *game) Update(t engine.Tick) error {
 	}
 	if g.keys.Pressed(input.KeyF12) {
 		g.wantShot = true
+	}
+	if g.keys.Pressed(input.KeyL) && g.load > 0 {
+		g.loadOn = !g.loadOn
 	}
 	return g.scene.Update(t)
 }
@@ -59,6 +78,27 @@ func (g *game) Begin(engine.Frame) error {
 	}
 	b = append(b, "\nlast "...)
 	b = append(b, g.lastEdge...)
+	s := g.loop.Stats()
+	k := knobsAt(s.Quality)
+	b = append(b, "\nquality "...)
+	b = strconv.AppendInt(b, int64(s.Quality), 10)
+	b = append(b, " scale "...)
+	b = strconv.AppendInt(b, int64(k.scale*100+0.5), 10)
+	b = append(b, "% msaa "...)
+	b = strconv.AppendInt(b, int64(k.msaa), 10)
+	b = append(b, "x gpu "...)
+	b = strconv.AppendFloat(b, float64(s.GPUTime)/1e6, 'f', 2, 64)
+	b = append(b, "ms\n  last change: "...)
+	b = append(b, s.QualityReason.String()...)
+	if g.load > 0 {
+		b = append(b, "\nload "...)
+		b = strconv.AppendFloat(b, float64(g.load)/1e6, 'f', 1, 64)
+		if g.loadOn {
+			b = append(b, "ms on (L)"...)
+		} else {
+			b = append(b, "ms off (L)"...)
+		}
+	}
 	g.extra = b
 	return nil
 }
@@ -67,7 +107,13 @@ func (g *game) Begin(engine.Frame) error {
 func (g *game) Draw(f engine.Frame) {
 	w, h := g.win.DrawableSize()
 	r := g.r
-	r.BeginFrame(w, h, gfx.RGBA(0.07, 0.08, 0.11, 1))
+	k := knobsAt(f.Quality)
+	rw, rh, err := g.scaler.Begin(w, h, k.scale, k.msaa)
+	if err != nil {
+		g.err = err
+		rw, rh = w, h
+	}
+	r.BeginFrame(rw, rh, gfx.RGBA(0.07, 0.08, 0.11, 1))
 
 	// Fit the arena to the window, keeping its aspect.
 	aspect := float32(w) / float32(max(h, 1))
@@ -105,11 +151,21 @@ func (g *game) Draw(f engine.Frame) {
 	t.Pos = mgl32.Vec3{2.2 * aspect, 1.4, 0}
 	t.Scale = mgl32.Vec3{0.9, 0.9, 0.9}
 	r.DrawCube(cube3.Matrix(aspect), t.Mat4(), gfx.RGBA(0.55, 0.45, 1, 1))
+	r.SetCamera(cam.Matrix())
+	g.drawDebris(r, f.Alpha)
+	r.Flush()
+	g.scaler.End()
+	r.SetTarget(w, h)
 
+	g.overlay.Detail = k.graph
 	g.overlay.Draw(r, g.loop.Stats(), gfx.OverlayInfo{
 		TPS: g.loop.Timestep().TPS(), Vsync: g.win.Vsync(), State: g.win.State(), Extra: g.extra,
 	})
 	r.EndFrame()
+
+	if g.loadOn {
+		g.burn()
+	}
 
 	last := g.frames > 0 && f.Index == g.frames
 	if g.wantShot || last && g.screenshot != "" {
@@ -122,6 +178,13 @@ func (g *game) Draw(f engine.Frame) {
 		if err := r.Screenshot(path, w, h); err != nil {
 			g.err = err
 		}
+	}
+}
+
+// burn spins for the -load time: artificial work to watch the governor.
+func (g *game) burn() {
+	deadline := time.Now().Add(g.load)
+	for time.Now().Before(deadline) {
 	}
 }
 

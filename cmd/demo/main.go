@@ -25,6 +25,7 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -62,6 +63,8 @@ type options struct {
 	bindings   string
 	record     string
 	replay     string
+	quality    string
+	load       time.Duration
 }
 
 func parse(args []string) (options, error) {
@@ -83,6 +86,8 @@ func parse(args []string) (options, error) {
 	fs.Uint64Var(&o.ticks, "ticks", 0, "headless: stop after exactly this many ticks and print state-hash=<hex>")
 	fs.Float64Var(&o.seconds, "seconds", 4, "headless, real clock: run this many seconds")
 	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
+	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
+	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	if err := fs.Parse(args); err != nil {
@@ -103,7 +108,22 @@ func parse(args []string) (options, error) {
 	if o.n < 0 {
 		return o, fmt.Errorf("-n %d: must not be negative", o.n)
 	}
+	if _, err := o.pinnedQuality(); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// pinnedQuality returns the -quality level, or -1 for auto.
+func (o options) pinnedQuality() (int, error) {
+	if o.quality == "auto" {
+		return -1, nil
+	}
+	q, err := strconv.Atoi(o.quality)
+	if err != nil || q < 0 || q > len(levels)-1 {
+		return 0, fmt.Errorf("-quality %q: want auto or a level from 0 to %d", o.quality, len(levels)-1)
+	}
+	return q, nil
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -177,23 +197,30 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	defer r.Close()
-	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.frames, screenshot: o.screenshot}
+	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.frames, screenshot: o.screenshot,
+		load: o.load, loadOn: o.load > 0}
+	defer g.scaler.Delete()
 	g.overlay.Visible = true
 	if g.ball, err = makeBall(64); err != nil {
 		return err
 	}
 	defer g.ball.Delete()
+	cfg.Quality.Levels = len(levels) - 1
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
+	q, _ := o.pinnedQuality()
+	g.loop.Governor().Pin(q)
+	g.QualityChanged(g.loop.Governor().Level())
 	err = g.loop.Run(context.Background())
 	if !errors.Is(err, engine.ErrStopped) {
 		return err
 	}
 	s := g.loop.Stats()
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f\n",
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d\n",
 		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
-		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6)
+		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
+		s.Quality, s.QualityChanges)
 	return g.err
 }
 

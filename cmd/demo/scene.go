@@ -47,6 +47,7 @@ type scene struct {
 	cube     gfx.Interpolated[gfx.Transform]
 	grounded bool
 	rng      *rand.Rand // kicks; seeded, so runs repeat exactly
+	fx       *rand.Rand // debris: its own stream, so the quality level never changes the simulation
 
 	// For the overlay: the last action edges the player made.
 	lastEdge string
@@ -58,6 +59,8 @@ type scene struct {
 	recorder *input.Recorder
 	replayer *input.Player
 	hashes   []input.TickHash
+
+	debris debris // visual only: not in the world or its hash
 }
 
 // hashEvery is how often a recording stores the state hash, in ticks.
@@ -91,6 +94,7 @@ func newScene(n int, seed uint64, in input.Actions) (*scene, error) {
 	}
 	r := rand.New(rand.NewPCG(seed, seed+1))
 	s.rng = rand.New(rand.NewPCG(seed, seed+2))
+	s.fx = rand.New(rand.NewPCG(seed, seed+3))
 	s.first = physics.BodyID(w.Len())
 	for i := range n {
 		b := physics.Body{
@@ -108,6 +112,8 @@ func newScene(n int, seed uint64, in input.Actions) (*scene, error) {
 		}
 	}
 	s.cube.Teleport(gfx.Identity())
+	s.debris.limit = maxDebris
+	w.Listener = s
 	return s, nil
 }
 
@@ -162,6 +168,7 @@ func (s *scene) Update(t engine.Tick) error {
 
 	s.world.Step(dt)
 	s.grounded = s.onGround()
+	s.stepDebris(dt)
 
 	// The cube turns a quarter turn per second about a tilted axis.
 	c := s.cube.Current()

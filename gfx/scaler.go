@@ -1,0 +1,131 @@
+package gfx
+
+import (
+	"fmt"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
+)
+
+// Scaler is dynamic resolution: it renders the scene into an offscreen
+// framebuffer at a fraction of the window's size and upscales it to the
+// window, so a renderer that is fill-bound draws fewer pixels under load.
+// The overlay and text are drawn after End, at full resolution. With MSAA
+// it renders into a multisampled framebuffer and resolves it. At scale 1
+// without MSAA it renders straight to the window: no copy at all.
+//
+// A Scaler owns its framebuffers; Delete frees them. The zero value is
+// ready.
+type Scaler struct {
+	// Nearest upscales with nearest filtering instead of linear (pixel art,
+	// tests).
+	Nearest bool
+
+	fb      Framebuffer // single-sampled, at the scaled size
+	ms      msFramebuffer
+	w, h    int // the window's drawable size
+	sw, sh  int // the render size
+	active  bool
+	samples int
+}
+
+// Begin starts rendering a frame for a w×h window at scale (clamped to
+// [0.25, 1]) with MSAA samples (0 for none; MSAA is used at scale 1 only).
+// It binds the target and sets the viewport, and returns the render size
+// to pass to Renderer.BeginFrame.
+func (s *Scaler) Begin(w, h int, scale float32, samples int) (rw, rh int, err error) {
+	scale = min(max(scale, 0.25), 1)
+	s.w, s.h = w, h
+	s.sw, s.sh = max(int(float32(w)*scale+0.5), 1), max(int(float32(h)*scale+0.5), 1)
+	s.active = false
+	switch {
+	case scale == 1 && samples > 0:
+		if s.ms.w != w || s.ms.h != h || s.ms.samples != samples {
+			s.ms.Delete()
+			if s.ms, err = newMSFramebuffer(w, h, samples); err != nil {
+				return w, h, err
+			}
+		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, s.ms.id)
+		s.active, s.samples = true, samples
+	case scale < 1:
+		if fw, fh := s.fb.Color.Size(); s.fb.id == 0 || fw != s.sw || fh != s.sh {
+			s.fb.Delete()
+			if s.fb, err = NewFramebuffer(s.sw, s.sh); err != nil {
+				return w, h, err
+			}
+		}
+		gl.BindFramebuffer(gl.FRAMEBUFFER, s.fb.id)
+		s.active, s.samples = true, 0
+	default:
+		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	}
+	gl.Viewport(0, 0, int32(s.sw), int32(s.sh))
+	return s.sw, s.sh, nil
+}
+
+// Size returns the render size of the current frame.
+func (s *Scaler) Size() (w, h int) { return s.sw, s.sh }
+
+// End resolves or upscales the frame into the window and leaves the window
+// bound with a full-size viewport, ready for the overlay.
+func (s *Scaler) End() {
+	if s.active {
+		src := s.fb.id
+		filter := uint32(gl.LINEAR)
+		if s.samples > 0 {
+			src, filter = s.ms.id, gl.NEAREST // a resolve must be 1:1
+		} else if s.Nearest {
+			filter = gl.NEAREST
+		}
+		gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src)
+		gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, 0)
+		gl.BlitFramebuffer(0, 0, int32(s.sw), int32(s.sh), 0, 0, int32(s.w), int32(s.h), gl.COLOR_BUFFER_BIT, filter)
+	}
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	gl.Viewport(0, 0, int32(s.w), int32(s.h))
+	s.active = false
+}
+
+// Delete frees the framebuffers; the Scaler can be used again after.
+func (s *Scaler) Delete() {
+	s.fb.Delete()
+	s.ms.Delete()
+}
+
+// msFramebuffer is a multisampled framebuffer of renderbuffers.
+type msFramebuffer struct {
+	id, color, depth uint32
+	w, h, samples    int
+}
+
+func newMSFramebuffer(w, h, samples int) (msFramebuffer, error) {
+	f := msFramebuffer{w: w, h: h, samples: samples}
+	gl.GenFramebuffers(1, &f.id)
+	gl.GenRenderbuffers(1, &f.color)
+	gl.GenRenderbuffers(1, &f.depth)
+	live.Add(3)
+	gl.BindRenderbuffer(gl.RENDERBUFFER, f.color)
+	gl.RenderbufferStorageMultisample(gl.RENDERBUFFER, int32(samples), gl.RGBA8, int32(w), int32(h))
+	gl.BindRenderbuffer(gl.RENDERBUFFER, f.depth)
+	gl.RenderbufferStorageMultisample(gl.RENDERBUFFER, int32(samples), gl.DEPTH_COMPONENT24, int32(w), int32(h))
+	gl.BindFramebuffer(gl.FRAMEBUFFER, f.id)
+	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, f.color)
+	gl.FramebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_ATTACHMENT, gl.RENDERBUFFER, f.depth)
+	status := gl.CheckFramebufferStatus(gl.FRAMEBUFFER)
+	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
+	if status != gl.FRAMEBUFFER_COMPLETE {
+		f.Delete()
+		return f, fmt.Errorf("gfx: %dx MSAA framebuffer %dx%d incomplete: status 0x%x", samples, w, h, status)
+	}
+	return f, glError("MSAA framebuffer")
+}
+
+func (f *msFramebuffer) Delete() {
+	if f.id != 0 {
+		gl.DeleteFramebuffers(1, &f.id)
+		gl.DeleteRenderbuffers(1, &f.color)
+		gl.DeleteRenderbuffers(1, &f.depth)
+		live.Add(-3)
+	}
+	*f = msFramebuffer{}
+}
