@@ -58,8 +58,14 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-profile:
-	@echo "make profile: arrives with the profiling issue (cmd/demo -cpuprofile)."
+# profile runs the demo for a fixed number of frames with a CPU profile
+# (under Xvfb when there is no display) and prints the top of it.
+PROFILE_FRAMES ?= 600
+profile: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY$$SDL_VIDEODRIVER" ]; then \
+	  ./bin/demo -frames $(PROFILE_FRAMES) -cpuprofile cpu.prof $(DEMO_FLAGS); \
+	else xvfb-run -a -s "-screen 0 1280x720x24" ./bin/demo -frames $(PROFILE_FRAMES) -cpuprofile cpu.prof $(DEMO_FLAGS); fi
+	$(GO) tool pprof -top -nodecount 30 bin/demo cpu.prof
 
 clean:
-	rm -rf bin demo.png bench.txt
+	rm -rf bin demo.png bench.txt cpu.prof

@@ -29,3 +29,19 @@ func BenchmarkLoopFrame(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoopFrameProfiled is LoopFrame with pprof labels, trace regions
+// (not tracing) and runtime metrics on, as the demo runs under -cpuprofile.
+func BenchmarkLoopFrameProfiled(b *testing.B) {
+	l, err := NewLoop(Config{TPS: 60, ProfilePhases: true, RuntimeStats: true},
+		NewSim(ConstantFrames(16_666_667*time.Nanosecond)), nopGame{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.frame(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

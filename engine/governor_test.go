@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// trace runs a governor at 60 Hz for the given time: each frame's work is
+// govTrace runs a governor at 60 Hz for the given time: each frame's work is
 // work(t, level), fed through a Monitor for the averages, the way Loop does.
-type trace struct {
+type govTrace struct {
 	t     *testing.T
 	g     Governor
 	m     Monitor
@@ -24,18 +24,18 @@ type change struct {
 
 const budget = time.Second / 60
 
-func newTrace(t *testing.T) *trace {
+func newTrace(t *testing.T) *govTrace {
 	g, err := NewGovernor(GovernorConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m, _ := NewMonitor(Config{})
-	return &trace{t: t, g: g, m: m}
+	return &govTrace{t: t, g: g, m: m}
 }
 
 // run feeds frames for d; interval is the frame time (the budget unless the
 // work is longer and nothing else paces).
-func (tr *trace) run(d time.Duration, work func(now time.Duration, level int) time.Duration) {
+func (tr *govTrace) run(d time.Duration, work func(now time.Duration, level int) time.Duration) {
 	end := tr.now + d
 	for tr.now < end {
 		w := work(tr.now, tr.g.Level())

@@ -152,6 +152,9 @@ type Stats struct {
 	QualityChanges int
 	// GPUTime is the last GPU time the game reported.
 	GPUTime time.Duration
+
+	// Runtime is what Go's runtime did, when Config.RuntimeStats is set.
+	Runtime Runtime
 }
 
 // Loop drives a Game on a Platform: the thin shell around Timestep that owns
@@ -173,6 +176,8 @@ type Loop struct {
 	quality QualityChanger
 	gpu     GPUTimer
 	snap    Snapper
+	phases  *phases        // nil unless Config.ProfilePhases
+	runtime *runtimeReader // nil unless Config.RuntimeStats
 
 	stats   Stats
 	last    time.Duration
@@ -197,6 +202,12 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	l.paced, _ = p.(Paced)
 	l.quality, _ = g.(QualityChanger)
 	l.gpu, _ = g.(GPUTimer)
+	if c.ProfilePhases {
+		l.phases = newPhases()
+	}
+	if c.RuntimeStats {
+		l.runtime = newRuntimeReader()
+	}
 	l.begin, _ = g.(Beginner)
 	l.end, _ = g.(Ender)
 	l.tickEnd, _ = p.(TickEnder)
@@ -273,11 +284,13 @@ func (l *Loop) frame() error {
 	}
 	f := l.ts.Advance(feed)
 	f.Quality = l.gov.Level()
+	l.enter(PhaseBegin)
 	if l.begin != nil {
 		if err := l.begin.Begin(f); err != nil {
 			return err
 		}
 	}
+	l.enter(PhaseUpdate)
 	for i := range f.Ticks {
 		if err := l.game.Update(f.Tick(i)); err != nil {
 			return err
@@ -286,20 +299,37 @@ func (l *Loop) frame() error {
 			l.tickEnd.EndTick()
 		}
 	}
+	l.enter(PhaseDraw)
 	l.game.Draw(f)
 	work := p.Now() - start
+	l.enter(PhasePresent)
 	if err := p.Present(); err != nil {
 		return err
 	}
+	l.enter(PhaseEnd)
 	l.mon.Observe(interval, work, f.Ticks)
 	l.fillStats(f, interval, work)
+	if l.runtime != nil {
+		l.runtime.read(&l.stats.Runtime)
+	}
 	if l.govern(work) && l.quality != nil {
 		l.quality.QualityChanged(l.gov.Level())
 	}
+	var err error
 	if l.end != nil {
-		return l.end.End(&l.stats)
+		err = l.end.End(&l.stats)
 	}
-	return nil
+	if l.phases != nil {
+		l.phases.done()
+	}
+	return err
+}
+
+// enter marks the start of a frame phase for profiles and traces.
+func (l *Loop) enter(ph Phase) {
+	if l.phases != nil {
+		l.phases.enter(ph)
+	}
 }
 
 // govern feeds the frame to the quality governor and reports whether the

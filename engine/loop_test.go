@@ -181,12 +181,17 @@ func (nopGame) Begin(Frame) error  { return nil }
 func (nopGame) End(s *Stats) error { return nil }
 
 func TestLoopFrameAllocs(t *testing.T) {
-	l, _ := NewLoop(Config{}, NewSim(ConstantFrames(7*time.Millisecond)), nopGame{})
-	for range 2000 { // warm up past the first seconds
-		l.frame()
-	}
-	if n := testing.AllocsPerRun(1000, func() { l.frame() }); n != 0 {
-		t.Errorf("a loop frame allocates %v times, want 0", n)
+	for _, cfg := range []Config{{}, {ProfilePhases: true, RuntimeStats: true}} {
+		l, _ := NewLoop(cfg, NewSim(ConstantFrames(7*time.Millisecond)), nopGame{})
+		for range 2000 { // warm up past the first seconds
+			l.frame()
+		}
+		if n := testing.AllocsPerRun(1000, func() { l.frame() }); n != 0 {
+			t.Errorf("%+v: a loop frame allocates %v times, want 0", cfg, n)
+		}
+		if l.phases != nil && l.Stats().Runtime.FrameAllocs != 0 {
+			t.Errorf("runtime metrics report %d allocations in a frame", l.Stats().Runtime.FrameAllocs)
+		}
 	}
 }
 

@@ -98,9 +98,12 @@ func (w *Window) configurePacing() {
 func (w *Window) Present() error {
 	w.win.GLSwap()
 	if w.pacer.Period > 0 {
-		w.pacer.Wait(w.clock)
+		w.pacer.Wait(&w.clock) // a pointer: boxing the clock value would allocate
 	}
 	now := w.clock.Now()
+	if w.firstPresent.IsZero() {
+		w.firstPresent = time.Now()
+	}
 	d := now - w.lastPresent
 	first := w.lastPresent == 0
 	w.lastPresent = now
@@ -169,3 +172,7 @@ func (w *Window) FramePeriod() time.Duration {
 	}
 	return w.pacer.Period
 }
+
+// FirstPresent returns the wall-clock time the first frame was presented:
+// with the process start, the start-up time.
+func (w *Window) FirstPresent() time.Time { return w.firstPresent }

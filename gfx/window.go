@@ -155,17 +155,19 @@ type Vsync struct {
 	Refresh int
 }
 
-// Mode returns a short description: "adaptive", "on", "off", or the asked
-// mode with "(paced)" when presents did not block.
+// Mode returns a short description: "adaptive", "on" or "off" as the
+// driver reports the interval, with "(paced)" when presents did not block
+// and the window paces frames itself. It does not allocate.
 func (v Vsync) Mode() string {
-	eff := map[int]string{-1: "adaptive", 0: "off", 1: "on"}[v.Interval]
-	if eff == "" {
-		eff = fmt.Sprint(v.Interval)
+	modes := [2][3]string{{"adaptive(paced)", "off(paced)", "on(paced)"}, {"adaptive", "off", "on"}}
+	if v.Interval < -1 || v.Interval > 1 {
+		return "unknown"
 	}
-	if !v.Blocks {
-		return eff + "(paced)"
+	b := 0
+	if v.Blocks {
+		b = 1
 	}
-	return eff
+	return modes[b][v.Interval+1]
 }
 
 // Window is an SDL window with an OpenGL 3.3 core context: the platform a
@@ -196,8 +198,9 @@ type Window struct {
 	drawW, drawH int
 
 	// Present timing, for the measured period and occlusion.
-	lastPresent time.Duration
-	presents    presentTracker
+	lastPresent  time.Duration
+	presents     presentTracker
+	firstPresent time.Time
 
 	in   *input.State
 	pads padSet

@@ -167,6 +167,12 @@ func (w *World) Add(b Body) (BodyID, error) {
 	b.Prev = b.Pos
 	id := BodyID(len(w.bodies))
 	w.bodies = append(w.bodies, b)
+	// Room for a resting pile's contacts (about four per body), so a
+	// settling world does not grow these slices while it runs.
+	if want := 4 * len(w.bodies); cap(w.contacts) < want {
+		w.contacts = slices.Grow(w.contacts, want)
+		w.previous = slices.Grow(w.previous, want)
+	}
 	if b.Kind == Static {
 		w.statics = append(w.statics, id)
 	} else {

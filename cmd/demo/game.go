@@ -35,7 +35,16 @@ type game struct {
 	scaler gfx.Scaler
 	load   time.Duration // artificial work per frame (-load, L toggles)
 	loadOn bool
+
+	// Garbage after warm-up: heap allocations summed over the frames after
+	// the first warmupFrames, and the GC cycle count when they began.
+	allocs   uint64
+	gcAtWarm uint64
 }
+
+// warmupFrames are the frames before the garbage count starts: start-up
+// allocates (the batch grows, the first contacts), the steady state must not.
+const warmupFrames = 120
 
 // GPUTime reports the renderer's GPU time to the quality governor.
 func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
@@ -90,6 +99,13 @@ func (g *game) Begin(engine.Frame) error {
 	b = strconv.AppendFloat(b, float64(s.GPUTime)/1e6, 'f', 2, 64)
 	b = append(b, "ms\n  last change: "...)
 	b = append(b, s.QualityReason.String()...)
+	b = append(b, "\nheap/frame "...)
+	b = strconv.AppendUint(b, s.Runtime.FrameAllocBytes, 10)
+	b = append(b, "B gc "...)
+	b = strconv.AppendUint(b, s.Runtime.GCCycles, 10)
+	b = append(b, " pause "...)
+	b = strconv.AppendFloat(b, float64(s.Runtime.GCPause)/1e6, 'f', 2, 64)
+	b = append(b, "ms"...)
 	if g.load > 0 {
 		b = append(b, "\nload "...)
 		b = strconv.AppendFloat(b, float64(g.load)/1e6, 'f', 1, 64)
@@ -191,6 +207,12 @@ func (g *game) burn() {
 // End feeds the overlay and stops after -frames frames.
 func (g *game) End(s *engine.Stats) error {
 	g.overlay.Record(s)
+	switch {
+	case s.Frames == warmupFrames:
+		g.gcAtWarm = s.Runtime.GCCycles
+	case s.Frames > warmupFrames:
+		g.allocs += s.Runtime.FrameAllocs
+	}
 	if g.frames > 0 && s.Frames >= g.frames {
 		return engine.ErrStopped
 	}

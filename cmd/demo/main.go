@@ -65,6 +65,10 @@ type options struct {
 	replay     string
 	quality    string
 	load       time.Duration
+	cpuprofile string
+	memprofile string
+	trace      string
+	pprof      string
 }
 
 func parse(args []string) (options, error) {
@@ -88,6 +92,10 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
 	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
 	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write an allocation profile of every allocation to this file at exit")
+	fs.StringVar(&o.trace, "trace", "", "write a runtime/trace execution trace to this file")
+	fs.StringVar(&o.pprof, "pprof", "", "serve net/http/pprof on this address (\":6060\" means 127.0.0.1:6060)")
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	if err := fs.Parse(args); err != nil {
@@ -126,8 +134,17 @@ func (o options) pinnedQuality() (int, error) {
 	return q, nil
 }
 
-func run(args []string, stdout io.Writer) error {
+func run(args []string, stdout io.Writer) (err error) {
 	o, err := parse(args)
+	if err != nil {
+		return err
+	}
+	prof, err := startProfiles(o)
+	defer func() {
+		if perr := prof.stop(); err == nil {
+			err = perr
+		}
+	}()
 	if err != nil {
 		return err
 	}
@@ -146,7 +163,7 @@ func run(args []string, stdout io.Writer) error {
 	if o.record != "" {
 		startRecording(sc, keys)
 	}
-	cfg := engine.Config{TPS: o.tps}
+	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.active()}
 	if o.headless {
 		err = runHeadless(o, cfg, sc, stdout)
 	} else {
@@ -206,6 +223,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	}
 	defer g.ball.Delete()
 	cfg.Quality.Levels = len(levels) - 1
+	cfg.RuntimeStats = true
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
@@ -217,10 +235,16 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	s := g.loop.Stats()
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d\n",
+	allocsPerFrame, gcCycles := "n/a", "n/a" // fewer frames than the warm-up
+	if s.Frames > warmupFrames {
+		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(s.Frames-warmupFrames), 'f', 3, 64)
+		gcCycles = strconv.FormatUint(s.Runtime.GCCycles-g.gcAtWarm, 10)
+	}
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f\n",
 		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
 		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
-		s.Quality, s.QualityChanges)
+		s.Quality, s.QualityChanges, allocsPerFrame, gcCycles,
+		float64(win.FirstPresent().Sub(processStart))/1e6)
 	return g.err
 }
 

@@ -124,7 +124,7 @@ func TestWindowedRun(t *testing.T) {
 		}
 		t.Fatalf("demo failed: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "stats frames=30 ") {
+	if !strings.Contains(out, "stats frames=30 ") || !strings.Contains(out, " quality=") {
 		t.Errorf("no stats line for 30 frames in\n%s", out)
 	}
 	f, err := os.Open(shot)
@@ -148,5 +148,42 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 	}
 	if !strings.Contains(out, "demo: gfx: no display: SDL video init failed") || !strings.Contains(out, "SDL_VIDEODRIVER=x11 is set") {
 		t.Errorf("unclear error for a missing display:\n%s", out)
+	}
+}
+
+// TestQualityNeverChangesTheSimulation runs the scene with the debris pool
+// off and full: the state hash must not move, since quality is visual.
+func TestQualityNeverChangesTheSimulation(t *testing.T) {
+	hash := func(limit int) uint64 {
+		bindings, _ := loadBindings("")
+		sc, err := newScene(200, 3, input.NewActions(&input.State{}, bindings))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.debris.limit = limit
+		h := &headless{scene: sc, ticks: 600, quiet: true}
+		loop, _ := engine.NewLoop(engine.Config{}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), h)
+		loop.Run(context.Background())
+		return sc.Hash()
+	}
+	if a, b := hash(0), hash(maxDebris); a != b {
+		t.Errorf("hash with no debris %016x, with full debris %016x", a, b)
+	}
+}
+
+// TestZeroGarbage runs the windowed demo for 1,000 frames after its
+// warm-up under the offscreen driver, unpaced: input, updates, physics,
+// debris, draw and overlay together allocate nothing and the GC never runs.
+func TestZeroGarbage(t *testing.T) {
+	out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"},
+		"-frames", "1120", "-fps-cap", "4000", "-width", "320", "-height", "180", "-n", "100")
+	if err != nil {
+		if os.Getenv("CI") != "true" && strings.Contains(out, "no display") {
+			t.Skipf("no GL context: %s", out)
+		}
+		t.Fatalf("demo failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, " allocs_per_frame=0.000 ") || !strings.Contains(out, " gc_cycles=0 ") {
+		t.Errorf("garbage in the steady state:\n%s", out)
 	}
 }
