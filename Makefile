@@ -8,7 +8,7 @@ DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libe
 PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
-.PHONY: all deps build run test test-pure test-gl bench lint profile clean
+.PHONY: all deps build run test test-pure test-gl bench bench-sprites lint profile clean new
 
 all: build
 
@@ -53,6 +53,18 @@ test-gl:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PURE) ./gfx/... ./cmd/... | tee bench.txt
 	$(GO) run golang.org/x/perf/cmd/benchstat@latest bench.txt
+
+# bench-sprites runs the sprites benchmark side by side under Xvfb: fixstep
+# (demo -bench sprites), the plain instanced OpenGL baseline and
+# Ebitengine v2.8 (a module of its own in cmd/bunnymark-ebiten), three
+# rounds interleaved, for 0, 1k, 10k and 50k sprites.
+SPRITES ?= 0 1000 10000 50000
+bench-sprites: build
+	cd cmd/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
+	@for round in 1 2 3; do for n in $(SPRITES); do \
+	  for prog in "./bin/demo -bench sprites" ./bin/bunnymark-gl ./bin/bunnymark-ebiten; do \
+	    xvfb-run -a -s "-screen 0 1280x720x24" $$prog -n $$n 2>/dev/null | grep RESULT; \
+	  done; done; done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

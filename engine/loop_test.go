@@ -277,3 +277,15 @@ func TestLoopRunsTheGovernor(t *testing.T) {
 		t.Error("Pin(1) did not set the level")
 	}
 }
+
+// TestHeadlessFrameAllocs runs real-clock headless frames, pacing included:
+// the pacer must not allocate (it once boxed its clock every frame).
+func TestHeadlessFrameAllocs(t *testing.T) {
+	l, _ := NewLoop(Config{}, NewHeadless(20000), nopGame{})
+	for range 100 {
+		l.frame()
+	}
+	if n := testing.AllocsPerRun(200, func() { l.frame() }); n != 0 {
+		t.Errorf("a headless frame allocates %v times, want 0", n)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"time"
 	"unsafe"
 
@@ -26,8 +27,7 @@ var (
 	Black = Color{0, 0, 0, 255}
 )
 
-// Sprite is one textured, tinted, rotated quad: exactly the per-instance
-// data the GPU reads, so a batch uploads sprites as they are.
+// Sprite is one textured, tinted, rotated quad.
 type Sprite struct {
 	// X, Y is the center; W, H the size, in camera units.
 	X, Y, W, H float32
@@ -41,7 +41,19 @@ type Sprite struct {
 	U0, V0, U1, V1 float32
 }
 
-const spriteSize = int(unsafe.Sizeof(Sprite{}))
+// instance is a Sprite as the GPU reads it: the rotation as its cosine and
+// sine, worked out once per sprite on the CPU (and not at all for the
+// unrotated) rather than per vertex on the GPU, which under llvmpipe is the
+// CPU too.
+type instance struct {
+	X, Y, W, H     float32
+	Cos, Sin       float32
+	Depth          float32
+	Color          Color
+	U0, V0, U1, V1 float32
+}
+
+const instanceSize = int(unsafe.Sizeof(instance{}))
 
 // Renderer draws sprites in instanced batches (one draw call per texture
 // and camera change), lit meshes, and text, into the current GL context. It
@@ -60,7 +72,7 @@ type Renderer struct {
 	white      Texture
 	font       fontAtlas
 
-	batch    []Sprite
+	batch    []instance
 	batchTex Texture
 	proj     mgl32.Mat4
 	// Matrices handed to GL live here: the address of a local passed to
@@ -92,7 +104,7 @@ type FrameStats struct {
 // current context. The batch grows to the largest frame seen, then stops
 // allocating.
 func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]Sprite, 0, 1024)}
+	r := &Renderer{batch: make([]instance, 0, 1024)}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -139,14 +151,14 @@ func (r *Renderer) init() error {
 		norm   bool
 		offset uintptr
 	}{
-		{1, 4, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.X)},
-		{2, 2, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.Angle)},
-		{3, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(Sprite{}.Color)},
-		{4, 4, gl.FLOAT, false, unsafe.Offsetof(Sprite{}.U0)},
+		{1, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.X)},
+		{2, 3, gl.FLOAT, false, unsafe.Offsetof(instance{}.Cos)},
+		{3, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(instance{}.Color)},
+		{4, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.U0)},
 	}
 	for _, a := range attrs {
 		gl.EnableVertexAttribArray(a.loc)
-		gl.VertexAttribPointerWithOffset(a.loc, int32(a.n), a.typ, a.norm, int32(spriteSize), a.offset)
+		gl.VertexAttribPointerWithOffset(a.loc, int32(a.n), a.typ, a.norm, int32(instanceSize), a.offset)
 		gl.VertexAttribDivisor(a.loc, 1)
 	}
 
@@ -216,10 +228,16 @@ func (r *Renderer) Draw(tex Texture, s Sprite) {
 		r.Flush()
 		r.batchTex = tex
 	}
-	if s.U1 == 0 && s.V1 == 0 && s.U0 == 0 && s.V0 == 0 {
-		s.U1, s.V1 = 1, 1
+	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color,
+		U0: s.U0, V0: s.V0, U1: s.U1, V1: s.V1}
+	if s.Angle != 0 {
+		sin, cos := math.Sincos(float64(s.Angle))
+		in.Cos, in.Sin = float32(cos), float32(sin)
 	}
-	r.batch = append(r.batch, s)
+	if s.U1 == 0 && s.V1 == 0 && s.U0 == 0 && s.V0 == 0 {
+		in.U1, in.V1 = 1, 1
+	}
+	r.batch = append(r.batch, in)
 }
 
 // Rect queues a solid rectangle centered on (x, y), rotated by angle.
@@ -243,7 +261,7 @@ func (r *Renderer) Flush() {
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex.id)
 	gl.BindVertexArray(r.spriteVAO.id)
 	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
-	size := n * spriteSize
+	size := n * instanceSize
 	// Orphan the store so the driver need not wait for the GPU to finish
 	// reading the previous batch, then fill it.
 	if size > r.capBytes {

@@ -3,7 +3,7 @@
 // instance carries its center, size, rotation, color and texture rectangle.
 layout(location = 0) in vec2 corner;     // (-0.5,-0.5) .. (0.5,0.5)
 layout(location = 1) in vec4 posSize;    // center x, y; size w, h
-layout(location = 2) in vec2 rotDepth;   // rotation (radians), depth
+layout(location = 2) in vec3 rotDepth;   // cos and sin of the rotation, depth
 layout(location = 3) in vec4 color;      // premultiplied RGBA
 layout(location = 4) in vec4 uvRect;     // u0, v0, u1, v1
 
@@ -14,9 +14,9 @@ out vec4 tint;
 
 void main() {
     vec2 p = corner * posSize.zw;
-    float c = cos(rotDepth.x), s = sin(rotDepth.x);
+    float c = rotDepth.x, s = rotDepth.y;
     p = vec2(c * p.x - s * p.y, s * p.x + c * p.y) + posSize.xy;
-    gl_Position = projection * vec4(p, rotDepth.y, 1.0);
+    gl_Position = projection * vec4(p, rotDepth.z, 1.0);
     uv = mix(uvRect.xy, uvRect.zw, corner + 0.5);
     tint = color;
 }

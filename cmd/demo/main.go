@@ -65,6 +65,7 @@ type options struct {
 	replay     string
 	quality    string
 	load       time.Duration
+	bench      string
 	cpuprofile string
 	memprofile string
 	trace      string
@@ -92,6 +93,7 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
 	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
 	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
+	fs.StringVar(&o.bench, "bench", "", "run a benchmark scene instead of the demo: sprites (800x600, vsync off, -n sprites)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write an allocation profile of every allocation to this file at exit")
 	fs.StringVar(&o.trace, "trace", "", "write a runtime/trace execution trace to this file")
@@ -150,6 +152,13 @@ func run(args []string, stdout io.Writer) (err error) {
 	}
 	if o.replay != "" {
 		return replay(o.replay, stdout)
+	}
+	switch o.bench {
+	case "":
+	case "sprites":
+		return runBunnymark(o, stdout)
+	default:
+		return fmt.Errorf("-bench %q: the only benchmark is sprites", o.bench)
 	}
 	bindings, err := loadBindings(o.bindings)
 	if err != nil {
