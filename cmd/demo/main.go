@@ -30,9 +30,15 @@ import (
 	"time"
 
 	"fixstep/engine"
+	"fixstep/engine/profile"
 	"fixstep/gfx"
 	"fixstep/input"
 )
+
+// processStart approximates the process's start: main's package variables
+// are set just before main runs, after the runtime and every imported
+// package have initialised.
+var processStart = time.Now()
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
@@ -66,10 +72,7 @@ type options struct {
 	quality    string
 	load       time.Duration
 	bench      string
-	cpuprofile string
-	memprofile string
-	trace      string
-	pprof      string
+	profile    profile.Flags
 }
 
 func parse(args []string) (options, error) {
@@ -94,10 +97,7 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
 	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
 	fs.StringVar(&o.bench, "bench", "", "run a benchmark scene instead of the demo: sprites (800x600, vsync off, -n sprites)")
-	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
-	fs.StringVar(&o.memprofile, "memprofile", "", "write an allocation profile of every allocation to this file at exit")
-	fs.StringVar(&o.trace, "trace", "", "write a runtime/trace execution trace to this file")
-	fs.StringVar(&o.pprof, "pprof", "", "serve net/http/pprof on this address (\":6060\" means 127.0.0.1:6060)")
+	o.profile.Register(fs)
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	if err := fs.Parse(args); err != nil {
@@ -141,14 +141,17 @@ func run(args []string, stdout io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	prof, err := startProfiles(o)
+	prof, err := o.profile.Start()
+	if err != nil {
+		return err
+	}
 	defer func() {
-		if perr := prof.stop(); err == nil {
+		if perr := prof.Stop(); err == nil {
 			err = perr
 		}
 	}()
-	if err != nil {
-		return err
+	if prof.Addr() != "" {
+		fmt.Fprintf(os.Stderr, "demo: pprof at http://%s/debug/pprof/\n", prof.Addr())
 	}
 	if o.replay != "" {
 		return replay(o.replay, stdout)
@@ -172,7 +175,7 @@ func run(args []string, stdout io.Writer) (err error) {
 	if o.record != "" {
 		startRecording(sc, keys)
 	}
-	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.active()}
+	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
 	if o.headless {
 		err = runHeadless(o, cfg, sc, stdout)
 	} else {

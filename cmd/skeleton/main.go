@@ -1,0 +1,139 @@
+// Command skeleton is the smallest complete fixstep game: a window, a player
+// box moved by the keys or a gamepad, a physics world, an interpolated draw,
+// and every hook.
+// Copy it to start your own: make new NAME=mygame.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	"fixstep/engine"
+	"fixstep/engine/profile"
+	"fixstep/gfx"
+	"fixstep/input"
+	"fixstep/physics"
+)
+
+// Actions are what the game asks of the input; bindings map keys to them.
+const (
+	left input.Action = iota
+	right
+	jump
+)
+
+const bindings = `
+left  = key:Left key:A axis:LeftX-/0.2 pad:DpadLeft
+right = key:Right key:D axis:LeftX+/0.2 pad:DpadRight
+jump  = key:Space key:Up pad:A
+`
+
+type game struct {
+	win    *gfx.Window
+	r      *gfx.Renderer
+	keys   *input.State
+	in     input.Actions
+	world  physics.World
+	player physics.BodyID
+	frames uint64 // stop after this many frames (0: never)
+}
+
+// Begin runs once per frame, before the updates: frame-level logic.
+func (g *game) Begin(f engine.Frame) error { return nil }
+
+// Update runs at the fixed tick, the same dt every time: all simulation here.
+func (g *game) Update(t engine.Tick) error {
+	if g.keys.Pressed(input.KeyEscape) {
+		return engine.ErrStopped // a clean stop
+	}
+	p := g.world.Body(g.player)
+	p.Vel.X = 6 * float64(g.in.Value(right)-g.in.Value(left))
+	if g.in.Pressed(jump) && p.Pos.Y < 0.51 { // each press is seen by exactly one update
+		p.Vel.Y = 9
+	}
+	g.world.Step(t.DtSeconds())
+	return nil
+}
+
+// Draw runs once per frame: draw between the last two ticks at f.Alpha.
+func (g *game) Draw(f engine.Frame) {
+	w, h := g.win.DrawableSize()
+	g.r.BeginFrame(w, h, gfx.RGBA(0.1, 0.1, 0.15, 1))
+	aspect := float32(w) / float32(max(h, 1))
+	g.r.SetCamera(gfx.Camera2D{X: 8 * aspect, Y: 8, Width: 16 * aspect, Height: 16}.Matrix())
+	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1)) // the floor
+	p := g.world.Body(g.player).Lerp(f.Alpha)
+	g.r.Rect(float32(p.X), float32(p.Y), 1, 1, 0, gfx.RGBA(0.3, 0.9, 0.4, 1))
+	g.r.EndFrame()
+}
+
+// End runs after the frame is presented, with its stats (FPS, overruns).
+func (g *game) End(s *engine.Stats) error {
+	if g.frames > 0 && s.Frames >= g.frames {
+		return engine.ErrStopped
+	}
+	return nil
+}
+
+// QualityChanged runs when the governor moves the quality level (0 lowest).
+func (g *game) QualityChanged(level int) {}
+
+func main() {
+	if err := run(); err != nil {
+		log.Fatal("skeleton: ", err)
+	}
+}
+
+func run() (err error) {
+	var prof profile.Flags
+	prof.Register(flag.CommandLine)
+	frames := flag.Uint64("frames", 0, "run this many frames, then exit")
+	flag.Parse()
+	session, err := prof.Start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, session.Stop()) }()
+
+	keys := &input.State{}
+	win, err := gfx.NewWindow(gfx.WindowConfig{Title: "skeleton", Input: keys})
+	if err != nil {
+		return err
+	}
+	defer win.Close()
+	r, err := gfx.NewRenderer()
+	if err != nil {
+		return err
+	}
+	defer r.Close() // before the window: GL objects need the context
+
+	names := map[string]input.Action{"left": left, "right": right, "jump": jump}
+	b, err := input.ParseBindings(strings.NewReader(bindings), "bindings", names)
+	if err != nil {
+		return err
+	}
+	g := &game{win: win, r: r, keys: keys, in: input.NewActions(keys, b), frames: *frames}
+	g.world.Gravity = physics.Vec2{Y: -20}
+	if _, err := g.world.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -0.5}, HalfW: 1000, HalfH: 0.5}); err != nil {
+		return err
+	}
+	if g.player, err = g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4, Y: 3}}); err != nil {
+		return err
+	}
+
+	loop, err := engine.NewLoop(engine.Config{TPS: 60, ProfilePhases: session.Active()}, win, g)
+	if err != nil {
+		return err
+	}
+	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
+		return err
+	}
+	s := loop.Stats()
+	fmt.Fprintf(os.Stdout, "stats frames=%d ticks=%d fps=%.1f quality=%d\n", s.Frames, s.Ticks, s.FPS, s.Quality)
+	return nil
+}

@@ -1,0 +1,19 @@
+// Package gfx is fixstep's platform and renderer: an SDL2 window with an
+// OpenGL 3.3 core context (Window), which is the engine.Platform a windowed
+// game runs on, and a Renderer that draws sprites in instanced batches, lit
+// meshes and bitmap text, with interpolated transforms (Interpolated), a
+// debug overlay (Overlay), dynamic resolution and MSAA (Scaler) and
+// screenshots.
+//
+// Window verifies vsync instead of trusting it: it measures whether
+// presents wait for the display, and paces frames itself when they do not.
+// It tracks the window's state (focused, unfocused, occluded, minimized)
+// and applies a policy to each.
+//
+// Every GL object is held by a typed handle (Buffer, VertexArray, Texture,
+// Framebuffer, Program) whose owner deletes it; LiveObjects counts the
+// ones alive, so tests can check that Close leaves none.
+//
+// SDL and GL calls must run on the main OS thread: go-sdl2 locks it in its
+// init, so make the window, run the loop and close everything from main.
+package gfx

@@ -1,0 +1,12 @@
+// Package input turns platform events into per-tick input for a fixed-step
+// game. State holds the keyboard (by Key, numerically SDL's scancodes), the
+// mouse, typed text and gamepads in fixed arrays; its edges (Pressed,
+// Released) are per tick, so a press is seen by exactly one update, never
+// lost in a frame without updates and never doubled in a frame with
+// several. Actions reads a State through Bindings (loaded from a small text
+// file), so game code asks in.Pressed(Jump) and never names a key. Recorder
+// and Player store and replay the per-tick input, and Replay is the
+// versioned, checksummed file around them.
+//
+// The package is pure Go: the SDL adapter that feeds a State lives in gfx.
+package input
