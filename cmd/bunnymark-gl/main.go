@@ -3,8 +3,11 @@
 // RGBA bouncing in 800×600, nearest filtering, premultiplied source-over,
 // vsync off), written as directly as OpenGL allows: one file, no engine, one
 // vertex buffer of positions uploaded per frame and one instanced draw call.
-// The simulation steps once per frame. It prints the same RESULT line, so
-// the two can be compared run for run:
+// The simulation steps at 60 ticks per second of real time, as in fixstep
+// and Ebitengine, so the sprites are spread alike at any frame rate (the
+// rasterizer's cost depends on where they are); it draws the latest tick,
+// uninterpolated. It prints the same RESULT line, so the programs can be
+// compared run for run:
 //
 //	go run ./cmd/bunnymark-gl -n 10000
 //	go run ./cmd/demo -bench sprites -n 10000
@@ -128,15 +131,19 @@ func run(n int, seed uint64) error {
 	}
 	pos := make([]float32, 2*max(n, 1))
 	intervals := make([]time.Duration, 0, 1<<16)
+	const tick = time.Second / 60
 	start := time.Now()
 	last := start
+	var lag time.Duration
 	for {
 		for ev := sdl.PollEvent(); ev != nil; ev = sdl.PollEvent() {
 			if _, ok := ev.(*sdl.QuitEvent); ok {
 				return nil
 			}
 		}
-		step(bunnies, rng)
+		for lag += time.Since(last); lag >= tick; lag -= tick {
+			step(bunnies, rng)
+		}
 		for i, b := range bunnies {
 			pos[2*i], pos[2*i+1] = b.x, b.y
 		}
