@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +156,31 @@ func TestDebugMessagesReachTheLogger(t *testing.T) {
 	})
 	if !strings.Contains(buf.String(), "gl: fixstep-debug-probe") {
 		t.Errorf("debug message not logged; log:\n%s", buf.String())
+	}
+}
+
+func TestLoadGamepadMappings(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 32, Height: 32})
+	dir := t.TempDir()
+	good := dir + "/good.txt"
+	bad := dir + "/bad.txt"
+	line := "03000000de280000ff11000001000000,Test Pad,a:b0,b:b1,x:b2,y:b3,leftx:a0,lefty:a1,platform:Linux,"
+	os.WriteFile(good, []byte("# gamecontrollerdb\n"+line+"\n"), 0o644)
+	os.WriteFile(bad, []byte(line+"\nnot a mapping\n"), 0o644)
+	var n int
+	var errGood, errBad, errMissing error
+	onMain(func() {
+		n, errGood = LoadGamepadMappings(good)
+		_, errBad = LoadGamepadMappings(bad)
+		_, errMissing = LoadGamepadMappings(dir + "/none.txt")
+	})
+	if errGood != nil || n != 1 {
+		t.Errorf("good file: %d mappings, %v", n, errGood)
+	}
+	if errBad == nil || !strings.Contains(errBad.Error(), "bad.txt:2: SDL rejected the mapping") {
+		t.Errorf("bad file: %v", errBad)
+	}
+	if errMissing == nil {
+		t.Error("missing file accepted")
 	}
 }

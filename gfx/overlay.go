@@ -118,6 +118,8 @@ func (o *Overlay) build(s *engine.Stats, info OverlayInfo) {
 	b = append(b, " work "...)
 	b = appendMs(b, s.Work)
 	b = append(b, "\nvsync "...)
+	b = append(b, info.Vsync.Requested.String()...)
+	b = append(b, "->"...)
 	b = append(b, info.Vsync.Mode()...)
 	b = append(b, ' ')
 	b = appendMs(b, info.Vsync.Period)

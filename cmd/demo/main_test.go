@@ -124,7 +124,7 @@ func TestWindowedRun(t *testing.T) {
 		}
 		t.Fatalf("demo failed: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, "stats frames=30 ") || !strings.Contains(out, " quality=") {
+	if !strings.Contains(out, "stats frames=30 ") || !strings.Contains(out, " quality=") || !strings.Contains(out, " gl_objects=0") {
 		t.Errorf("no stats line for 30 frames in\n%s", out)
 	}
 	f, err := os.Open(shot)
