@@ -2,14 +2,17 @@ package physics
 
 import "math"
 
-// grid is a spatial hash of the moving bodies, rebuilt every step. Each
-// body is entered in every cell its bounds touch; the entries are then
-// counting-sorted by hash bucket, so the pair search walks memory in order
-// and reads only the entries (bounds included), touching a body only for
-// the narrow phase. Nothing is allocated once the world has reached its
-// size.
+// grid is a spatial hash of the moving bodies, rebuilt every step. Cells
+// are as wide as the largest moving body, so two bodies that touch have
+// their centers in the same cell or in neighbouring ones. Each body is
+// entered once, in the cell of its center; the entries are counting-sorted
+// by hash bucket, so the pair search reads memory in order and touches a
+// body only for the narrow phase. Each pair is tested once: a body looks at
+// the later bodies of its own cell and at the bodies of four of its eight
+// neighbours (the other four look at it). Nothing is allocated once the
+// world has reached its size.
 type grid struct {
-	inv     float64 // 1 / cell size; a cell is as wide as the largest moving body
+	inv     float64 // 1 / cell size
 	mask    uint32  // buckets - 1
 	entries []entry // unsorted, as built
 	sorted  []entry // by bucket
@@ -19,10 +22,13 @@ type grid struct {
 type entry struct {
 	box    [4]float64 // the body's bounds: min x, min y, max x, max y
 	mover  int32      // index into World.movers
-	x, y   int32      // this entry's cell
-	x0, y0 int32      // the body's first cell, to test each pair in one cell only
+	x, y   int32      // the cell of the body's center
 	bucket uint32
 }
+
+// forward are the neighbour cells a body searches; with its own cell they
+// cover every touching pair once.
+var forward = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
 func (g *grid) build(bodies []Body, movers []BodyID) {
 	largest := 0.0
@@ -32,7 +38,7 @@ func (g *grid) build(bodies []Body, movers []BodyID) {
 	}
 	g.inv = 1 / (2 * largest)
 	size := uint32(1)
-	for size < uint32(2*len(movers)) {
+	for size < uint32(len(movers)) {
 		size <<= 1
 	}
 	g.mask = size - 1
@@ -42,18 +48,12 @@ func (g *grid) build(bodies []Body, movers []BodyID) {
 	clear(g.start)
 	g.entries = g.entries[:0]
 	for m, id := range movers {
-		lo, hi := bodies[id].bounds()
-		x0, y0, x1, y1 := g.coord(lo.X), g.coord(lo.Y), g.coord(hi.X), g.coord(hi.Y)
-		for cy := y0; cy <= y1; cy++ {
-			for cx := x0; cx <= x1; cx++ {
-				b := g.bucket(cx, cy)
-				g.entries = append(g.entries, entry{
-					box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}, mover: int32(m),
-					x: cx, y: cy, x0: x0, y0: y0, bucket: b,
-				})
-				g.start[b+1]++
-			}
-		}
+		b := &bodies[id]
+		lo, hi := b.bounds()
+		cx, cy := g.coord(b.Pos.X), g.coord(b.Pos.Y)
+		k := g.bucket(cx, cy)
+		g.entries = append(g.entries, entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}, mover: int32(m), x: cx, y: cy, bucket: k})
+		g.start[k+1]++
 	}
 	// Counting sort by bucket; stable, so the order is deterministic.
 	for b := 1; b < len(g.start); b++ {
@@ -77,25 +77,30 @@ func (g *grid) build(bodies []Body, movers []BodyID) {
 // pairs calls f for every pair of movers whose bounds overlap, once per
 // pair, in a deterministic order.
 func (g *grid) pairs(f func(a, b int32)) {
-	for b := 0; b+1 < len(g.start); b++ {
-		cell := g.sorted[g.start[b]:g.start[b+1]]
-		for i := range cell {
-			e := &cell[i]
-			for j := i + 1; j < len(cell); j++ {
-				o := &cell[j]
-				if o.x != e.x || o.y != e.y {
-					continue // another cell in the same bucket
-				}
-				// Test each pair only in the first cell both touch.
-				if max(e.x0, o.x0) != e.x || max(e.y0, o.y0) != e.y {
-					continue
-				}
-				if e.box[0] <= o.box[2] && o.box[0] <= e.box[2] && e.box[1] <= o.box[3] && o.box[1] <= e.box[3] {
+	s := g.sorted
+	for i := range s {
+		e := &s[i]
+		// Later bodies of the same cell.
+		for j := i + 1; j < int(g.start[e.bucket+1]); j++ {
+			if o := &s[j]; o.x == e.x && o.y == e.y && overlap(e, o) {
+				f(e.mover, o.mover)
+			}
+		}
+		// Four neighbours.
+		for _, d := range forward {
+			nx, ny := e.x+d[0], e.y+d[1]
+			b := g.bucket(nx, ny)
+			for j := g.start[b]; j < g.start[b+1]; j++ {
+				if o := &s[j]; o.x == nx && o.y == ny && overlap(e, o) {
 					f(e.mover, o.mover)
 				}
 			}
 		}
 	}
+}
+
+func overlap(a, b *entry) bool {
+	return a.box[0] <= b.box[2] && b.box[0] <= a.box[2] && a.box[1] <= b.box[3] && b.box[1] <= a.box[3]
 }
 
 func (g *grid) coord(v float64) int32 {

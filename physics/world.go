@@ -132,9 +132,10 @@ type World struct {
 	// Listener, when set, receives contact begin and end events.
 	Listener ContactListener
 
-	bodies  []Body
-	statics []BodyID // static bodies, scanned during sub-steps
-	movers  []BodyID // dynamic and kinematic bodies
+	bodies    []Body
+	statics   []BodyID     // static bodies, scanned during sub-steps
+	staticBox [][4]float64 // their bounds, which never change
+	movers    []BodyID     // dynamic and kinematic bodies
 
 	grid     grid
 	contacts []uint64 // this tick's touching pairs, a<<32|b
@@ -175,6 +176,8 @@ func (w *World) Add(b Body) (BodyID, error) {
 	}
 	if b.Kind == Static {
 		w.statics = append(w.statics, id)
+		lo, hi := b.bounds()
+		w.staticBox = append(w.staticBox, [4]float64{lo.X, lo.Y, hi.X, hi.Y})
 	} else {
 		w.movers = append(w.movers, id)
 	}
@@ -184,7 +187,8 @@ func (w *World) Add(b Body) (BodyID, error) {
 // Len returns the number of bodies.
 func (w *World) Len() int { return len(w.bodies) }
 
-// Body returns the body id; the pointer is valid until the next Add.
+// Body returns the body id; the pointer is valid until the next Add. Move
+// a static body only with Teleport, which refreshes its cached bounds.
 func (w *World) Body(id BodyID) *Body { return &w.bodies[id] }
 
 // Bodies returns all bodies, indexed by ID, for drawing. The slice is valid
@@ -196,6 +200,11 @@ func (w *World) Bodies() []Body { return w.bodies }
 func (w *World) Teleport(id BodyID, pos Vec2) {
 	b := &w.bodies[id]
 	b.Pos, b.Prev = pos, pos
+	if b.Kind == Static {
+		k := slices.Index(w.statics, id)
+		lo, hi := b.bounds()
+		w.staticBox[k] = [4]float64{lo.X, lo.Y, hi.X, hi.Y}
+	}
 }
 
 // Ticks returns how many steps the world has taken.
@@ -241,7 +250,12 @@ func (w *World) move(id BodyID, dt float64, maxSub int) {
 		if b.Kind != Dynamic {
 			continue
 		}
-		for _, sid := range w.statics {
+		lo, hi := b.bounds()
+		for k, sid := range w.statics {
+			sb := &w.staticBox[k]
+			if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
+				continue // bounds apart: no need for the narrow phase
+			}
 			s := &w.bodies[sid]
 			if c, ok := collide(b, s); ok {
 				resolve(b, s, c)

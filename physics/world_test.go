@@ -286,3 +286,16 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+func TestTeleportStaticMovesItsCollision(t *testing.T) {
+	w := World{Gravity: Vec2{0, -10}}
+	floor := mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 5, HalfH: 1})
+	ball := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.5, Pos: Vec2{0, 3}})
+	w.Teleport(floor, Vec2{0, -11})
+	for range 120 {
+		w.Step(dt)
+	}
+	if y := w.Body(ball).Pos.Y; math.Abs(y-(-9.5)) > 0.05 {
+		t.Errorf("ball rests at %v, want -9.5 on the moved floor", y)
+	}
+}
