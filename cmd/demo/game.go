@@ -36,10 +36,13 @@ type game struct {
 	load   time.Duration // artificial work per frame (-load, L toggles)
 	loadOn bool
 
-	// Garbage after warm-up: heap allocations summed over the frames after
-	// the first warmupFrames, and the GC cycle count when they began.
-	allocs   uint64
-	gcAtWarm uint64
+	// Garbage after warm-up: heap allocations and GC cycles summed over
+	// the frames after the first warmupFrames, except the frames that saved
+	// a screenshot (reading back and encoding a PNG allocates).
+	allocs, gcs uint64
+	counted     uint64 // frames counted
+	prevGC      uint64
+	tookShot    bool
 }
 
 // warmupFrames are the frames before the garbage count starts: start-up
@@ -194,6 +197,7 @@ func (g *game) Draw(f engine.Frame) {
 		if err := r.Screenshot(path, w, h); err != nil {
 			g.err = err
 		}
+		g.tookShot = true
 	}
 }
 
@@ -207,12 +211,14 @@ func (g *game) burn() {
 // End feeds the overlay and stops after -frames frames.
 func (g *game) End(s *engine.Stats) error {
 	g.overlay.Record(s)
-	switch {
-	case s.Frames == warmupFrames:
-		g.gcAtWarm = s.Runtime.GCCycles
-	case s.Frames > warmupFrames:
+	gcs := s.Runtime.GCCycles - g.prevGC
+	g.prevGC = s.Runtime.GCCycles
+	if s.Frames > warmupFrames && !g.tookShot {
 		g.allocs += s.Runtime.FrameAllocs
+		g.gcs += gcs
+		g.counted++
 	}
+	g.tookShot = false
 	if g.frames > 0 && s.Frames >= g.frames {
 		return engine.ErrStopped
 	}

@@ -254,10 +254,10 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	if err := r.Close(); err != nil {
 		return err
 	}
-	allocsPerFrame, gcCycles := "n/a", "n/a" // fewer frames than the warm-up
-	if s.Frames > warmupFrames {
-		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(s.Frames-warmupFrames), 'f', 3, 64)
-		gcCycles = strconv.FormatUint(s.Runtime.GCCycles-g.gcAtWarm, 10)
+	allocsPerFrame, gcCycles := "n/a", "n/a" // no frame after the warm-up
+	if g.counted > 0 {
+		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
+		gcCycles = strconv.FormatUint(g.gcs, 10)
 	}
 	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
 		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
