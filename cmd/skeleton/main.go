@@ -66,7 +66,7 @@ func (g *game) Draw(f engine.Frame) {
 	g.r.BeginFrame(w, h, gfx.RGBA(0.1, 0.1, 0.15, 1))
 	aspect := float32(w) / float32(max(h, 1))
 	g.r.SetCamera(gfx.Camera2D{X: 8 * aspect, Y: 7, Width: 16 * aspect, Height: 16}.Matrix()) // 16 units tall, the floor at the bottom
-	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1)) // the floor
+	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1))                    // the floor
 	p := g.world.Body(g.player).Lerp(f.Alpha)
 	g.r.Rect(float32(p.X), float32(p.Y), 1, 1, 0, gfx.RGBA(0.3, 0.9, 0.4, 1))
 	g.r.EndFrame()
