@@ -62,3 +62,22 @@ func openWindow(t *testing.T, cfg WindowConfig) *Window {
 	t.Cleanup(func() { onMain(func() { w.Close() }) })
 	return w
 }
+
+// withRenderer runs f on the main thread with a new renderer, closes the
+// renderer after it, and returns the first error of the three.
+func withRenderer(f func(r *Renderer) error) error {
+	var err error
+	onMain(func() {
+		var r *Renderer
+		if r, err = NewRenderer(); err != nil {
+			return
+		}
+		defer func() {
+			if cerr := r.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		err = f(r)
+	})
+	return err
+}

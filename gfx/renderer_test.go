@@ -25,15 +25,10 @@ func renderScene(r *Renderer, w, h int) {
 func TestGoldenScene(t *testing.T) {
 	openWindow(t, WindowConfig{Width: 160, Height: 120})
 	var img *image.RGBA
-	var err error
-	onMain(func() {
-		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
-			return
-		}
-		defer r.Close()
+	err := withRenderer(func(r *Renderer) error {
 		renderScene(r, 160, 120)
 		img = r.ReadPixels(160, 120)
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -55,18 +50,13 @@ func TestGoldenInterpolation(t *testing.T) {
 		x     float64
 	}{{0, "interp_0", 30}, {0.5, "interp_50", 80}, {1, "interp_100", 130}} {
 		var img *image.RGBA
-		var err error
-		onMain(func() {
-			var r *Renderer
-			if r, err = NewRenderer(); err != nil {
-				return
-			}
-			defer r.Close()
+		err := withRenderer(func(r *Renderer) error {
 			r.BeginFrame(160, 40, Black)
 			s := box.At(c.alpha)
 			r.Rect(s.X, s.Y, s.SX, s.SY, s.Angle, White)
 			r.EndFrame()
 			img = r.ReadPixels(160, 40)
+			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -146,13 +136,7 @@ func TestRewriteLog(t *testing.T) {
 func TestRendererFrameAllocs(t *testing.T) {
 	openWindow(t, WindowConfig{Width: 128, Height: 128})
 	var allocs float64
-	var err error
-	onMain(func() {
-		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
-			return
-		}
-		defer r.Close()
+	err := withRenderer(func(r *Renderer) error {
 		frame := func() {
 			r.BeginFrame(128, 128, Black)
 			for i := range 2000 {
@@ -166,6 +150,7 @@ func TestRendererFrameAllocs(t *testing.T) {
 			frame()
 		}
 		allocs = testing.AllocsPerRun(50, frame)
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

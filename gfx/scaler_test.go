@@ -14,16 +14,11 @@ func TestScalerHalfResolution(t *testing.T) {
 	openWindow(t, WindowConfig{Width: 64, Height: 48})
 	var img *image.RGBA
 	var rw, rh, liveDuring, liveAfter int
-	var err error
-	onMain(func() {
-		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
-			return
-		}
-		defer r.Close()
+	err := withRenderer(func(r *Renderer) error {
 		s := &Scaler{Nearest: true}
+		var err error
 		if rw, rh, err = s.Begin(64, 48, 0.5, 0); err != nil {
-			return
+			return err
 		}
 		r.BeginFrame(rw, rh, Black)
 		r.Rect(8.5, 6.5, 1, 1, 0, White)            // one scene pixel at (8, 6) from the bottom left
@@ -37,6 +32,7 @@ func TestScalerHalfResolution(t *testing.T) {
 		liveDuring = LiveObjects()
 		s.Delete()
 		liveAfter = LiveObjects()
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,21 +68,15 @@ func TestScalerHalfResolution(t *testing.T) {
 
 func TestScalerMSAAAndGPUTime(t *testing.T) {
 	openWindow(t, WindowConfig{Width: 64, Height: 64})
-	var err error
 	var edge uint8
 	var gpu time.Duration
-	onMain(func() {
-		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
-			return
-		}
-		defer r.Close()
+	err := withRenderer(func(r *Renderer) error {
 		s := &Scaler{}
 		defer s.Delete()
 		for range 3 {
-			var rw, rh int
-			if rw, rh, err = s.Begin(64, 64, 1, 4); err != nil {
-				return
+			rw, rh, err := s.Begin(64, 64, 1, 4)
+			if err != nil {
+				return err
 			}
 			r.BeginFrame(rw, rh, Black)
 			r.Rect(32, 32, 40, 40, 0.3, White) // a rotated square: its edges get coverage
@@ -106,6 +96,7 @@ func TestScalerMSAAAndGPUTime(t *testing.T) {
 				break
 			}
 		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

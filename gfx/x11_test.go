@@ -52,16 +52,10 @@ func TestX11Window(t *testing.T) {
 		t.Fatalf("driver %q, want x11", w.Driver())
 	}
 	var img *image.RGBA
-	var err error
-	onMain(func() {
-		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
-			return
-		}
-		defer r.Close()
+	err := withRenderer(func(r *Renderer) error {
 		renderScene(r, 160, 120)
 		img = r.ReadPixels(160, 120)
-		err = w.Present()
+		return w.Present()
 	})
 	if err != nil {
 		t.Fatal(err)
