@@ -219,7 +219,10 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 // Run runs frames until Stop is called, the platform reports a quit, a hook
 // returns an error, or ctx is done. It returns ErrStopped for the first two,
 // the hook's error, or ctx.Err(). Before the first frame it draws the initial
-// state once (alpha 0, no update) and presents it.
+// state once (alpha 0, no update) and presents it. Frame intervals run from
+// one frame's start to the next, so frame 1's interval spans that initial
+// frame, where drivers compile shaders: a game that must not simulate its
+// start-up time calls Timestep().Resync() in the first Begin.
 //
 // In a windowed game Run must be called from the main goroutine, which holds
 // the main OS thread (go-sdl2 locks it in its init).
