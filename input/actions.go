@@ -110,7 +110,7 @@ func NewActions(s *State, m *Bindings) Actions { return Actions{State: s, Bindin
 // Down reports whether any control bound to a is held.
 func (in Actions) Down(a Action) bool {
 	for _, b := range in.Bindings.binds[a] {
-		if in.button(b, func(x *button) bool { return x.down }) {
+		if in.button(b, isDown) {
 			return true
 		}
 	}
@@ -121,7 +121,7 @@ func (in Actions) Down(a Action) bool {
 // update; like State.Pressed, exactly one update sees each press.
 func (in Actions) Pressed(a Action) bool {
 	for _, b := range in.Bindings.binds[a] {
-		if in.button(b, func(x *button) bool { return x.presses > 0 }) {
+		if in.button(b, wasPressed) {
 			return true
 		}
 	}
@@ -132,7 +132,7 @@ func (in Actions) Pressed(a Action) bool {
 // update.
 func (in Actions) Released(a Action) bool {
 	for _, b := range in.Bindings.binds[a] {
-		if in.button(b, func(x *button) bool { return x.releases > 0 }) {
+		if in.button(b, wasReleased) {
 			return true
 		}
 	}
@@ -183,7 +183,7 @@ func (in Actions) value(b Binding) float32 {
 		}
 		return best
 	default:
-		if in.button(b, func(x *button) bool { return x.down }) {
+		if in.button(b, isDown) {
 			if b.Dir < 0 {
 				return -1
 			}
@@ -193,18 +193,37 @@ func (in Actions) value(b Binding) float32 {
 	return 0
 }
 
-// button applies test to the digital state behind b, on every pad for pad
+// query is what Actions asks of a digital control.
+type query uint8
+
+const (
+	isDown query = iota
+	wasPressed
+	wasReleased
+)
+
+func (q query) test(x *button) bool {
+	switch q {
+	case wasPressed:
+		return x.presses > 0
+	case wasReleased:
+		return x.releases > 0
+	}
+	return x.down
+}
+
+// button asks q of the digital state behind b, on every pad for pad
 // controls.
-func (in Actions) button(b Binding, test func(*button) bool) bool {
+func (in Actions) button(b Binding, q query) bool {
 	s := in.State
 	switch b.Source {
 	case FromKey:
-		return b.Code < NumKeys && test(&s.keys[b.Code])
+		return b.Code < NumKeys && q.test(&s.keys[b.Code])
 	case FromMouse:
-		return b.Code < NumMouseButtons && test(&s.buttons[b.Code])
+		return b.Code < NumMouseButtons && q.test(&s.buttons[b.Code])
 	case FromPadButton:
 		for i := range s.pads {
-			if s.pads[i].Connected && b.Code < uint16(NumPadButtons) && test(&s.pads[i].buttons[b.Code]) {
+			if s.pads[i].Connected && b.Code < uint16(NumPadButtons) && q.test(&s.pads[i].buttons[b.Code]) {
 				return true
 			}
 		}
@@ -214,7 +233,7 @@ func (in Actions) button(b Binding, test func(*button) bool) bool {
 				continue
 			}
 			d := &s.pads[i].dirs[b.Code]
-			if b.Dir <= 0 && test(&d[0]) || b.Dir >= 0 && test(&d[1]) {
+			if b.Dir <= 0 && q.test(&d[0]) || b.Dir >= 0 && q.test(&d[1]) {
 				return true
 			}
 		}
