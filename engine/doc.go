@@ -29,31 +29,36 @@
 //		"fmt"
 //		"log"
 //		"math"
-//		"time"
 //
 //		"fixstep/engine"
 //	)
 //
-//	// box oscillates around the origin; Update integrates it at the fixed tick.
+//	// box oscillates on a 1 Hz spring; Update integrates it at the fixed tick.
 //	type box struct {
 //		prev, pos, vel float64
 //	}
 //
 //	func (b *box) Update(t engine.Tick) error {
+//		dt := t.DtSeconds()
 //		b.prev = b.pos
-//		b.vel -= 4 * math.Pi * math.Pi * b.pos * t.DtSeconds() // spring, 1 Hz
-//		b.pos += b.vel * t.DtSeconds()
+//		b.vel -= 4 * math.Pi * math.Pi * b.pos * dt
+//		b.pos += b.vel * dt
+//		if (t.N+1)%60 == 0 { // every game second
+//			fmt.Printf("second %d: pos=%+.3f\n", (t.N+1)/60, b.pos)
+//		}
+//		if t.N+1 == 180 {
+//			return engine.ErrStopped // a clean stop after 3 s of game time
+//		}
 //		return nil
 //	}
 //
-//	func (b *box) Draw(f engine.Frame) {} // a window would lerp(prev, pos, f.Alpha)
+//	// Draw would draw at lerp(prev, pos, f.Alpha) in a window.
+//	func (b *box) Draw(f engine.Frame) {}
 //
+//	// End runs after each frame with the loop's stats.
 //	func (b *box) End(s *engine.Stats) error {
-//		if s.Frames%60 == 0 {
-//			fmt.Printf("t=%v pos=%+.3f fps=%.1f\n", s.Sim, b.pos, s.FPS)
-//		}
-//		if s.Sim >= 3*time.Second {
-//			return engine.ErrStopped
+//		if s.Overruns > 0 {
+//			log.Printf("frame %d overran: %v dropped", s.Frames, s.Dropped)
 //		}
 //		return nil
 //	}
@@ -63,8 +68,9 @@
 //		if err != nil {
 //			log.Fatal(err)
 //		}
-//		if err := loop.Run(context.Background()); err != nil && !errors.Is(err, engine.ErrStopped) {
+//		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 //			log.Fatal(err)
 //		}
+//		fmt.Println("stopped cleanly")
 //	}
 package engine

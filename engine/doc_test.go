@@ -57,8 +57,8 @@ func TestDocProgram(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the package doc's program failed: %v\n%s", err, out)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[2], "t=3s pos=+1.000") {
-		t.Errorf("doc program printed (in %v):\n%s\nwant three lines, the last at t=3s, pos=+1.000", time.Since(start), out)
+	want := "second 1: pos=+1.000\nsecond 2: pos=+1.000\nsecond 3: pos=+1.000\nstopped cleanly\n"
+	if string(out) != want {
+		t.Errorf("doc program printed (in %v):\n%s\nwant\n%s", time.Since(start), out, want)
 	}
 }
