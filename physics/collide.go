@@ -104,12 +104,19 @@ func resolve(a, b *Body, c contact) {
 		a.Pos = a.Pos.Sub(c.n.Scale(k * a.invMass))
 		b.Pos = b.Pos.Add(c.n.Scale(k * b.invMass))
 	}
+	impulse(a, b, c.n, math.Max(a.Restitution, b.Restitution))
+}
+
+// impulse removes the approaching normal velocity of a and b (bouncing by
+// restitution e) and applies Coulomb friction.
+func impulse(a, b *Body, n Vec2, e float64) {
+	im := a.invMass + b.invMass
 	rv := b.Vel.Sub(a.Vel)
-	vn := rv.Dot(c.n)
+	vn := rv.Dot(n)
 	if vn >= 0 {
 		return // already separating
 	}
-	e := math.Max(a.Restitution, b.Restitution)
+	c := contact{n: n}
 	j := -(1 + e) * vn / im
 	imp := c.n.Scale(j)
 	a.Vel = a.Vel.Sub(imp.Scale(a.invMass))

@@ -299,3 +299,27 @@ func TestTeleportStaticMovesItsCollision(t *testing.T) {
 		t.Errorf("ball rests at %v, want -9.5 on the moved floor", y)
 	}
 }
+
+// TestIterationsSettleStacks stacks ten boxes on a floor: with one contact
+// pass a tick the stack's weight squeezes it; the default passes hold it.
+func TestIterationsSettleStacks(t *testing.T) {
+	top := func(iterations int) float64 {
+		w := World{Gravity: Vec2{0, -9.8}, Iterations: iterations}
+		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 10, HalfH: 1, Friction: 0.5})
+		for i := range 10 {
+			mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 0.5 + float64(i)}, Friction: 0.5})
+		}
+		for range 300 {
+			w.Step(dt)
+		}
+		return w.Bodies()[10].Pos.Y
+	}
+	one, def := top(1), top(0)
+	t.Logf("top box after 5 s: %.3f with one pass, %.3f with the default %d (stacked: 9.5)", one, def, DefaultIterations)
+	if def < 9.5*0.985 || def > 9.5 {
+		t.Errorf("top of a ten-box stack at %.3f, want within 1.5 %% of 9.5", def)
+	}
+	if one > 9.5*0.9 {
+		t.Errorf("one pass held the stack at %.3f: the test no longer shows what the passes are for", one)
+	}
+}
