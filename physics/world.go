@@ -183,6 +183,7 @@ func (w *World) Add(b Body) (BodyID, error) {
 	if want := 4 * len(w.bodies); cap(w.contacts) < want {
 		w.contacts = slices.Grow(w.contacts, want)
 		w.previous = slices.Grow(w.previous, want)
+		w.normals = slices.Grow(w.normals, want)
 	}
 	if b.Kind == Static {
 		w.statics = append(w.statics, id)
