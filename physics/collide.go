@@ -94,17 +94,21 @@ const (
 // resolve applies a collision impulse with restitution and friction, and
 // pushes the bodies apart.
 func resolve(a, b *Body, c contact) {
-	im := a.invMass + b.invMass
-	if im == 0 {
+	if a.invMass+b.invMass == 0 {
 		return
 	}
-	// Positional correction, shared by inverse mass.
+	separate(a, b, c)
+	impulse(a, b, c.n, math.Max(a.Restitution, b.Restitution))
+}
+
+// separate takes a share of the overlap out of a and b's positions, split
+// by inverse mass. One of them must be movable.
+func separate(a, b *Body, c contact) {
 	if p := c.depth - slop; p > 0 {
-		k := p * correction / im
+		k := p * correction / (a.invMass + b.invMass)
 		a.Pos = a.Pos.Sub(c.n.Scale(k * a.invMass))
 		b.Pos = b.Pos.Add(c.n.Scale(k * b.invMass))
 	}
-	impulse(a, b, c.n, math.Max(a.Restitution, b.Restitution))
 }
 
 // impulse removes the approaching normal velocity of a and b (bouncing by
@@ -116,15 +120,14 @@ func impulse(a, b *Body, n Vec2, e float64) {
 	if vn >= 0 {
 		return // already separating
 	}
-	c := contact{n: n}
 	j := -(1 + e) * vn / im
-	imp := c.n.Scale(j)
+	imp := n.Scale(j)
 	a.Vel = a.Vel.Sub(imp.Scale(a.invMass))
 	b.Vel = b.Vel.Add(imp.Scale(b.invMass))
 
 	// Coulomb friction along the tangent, from the updated velocities.
 	rv = b.Vel.Sub(a.Vel)
-	t := rv.Sub(c.n.Scale(rv.Dot(c.n)))
+	t := rv.Sub(n.Scale(rv.Dot(n)))
 	tl := t.Len()
 	if tl < 1e-12 {
 		return

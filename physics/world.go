@@ -325,16 +325,11 @@ func (w *World) iterate() {
 	for range passes - 1 {
 		for _, c := range w.contacts {
 			a, b := &w.bodies[c>>32], &w.bodies[uint32(c)]
-			im := a.invMass + b.invMass
-			if im == 0 {
+			if a.invMass+b.invMass == 0 {
 				continue
 			}
 			if cc, ok := collide(a, b); ok {
-				if p := cc.depth - slop; p > 0 {
-					k := p * correction / im
-					a.Pos = a.Pos.Sub(cc.n.Scale(k * a.invMass))
-					b.Pos = b.Pos.Add(cc.n.Scale(k * b.invMass))
-				}
+				separate(a, b, cc)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -76,22 +75,6 @@ func stepBunnies(b []bunny, rng *rand.Rand) {
 	}
 }
 
-// bunnyPixels is a 32×32 premultiplied sprite: an opaque disc with a soft
-// edge on a transparent square, so blending does real work.
-func bunnyPixels() []byte {
-	pix := make([]byte, 4*bunnySize*bunnySize)
-	for y := range bunnySize {
-		for x := range bunnySize {
-			dx, dy := float32(x)-15.5, float32(y)-15.5
-			d := 15.5 - float32(math.Sqrt(float64(dx*dx+dy*dy)))
-			a := min(max(d, 0), 1)
-			o := 4 * (y*bunnySize + x)
-			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(230*a), byte(180*a), byte(200*a), byte(255*a)
-		}
-	}
-	return pix
-}
-
 func (m *bunnymark) Update(engine.Tick) error {
 	stepBunnies(m.bunnies, m.rng)
 	return nil
@@ -150,8 +133,10 @@ func runBunnymark(o options, stdout io.Writer) error {
 		return err
 	}
 	defer r.Close()
+	// The sprite: an opaque disc with a soft edge on a transparent square,
+	// so blending does real work (the same pixels as cmd/bunnymark-gl's).
 	m := &bunnymark{win: win, r: r, intervals: make([]time.Duration, 0, 1<<16)}
-	if m.tex, err = gfx.NewTexture(bunnySize, bunnySize, bunnyPixels(), false); err != nil {
+	if m.tex, err = gfx.NewTexture(bunnySize, bunnySize, discPixels(bunnySize, [3]byte{230, 180, 200}), false); err != nil {
 		return err
 	}
 	defer m.tex.Delete()

@@ -255,19 +255,22 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 	return float32(r), float32(g), float32(b)
 }
 
-// makeBall draws a disc texture of size n with a one-pixel soft edge,
-// premultiplied.
+// makeBall makes the balls' texture: a white disc of size n.
 func makeBall(n int) (gfx.Texture, error) {
+	return gfx.NewTexture(n, n, discPixels(n, [3]byte{255, 255, 255}), true)
+}
+
+// discPixels returns an n×n premultiplied RGBA image: a disc of color c
+// with a one-pixel soft edge on a transparent square.
+func discPixels(n int, c [3]byte) []byte {
 	pix := make([]byte, 4*n*n)
-	c := float64(n) / 2
+	r := float64(n)/2 - 0.5 // the center, and the radius
 	for y := range n {
 		for x := range n {
-			dx, dy := float64(x)+0.5-c, float64(y)+0.5-c
-			d := c - math.Hypot(dx, dy)
-			a := min(max(d, 0), 1)
-			v := byte(a * 255)
-			copy(pix[4*(y*n+x):], []byte{v, v, v, v})
+			a := min(max(r-math.Hypot(float64(x)-r, float64(y)-r), 0), 1)
+			o := 4 * (y*n + x)
+			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(float64(c[0])*a), byte(float64(c[1])*a), byte(float64(c[2])*a), byte(255*a)
 		}
 	}
-	return gfx.NewTexture(n, n, pix, true)
+	return pix
 }
