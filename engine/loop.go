@@ -188,15 +188,13 @@ type Loop struct {
 // NewLoop returns a Loop that runs g on p with cfg, or an error naming the
 // first invalid field of cfg.
 func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
-	ts, err := NewTimestep(cfg)
+	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	mon, err := NewMonitor(cfg)
-	if err != nil {
-		return nil, err
-	}
-	c, _ := cfg.withDefaults()
+	// c is valid now, so none of these can fail.
+	ts, _ := NewTimestep(c)
+	mon, _ := NewMonitor(c)
 	gov, _ := NewGovernor(c.Quality)
 	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g}
 	l.paced, _ = p.(Paced)
