@@ -2,7 +2,6 @@ package gfx
 
 import (
 	"image"
-	"image/draw"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -20,12 +19,9 @@ const (
 	numGlyphs      = 96
 )
 
-type fontAtlas struct {
-	tex  Texture
-	w, h float32
-}
-
-func newFontAtlas() (fontAtlas, error) {
+// fontImage bakes the glyphs into one premultiplied white image, which
+// every atlas page holds.
+func fontImage() *image.RGBA {
 	rows := numGlyphs / atlasCols
 	img := image.NewAlpha(image.Rect(0, 0, atlasCols*glyphW, rows*glyphH))
 	face := basicfont.Face7x13
@@ -37,19 +33,17 @@ func newFontAtlas() (fontAtlas, error) {
 	}
 	// White, premultiplied: every channel is the coverage.
 	rgba := image.NewRGBA(img.Bounds())
-	draw.Draw(rgba, rgba.Bounds(), image.NewUniform(image.White), image.Point{}, draw.Src)
 	for i, a := range img.Pix {
 		copy(rgba.Pix[4*i:4*i+4], []byte{a, a, a, a})
 	}
-	tex, err := NewTexture(img.Rect.Dx(), img.Rect.Dy(), rgba.Pix, false)
-	return fontAtlas{tex: tex, w: float32(img.Rect.Dx()), h: float32(img.Rect.Dy())}, err
+	return rgba
 }
 
 // Text queues text at (x, y), the top-left corner of its first line, in
 // camera units of one pixel per font pixel at scale 1. '\n' starts a new
-// line. Bytes outside printable ASCII draw as '?'. It does not allocate.
+// line. Bytes outside printable ASCII draw as '?'. It batches with sprites
+// and does not allocate.
 func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
-	f := &r.font
 	cw, ch := glyphW*scale, glyphH*scale
 	px, py := x, y
 	for _, b := range text {
@@ -61,15 +55,7 @@ func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
 			b = '?'
 		}
 		if b != ' ' {
-			i := int(b - firstGlyph)
-			u0 := float32(i%atlasCols*glyphW) / f.w
-			v0 := float32(i/atlasCols*glyphH) / f.h
-			// The atlas is uploaded top row first, so the glyph's top is
-			// at the smaller v.
-			r.Draw(f.tex, Sprite{
-				X: px + cw/2, Y: py - ch/2, W: cw, H: ch, Color: c,
-				U0: u0, V0: v0 + glyphH/f.h, U1: u0 + glyphW/f.w, V1: v0,
-			})
+			r.Draw(r.shapes().glyphs[b-firstGlyph], Sprite{X: px + cw/2, Y: py - ch/2, W: cw, H: ch, Color: c})
 		}
 		px += cw
 	}

@@ -66,15 +66,33 @@ func (v *VertexArray) Delete() {
 	}
 }
 
-// Texture is a GL 2D texture.
+// Texture is an image the renderer can draw: a rectangle of a GL 2D
+// texture. Textures made by a Renderer (TextureFromImage, LoadTexture) are
+// packed into the renderer's shared atlas pages, so sprites of different
+// textures draw in one call; NewTexture makes a GL texture of its own (for
+// render targets and raw pixel data). Sub cuts a region that batches with
+// its parent. A Texture is a small value: copy it freely; the zero Texture
+// draws a solid color.
 type Texture struct {
 	id   uint32
 	w, h int
+	// u0, v0 and u1, v1 are the GL texture coordinates of the image's
+	// bottom-left and top-right corners.
+	u0, v0, u1, v1 float32
+	nearest        bool   // sampled at texel centers (the shader snaps)
+	own            bool   // a NewTexture texture: Delete deletes the GL object
+	sub            bool   // a region (Sub): Delete leaves the parent alone
+	page           *page  // its atlas page, nil for a texture of its own
+	atlas          *atlas // the atlas that allocated it (not for a page's shapes)
+	slot           int32  // its allocation in atlas, for Delete and checks
+	gen            uint32 // the allocation's generation: a stale copy is caught
 }
 
-// NewTexture makes a w×h RGBA8 texture from premultiplied pixels (len
-// 4·w·h, rows bottom to top as GL wants them, or nil for undefined
-// contents), with nearest or linear filtering and clamped edges.
+// NewTexture makes a w×h RGBA8 texture of its own from premultiplied pixels
+// (len 4·w·h, rows bottom to top as GL wants them, or nil for undefined
+// contents), with nearest or linear filtering and clamped edges. It does
+// not share an atlas page: each one drawn between others breaks the batch.
+// For images, use Renderer.TextureFromImage or Renderer.LoadTexture.
 func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 	if w <= 0 || h <= 0 {
 		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: must be positive", w, h)
@@ -82,10 +100,18 @@ func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 	if pix != nil && len(pix) != 4*w*h {
 		return Texture{}, fmt.Errorf("gfx: texture %dx%d: %d bytes of pixels, want %d", w, h, len(pix), 4*w*h)
 	}
-	t := Texture{w: w, h: h}
-	gl.GenTextures(1, &t.id)
+	t := Texture{w: w, h: h, u1: 1, v1: 1, nearest: !linear, own: true}
+	t.id = newGLTexture(w, h, pix, linear)
+	return t, glError("NewTexture")
+}
+
+// newGLTexture makes a GL texture with clamped edges and uploads pix (nil
+// for undefined contents).
+func newGLTexture(w, h int, pix []byte, linear bool) uint32 {
+	var id uint32
+	gl.GenTextures(1, &id)
 	live.Add(1)
-	gl.BindTexture(gl.TEXTURE_2D, t.id)
+	gl.BindTexture(gl.TEXTURE_2D, id)
 	filter := int32(gl.NEAREST)
 	if linear {
 		filter = gl.LINEAR
@@ -100,22 +126,47 @@ func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 	}
 	gl.PixelStorei(gl.UNPACK_ALIGNMENT, 1)
 	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, int32(w), int32(h), 0, gl.RGBA, gl.UNSIGNED_BYTE, glPtr(p))
-	return t, glError("NewTexture")
+	return id
 }
 
-// ID returns the GL name, 0 after Delete.
+// ID returns the name of the GL texture that holds the image (an atlas
+// page for a renderer's texture), 0 after Delete.
 func (t Texture) ID() uint32 { return t.id }
 
 // Size returns the texture size in pixels.
 func (t Texture) Size() (w, h int) { return t.w, t.h }
 
-// Delete deletes the texture; later calls do nothing.
-func (t *Texture) Delete() {
-	if t.id != 0 {
-		gl.DeleteTextures(1, &t.id)
-		t.id = 0
-		live.Add(-1)
+// Sub returns the w×h region at (x, y) of t, in t's pixels with the origin
+// at the top left as in image files: a sprite-sheet frame or a tile. It
+// shares t's page, so it batches with t and with every other region of
+// it, and it lives as long as t: deleting t makes its regions invalid,
+// and Delete on a region does nothing to t. A region outside t panics.
+func (t Texture) Sub(x, y, w, h int) Texture {
+	if x < 0 || y < 0 || w <= 0 || h <= 0 || x+w > t.w || y+h > t.h {
+		panic(fmt.Sprintf("gfx: Texture.Sub(%d, %d, %d, %d) is outside the %dx%d texture", x, y, w, h, t.w, t.h))
 	}
+	fx0, fx1 := float32(x)/float32(t.w), float32(x+w)/float32(t.w)
+	ftop, fbot := float32(y)/float32(t.h), float32(y+h)/float32(t.h) // from the top
+	s := t
+	s.w, s.h, s.own, s.sub = w, h, false, true
+	s.u0, s.u1 = t.u0+fx0*(t.u1-t.u0), t.u0+fx1*(t.u1-t.u0)
+	s.v0, s.v1 = t.v1+fbot*(t.v0-t.v1), t.v1+ftop*(t.v0-t.v1)
+	return s
+}
+
+// Delete frees the texture: a NewTexture texture deletes its GL object, a
+// renderer's texture gives its atlas space back for reuse. It must run
+// before the renderer's Close. Later calls, and calls on a region (Sub),
+// do nothing but clear t.
+func (t *Texture) Delete() {
+	switch {
+	case t.own && t.id != 0:
+		gl.DeleteTextures(1, &t.id)
+		live.Add(-1)
+	case t.atlas != nil && !t.sub:
+		t.atlas.free(t.slot, t.gen)
+	}
+	*t = Texture{}
 }
 
 // Framebuffer is a GL framebuffer object with one color texture and a depth

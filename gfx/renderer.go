@@ -49,16 +49,21 @@ type instance struct {
 	X, Y, W, H     float32
 	Cos, Sin       float32
 	Depth          float32
+	Snap           float32 // 1: sample at texel centers (Nearest)
 	Color          Color
 	U0, V0, U1, V1 float32
 }
 
 const instanceSize = int(unsafe.Sizeof(instance{}))
 
-// Renderer draws sprites in instanced batches (one draw call per texture
-// and camera change), lit meshes, and text, into the current GL context. It
-// owns every GL object it makes and deletes them in Close. Use it on the
-// thread that owns the context.
+// Renderer draws sprites in instanced batches, lit meshes, and text, into
+// the current GL context. Its textures (TextureFromImage, LoadTexture, the
+// font, Rect's and Circle's) share atlas pages, so sprites, text, rects and
+// circles in any order draw in one instanced call per page switch; a
+// camera change, a cube or a texture of its own (NewTexture, a render
+// target) also ends a batch. Painter's order is submission order, always.
+// It owns every GL object it makes and deletes them in Close. Use it on
+// the thread that owns the context.
 type Renderer struct {
 	sprite             Program
 	uProj, uTex        int32
@@ -69,11 +74,11 @@ type Renderer struct {
 	spriteVAO  VertexArray
 	cube       Buffer
 	cubeVAO    VertexArray
-	white      Texture
-	font       fontAtlas
+	atlas      *atlas
 
-	batch    []instance
-	batchTex Texture
+	batch     []instance
+	batchTex  uint32 // the GL texture of the queued sprites
+	batchPage *page  // its atlas page, nil for a texture of its own
 	proj     mgl32.Mat4
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
@@ -152,7 +157,7 @@ func (r *Renderer) init() error {
 		offset uintptr
 	}{
 		{1, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.X)},
-		{2, 3, gl.FLOAT, false, unsafe.Offsetof(instance{}.Cos)},
+		{2, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.Cos)},
 		{3, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(instance{}.Color)},
 		{4, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.U0)},
 	}
@@ -175,12 +180,9 @@ func (r *Renderer) init() error {
 	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 24, 12)
 	gl.BindVertexArray(0)
 
-	if r.white, err = NewTexture(1, 1, []byte{255, 255, 255, 255}, false); err != nil {
-		return err
-	}
-	if r.font, err = newFontAtlas(); err != nil {
-		return err
-	}
+	white := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	copy(white.Pix, []byte{255, 255, 255, 255})
+	r.atlas = newAtlas(shapeImages{white: white, disc: discImage(discSize), font: fontImage()})
 	gl.GenQueries(2, &r.queries[0])
 	live.Add(2)
 	return glError("NewRenderer")
@@ -222,27 +224,90 @@ func (r *Renderer) SetCamera(m mgl32.Mat4) {
 	r.proj = m
 }
 
-// Draw queues a sprite of texture tex.
+// Draw queues a sprite of texture tex; the zero Texture draws the sprite's
+// color alone. The sprite joins the current batch when tex is on the same
+// GL texture (atlas page) as the sprites before it. Drawing a texture
+// after its Delete panics. It does not allocate once the batch has grown
+// to the largest frame.
 func (r *Renderer) Draw(tex Texture, s Sprite) {
-	if tex.id != r.batchTex.id {
-		r.Flush()
-		r.batchTex = tex
+	if tex.id == 0 {
+		tex = r.shapes().white
+	} else if tex.atlas != nil && !tex.atlas.valid(tex.slot, tex.gen) {
+		panic("gfx: Draw of a deleted texture")
 	}
-	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color,
-		U0: s.U0, V0: s.V0, U1: s.U1, V1: s.V1}
+	if tex.id != r.batchTex {
+		r.Flush()
+		r.batchTex, r.batchPage = tex.id, tex.page
+	}
+	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color}
 	if s.Angle != 0 {
 		sin, cos := math.Sincos(float64(s.Angle))
 		in.Cos, in.Sin = float32(cos), float32(sin)
 	}
-	if s.U1 == 0 && s.V1 == 0 && s.U0 == 0 && s.V0 == 0 {
-		in.U1, in.V1 = 1, 1
+	if tex.nearest {
+		in.Snap = 1
 	}
+	// The sprite's coordinates are relative to the texture; map them into
+	// its page.
+	u0, v0, u1, v1 := s.U0, s.V0, s.U1, s.V1
+	if u0 == 0 && v0 == 0 && u1 == 0 && v1 == 0 {
+		u1, v1 = 1, 1
+	}
+	du, dv := tex.u1-tex.u0, tex.v1-tex.v0
+	in.U0, in.V0 = tex.u0+u0*du, tex.v0+v0*dv
+	in.U1, in.V1 = tex.u0+u1*du, tex.v0+v1*dv
 	r.batch = append(r.batch, in)
+}
+
+// shapes returns the shapes of the page whose batch is open, so Rect,
+// Circle and Text join it, or the first page's.
+func (r *Renderer) shapes() *shapes {
+	if p := r.batchPage; p != nil && p.packer != nil {
+		return &p.shapes
+	}
+	return &r.atlas.pages[0].shapes
 }
 
 // Rect queues a solid rectangle centered on (x, y), rotated by angle.
 func (r *Renderer) Rect(x, y, w, h, angle float32, c Color) {
-	r.Draw(r.white, Sprite{X: x, Y: y, W: w, H: h, Angle: angle, Color: c, U1: 1, V1: 1})
+	r.Draw(r.shapes().white, Sprite{X: x, Y: y, W: w, H: h, Angle: angle, Color: c})
+}
+
+// Circle queues a filled disc of radius radius centered on (x, y), its edge
+// softened over about one texel of a 64-pixel disc: smooth from a few
+// pixels to a few hundred pixels across (on a Nearest page, where it joins
+// a batch of Nearest textures, the edge is sampled unfiltered). It batches
+// with sprites, rects and text.
+func (r *Renderer) Circle(x, y, radius float32, c Color) {
+	d := 2 * radius * discSize / (discSize - 2) // the disc's edge is 1 px inside its square
+	r.Draw(r.shapes().disc, Sprite{X: x, Y: y, W: d, H: d, Color: c})
+}
+
+// discSize is the side of Circle's texture.
+const discSize = 64
+
+// discImage returns an n×n white disc, premultiplied, whose edge fades over
+// one pixel at radius n/2-1, coverage estimated with 4×4 samples a pixel.
+func discImage(n int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, n, n))
+	c, rad := float64(n)/2, float64(n)/2-1
+	for y := range n {
+		for x := range n {
+			in := 0
+			for sy := range 4 {
+				for sx := range 4 {
+					dx := float64(x) + (float64(sx)+0.5)/4 - c
+					dy := float64(y) + (float64(sy)+0.5)/4 - c
+					if dx*dx+dy*dy <= rad*rad {
+						in++
+					}
+				}
+			}
+			a := uint8((in*255 + 8) / 16)
+			copy(img.Pix[img.PixOffset(x, y):], []byte{a, a, a, a})
+		}
+	}
+	return img
 }
 
 // Flush draws the queued sprites in one instanced call.
@@ -258,7 +323,7 @@ func (r *Renderer) Flush() {
 	gl.UniformMatrix4fv(r.uProj, 1, false, &r.proj[0])
 	gl.Uniform1i(r.uTex, 0)
 	gl.ActiveTexture(gl.TEXTURE0)
-	gl.BindTexture(gl.TEXTURE_2D, r.batchTex.id)
+	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
 	gl.BindVertexArray(r.spriteVAO.id)
 	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
 	size := n * instanceSize
@@ -342,8 +407,9 @@ func (r *Renderer) Close() error {
 		r.queries = [2]uint32{}
 		live.Add(-2)
 	}
-	r.font.tex.Delete()
-	r.white.Delete()
+	if r.atlas != nil {
+		r.atlas.close()
+	}
 	r.cube.Delete()
 	r.cubeVAO.Delete()
 	r.inst.Delete()

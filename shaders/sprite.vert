@@ -3,7 +3,7 @@
 // instance carries its center, size, rotation, color and texture rectangle.
 layout(location = 0) in vec2 corner;     // (-0.5,-0.5) .. (0.5,0.5)
 layout(location = 1) in vec4 posSize;    // center x, y; size w, h
-layout(location = 2) in vec3 rotDepth;   // cos and sin of the rotation, depth
+layout(location = 2) in vec4 rotDepth;   // cos and sin of the rotation, depth, snap
 layout(location = 3) in vec4 color;      // premultiplied RGBA
 layout(location = 4) in vec4 uvRect;     // u0, v0, u1, v1
 
@@ -11,6 +11,7 @@ uniform mat4 projection;
 
 out vec2 uv;
 out vec4 tint;
+flat out float snap;
 
 void main() {
     vec2 p = corner * posSize.zw;
@@ -19,4 +20,5 @@ void main() {
     gl_Position = projection * vec4(p, rotDepth.z, 1.0);
     uv = mix(uvRect.xy, uvRect.zw, corner + 0.5);
     tint = color;
+    snap = rotDepth.w;
 }

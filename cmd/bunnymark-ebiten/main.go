@@ -2,7 +2,8 @@
 // Ebitengine v2.8, for a side-by-side comparison: the same 800×600 scene of
 // N sprites of 32×32 premultiplied RGBA (nearest filtering, premultiplied
 // source-over, cleared each frame), the same motion at 60 TPS from the same
-// seed, vsync off, and the same RESULT line.
+// seed, vsync off, and the same RESULT line. With -textures K, sprite i
+// draws image i%K of K images (Ebitengine packs them into its atlas).
 //
 // It is a module of its own, so fixstep itself does not depend on
 // Ebitengine:
@@ -37,7 +38,7 @@ type game struct {
 	n         int
 	bunnies   []bunny
 	rng       *rand.Rand
-	img       *ebiten.Image
+	imgs      []*ebiten.Image
 	op        ebiten.DrawImageOptions
 	start     time.Time
 	last      time.Time
@@ -79,7 +80,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	for i := range g.bunnies {
 		g.op.GeoM.Reset()
 		g.op.GeoM.Translate(float64(g.bunnies[i].x), float64(g.bunnies[i].y))
-		screen.DrawImage(g.img, &g.op)
+		screen.DrawImage(g.imgs[i%len(g.imgs)], &g.op)
 	}
 	now := time.Now()
 	if g.start.IsZero() {
@@ -101,22 +102,29 @@ func (g *game) Layout(int, int) (int, int) { return width, height }
 func main() {
 	n := flag.Int("n", 1000, "sprites")
 	seed := flag.Uint64("seed", 1, "random seed")
+	textures := flag.Int("textures", 1, "sprite i uses image i%K of K images")
 	flag.Parse()
+	if *textures < 1 || *textures > 256 {
+		log.Fatalf("bunnymark-ebiten: -textures %d: want 1 to 256", *textures)
+	}
 	rng := rand.New(rand.NewPCG(*seed, *seed))
 	g := &game{n: *n, rng: rng, bunnies: make([]bunny, *n)}
 	for i := range g.bunnies {
 		g.bunnies[i] = bunny{vx: rng.Float32() * 10, vy: rng.Float32()*10 - 5}
 	}
-	pix := image.NewRGBA(image.Rect(0, 0, size, size))
-	for y := range size {
-		for x := range size {
-			dx, dy := float64(x)-15.5, float64(y)-15.5
-			a := min(max(15.5-math.Sqrt(dx*dx+dy*dy), 0), 1)
-			o := pix.PixOffset(x, y)
-			pix.Pix[o], pix.Pix[o+1], pix.Pix[o+2], pix.Pix[o+3] = byte(230*a), byte(180*a), byte(200*a), byte(255*a)
+	for k := range *textures {
+		c := color(k)
+		pix := image.NewRGBA(image.Rect(0, 0, size, size))
+		for y := range size {
+			for x := range size {
+				dx, dy := float64(x)-15.5, float64(y)-15.5
+				a := min(max(15.5-math.Sqrt(dx*dx+dy*dy), 0), 1)
+				o := pix.PixOffset(x, y)
+				pix.Pix[o], pix.Pix[o+1], pix.Pix[o+2], pix.Pix[o+3] = byte(float64(c[0])*a), byte(float64(c[1])*a), byte(float64(c[2])*a), byte(255*a)
+			}
 		}
+		g.imgs = append(g.imgs, ebiten.NewImageFromImage(pix))
 	}
-	g.img = ebiten.NewImageFromImage(pix)
 	ebiten.SetWindowSize(width, height)
 	ebiten.SetWindowTitle("bunnymark-ebiten")
 	ebiten.SetVsyncEnabled(false)
@@ -129,5 +137,13 @@ func main() {
 	}
 	slices.Sort(g.intervals)
 	med := float64(g.intervals[len(g.intervals)/2]) / 1e6
-	fmt.Printf("RESULT name=ebitengine n=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", *n, len(g.intervals), med, 1000/med)
+	fmt.Printf("RESULT name=ebitengine n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", *n, *textures, len(g.intervals), med, 1000/med)
+}
+
+// color is image k's color, as in fixstep's bunnymark.
+func color(k int) [3]byte {
+	if k == 0 {
+		return [3]byte{230, 180, 200}
+	}
+	return [3]byte{byte(80 + 37*k%176), byte(80 + 71*k%176), byte(80 + 113*k%176)}
 }

@@ -3,6 +3,9 @@
 // RGBA bouncing in 800×600, nearest filtering, premultiplied source-over,
 // vsync off), written as directly as OpenGL allows: one file, no engine, one
 // vertex buffer of positions uploaded per frame and one instanced draw call.
+// With -textures K, sprite i uses texture i%K: the K images are layers of
+// one array texture, so it is still one draw call, the best plain OpenGL
+// does for K images of one size.
 // The simulation steps at 60 ticks per second of real time, as in fixstep
 // and Ebitengine, so the sprites are spread alike at any frame rate (the
 // rasterizer's cost depends on where they are); it draws the latest tick,
@@ -37,18 +40,18 @@ const (
 
 const vertexShader = `#version 330 core
 layout(location = 0) in vec2 corner;
-layout(location = 1) in vec2 pos;
-out vec2 uv;
+layout(location = 1) in vec3 pos; // x, y, texture layer
+out vec3 uv;
 void main() {
-    vec2 p = pos + corner * 32.0;
+    vec2 p = pos.xy + corner * 32.0;
     gl_Position = vec4(p.x / 400.0 - 1.0, 1.0 - p.y / 300.0, 0.0, 1.0);
-    uv = corner;
+    uv = vec3(corner, pos.z);
 }
 ` + "\x00"
 
 const fragmentShader = `#version 330 core
-in vec2 uv;
-uniform sampler2D tex;
+in vec3 uv;
+uniform sampler2DArray tex;
 out vec4 color;
 void main() { color = texture(tex, uv); }
 ` + "\x00"
@@ -58,13 +61,17 @@ type bunny struct{ x, y, vx, vy float32 }
 func main() {
 	n := flag.Int("n", 1000, "sprites")
 	seed := flag.Uint64("seed", 1, "random seed")
+	textures := flag.Int("textures", 1, "sprite i uses texture i%K of K textures")
 	flag.Parse()
-	if err := run(*n, *seed); err != nil {
+	if *textures < 1 || *textures > 256 {
+		log.Fatalf("bunnymark-gl: -textures %d: want 1 to 256", *textures)
+	}
+	if err := run(*n, *seed, *textures); err != nil {
 		log.Fatal("bunnymark-gl: ", err)
 	}
 }
 
-func run(n int, seed uint64) error {
+func run(n int, seed uint64, k int) error {
 	if err := sdl.Init(sdl.INIT_VIDEO); err != nil {
 		return err
 	}
@@ -108,16 +115,19 @@ func run(n int, seed uint64) error {
 	defer gl.DeleteBuffers(1, &inst)
 	gl.BindBuffer(gl.ARRAY_BUFFER, inst)
 	gl.EnableVertexAttribArray(1)
-	gl.VertexAttribPointerWithOffset(1, 2, gl.FLOAT, false, 8, 0)
+	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 12, 0)
 	gl.VertexAttribDivisor(1, 1)
 
 	gl.GenTextures(1, &tex)
 	defer gl.DeleteTextures(1, &tex)
-	gl.BindTexture(gl.TEXTURE_2D, tex)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
-	gl.TexParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
-	pix := pixels()
-	gl.TexImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, size, size, 0, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
+	gl.BindTexture(gl.TEXTURE_2D_ARRAY, tex)
+	gl.TexParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.NEAREST)
+	gl.TexParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.NEAREST)
+	gl.TexImage3D(gl.TEXTURE_2D_ARRAY, 0, gl.RGBA8, size, size, int32(k), 0, gl.RGBA, gl.UNSIGNED_BYTE, nil)
+	for layer := range k {
+		pix := pixels(color(layer))
+		gl.TexSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, int32(layer), size, size, 1, gl.RGBA, gl.UNSIGNED_BYTE, gl.Ptr(pix))
+	}
 	gl.UseProgram(prog)
 	gl.Enable(gl.BLEND)
 	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
@@ -129,7 +139,7 @@ func run(n int, seed uint64) error {
 	for i := range bunnies {
 		bunnies[i] = bunny{vx: rng.Float32() * 10, vy: rng.Float32()*10 - 5}
 	}
-	pos := make([]float32, 2*max(n, 1))
+	pos := make([]float32, 3*max(n, 1))
 	intervals := make([]time.Duration, 0, 1<<16)
 	const tick = time.Second / 60
 	start := time.Now()
@@ -145,12 +155,12 @@ func run(n int, seed uint64) error {
 			step(bunnies, rng)
 		}
 		for i, b := range bunnies {
-			pos[2*i], pos[2*i+1] = b.x, b.y
+			pos[3*i], pos[3*i+1], pos[3*i+2] = b.x, b.y, float32(i%k)
 		}
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		if n > 0 {
-			gl.BufferData(gl.ARRAY_BUFFER, 8*n, nil, gl.STREAM_DRAW)
-			gl.BufferSubData(gl.ARRAY_BUFFER, 0, 8*n, unsafe.Pointer(&pos[0]))
+			gl.BufferData(gl.ARRAY_BUFFER, 12*n, nil, gl.STREAM_DRAW)
+			gl.BufferSubData(gl.ARRAY_BUFFER, 0, 12*n, unsafe.Pointer(&pos[0]))
 			gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 		}
 		win.GLSwap()
@@ -166,7 +176,7 @@ func run(n int, seed uint64) error {
 	}
 	slices.Sort(intervals)
 	med := float64(intervals[len(intervals)/2]) / 1e6
-	fmt.Printf("RESULT name=plain-gl n=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", n, len(intervals), med, 1000/med)
+	fmt.Printf("RESULT name=plain-gl n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", n, k, len(intervals), med, 1000/med)
 	return nil
 }
 
@@ -195,14 +205,22 @@ func step(b []bunny, rng *rand.Rand) {
 	}
 }
 
-func pixels() []byte {
+// color is texture k's color, as in fixstep's bunnymark.
+func color(k int) [3]byte {
+	if k == 0 {
+		return [3]byte{230, 180, 200}
+	}
+	return [3]byte{byte(80 + 37*k%176), byte(80 + 71*k%176), byte(80 + 113*k%176)}
+}
+
+func pixels(c [3]byte) []byte {
 	pix := make([]byte, 4*size*size)
 	for y := range size {
 		for x := range size {
 			dx, dy := float64(x)-15.5, float64(y)-15.5
 			a := min(max(15.5-math.Sqrt(dx*dx+dy*dy), 0), 1)
 			o := 4 * (y*size + x)
-			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(230*a), byte(180*a), byte(200*a), byte(255*a)
+			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(float64(c[0])*a), byte(float64(c[1])*a), byte(float64(c[2])*a), byte(255*a)
 		}
 	}
 	return pix

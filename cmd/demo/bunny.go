@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -29,7 +30,7 @@ type bunny struct{ x, y, px, py, vx, vy float32 }
 type bunnymark struct {
 	win     *gfx.Window
 	r       *gfx.Renderer
-	tex     gfx.Texture
+	tex     []gfx.Texture // sprite i draws tex[i%len(tex)]
 	bunnies []bunny
 	rng     *rand.Rand
 
@@ -88,7 +89,7 @@ func (m *bunnymark) Draw(f engine.Frame) {
 		b := &m.bunnies[i]
 		x := b.px + (b.x-b.px)*a + bunnySize/2
 		y := b.py + (b.y-b.py)*a + bunnySize/2
-		r.Draw(m.tex, gfx.Sprite{X: x, Y: benchH - y, W: bunnySize, H: bunnySize, Color: gfx.White})
+		r.Draw(m.tex[i%len(m.tex)], gfx.Sprite{X: x, Y: benchH - y, W: bunnySize, H: bunnySize, Color: gfx.White})
 	}
 	r.EndFrame()
 }
@@ -110,15 +111,15 @@ func (m *bunnymark) End(s *engine.Stats) error {
 
 // benchResult is the RESULT line every implementation of the benchmark
 // prints last.
-func benchResult(w io.Writer, name string, n int, intervals []time.Duration) {
+func benchResult(w io.Writer, name string, n, textures int, intervals []time.Duration) {
 	if len(intervals) == 0 {
-		fmt.Fprintf(w, "RESULT name=%s n=%d frames=0 ms_per_frame_median=NaN fps=0\n", name, n)
+		fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=0 ms_per_frame_median=NaN fps=0\n", name, n, textures)
 		return
 	}
 	s := slices.Clone(intervals)
 	slices.Sort(s)
 	med := float64(s[len(s)/2]) / 1e6
-	fmt.Fprintf(w, "RESULT name=%s n=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, len(s), med, 1000/med)
+	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, textures, len(s), med, 1000/med)
 }
 
 func runBunnymark(o options, stdout io.Writer) error {
@@ -133,13 +134,19 @@ func runBunnymark(o options, stdout io.Writer) error {
 		return err
 	}
 	defer r.Close()
-	// The sprite: an opaque disc with a soft edge on a transparent square,
-	// so blending does real work (the same pixels as cmd/bunnymark-gl's).
+	// The sprites: opaque discs with a soft edge on a transparent square,
+	// so blending does real work (the same pixels as cmd/bunnymark-gl's),
+	// one color per texture.
 	m := &bunnymark{win: win, r: r, intervals: make([]time.Duration, 0, 1<<16)}
-	if m.tex, err = gfx.NewTexture(bunnySize, bunnySize, discPixels(bunnySize, [3]byte{230, 180, 200}), false); err != nil {
-		return err
+	for k := range o.textures {
+		img := &image.RGBA{Pix: discPixels(bunnySize, bunnyColor(k)), Stride: 4 * bunnySize, Rect: image.Rect(0, 0, bunnySize, bunnySize)}
+		t, err := r.TextureFromImage(img, gfx.Nearest)
+		if err != nil {
+			return err
+		}
+		defer t.Delete()
+		m.tex = append(m.tex, t)
 	}
-	defer m.tex.Delete()
 	m.bunnies, m.rng = newBunnies(o.n, o.seed)
 	loop, err := engine.NewLoop(engine.Config{TPS: 60}, win, m)
 	if err != nil {
@@ -148,6 +155,15 @@ func runBunnymark(o options, stdout io.Writer) error {
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}
-	benchResult(stdout, "fixstep", o.n, m.intervals)
+	benchResult(stdout, "fixstep", o.n, o.textures, m.intervals)
 	return nil
+}
+
+// bunnyColor is texture k's color: the classic pink first, then hues around
+// the wheel. cmd/bunnymark-gl and cmd/bunnymark-ebiten use the same.
+func bunnyColor(k int) [3]byte {
+	if k == 0 {
+		return [3]byte{230, 180, 200}
+	}
+	return [3]byte{byte(80 + 37*k%176), byte(80 + 71*k%176), byte(80 + 113*k%176)}
 }

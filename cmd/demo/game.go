@@ -22,7 +22,6 @@ type game struct {
 	r       *gfx.Renderer
 	keys    *input.State
 	overlay gfx.Overlay
-	ball    gfx.Texture // a soft white disc for the balls
 	loop    *engine.Loop
 
 	frames     uint64 // stop after this many frames; 0 runs until quit
@@ -31,6 +30,7 @@ type game struct {
 	wantShot   bool
 	err        error // a screenshot error, reported at exit
 	extra      []byte
+	drawn      gfx.FrameStats // the last frame's draw calls and sprites
 
 	scaler gfx.Scaler
 	load   time.Duration // artificial work per frame (-load, L toggles)
@@ -157,8 +157,7 @@ func (g *game) Draw(f engine.Frame) {
 		case b.Tag == tagOscillator:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(1, 0.85, 0.2, 1))
 		case b.Shape == physics.Circle:
-			d := float32(2 * b.Radius)
-			r.Draw(g.ball, gfx.Sprite{X: x, Y: y, W: d, H: d, Color: hue(b.Tag)})
+			r.Circle(x, y, float32(b.Radius), hue(b.Tag))
 		default:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, hue(b.Tag))
 		}
@@ -180,7 +179,7 @@ func (g *game) Draw(f engine.Frame) {
 	g.overlay.Draw(r, g.loop.Stats(), gfx.OverlayInfo{
 		TPS: g.loop.Timestep().TPS(), Vsync: g.win.Vsync(), State: g.win.State(), Extra: g.extra,
 	})
-	r.EndFrame()
+	g.drawn = r.EndFrame()
 
 	if g.loadOn {
 		g.burn()
@@ -253,11 +252,6 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 		r, g, b = v, p, q
 	}
 	return float32(r), float32(g), float32(b)
-}
-
-// makeBall makes the balls' texture: a white disc of size n.
-func makeBall(n int) (gfx.Texture, error) {
-	return gfx.NewTexture(n, n, discPixels(n, [3]byte{255, 255, 255}), true)
 }
 
 // discPixels returns an n×n premultiplied RGBA image: a disc of color c

@@ -72,6 +72,7 @@ type options struct {
 	quality    string
 	load       time.Duration
 	bench      string
+	textures   int
 	profile    profile.Flags
 }
 
@@ -97,6 +98,7 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
 	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
 	fs.StringVar(&o.bench, "bench", "", "run a benchmark scene instead of the demo: sprites (800x600, vsync off, -n sprites)")
+	fs.IntVar(&o.textures, "textures", 1, "-bench sprites: sprite i uses texture i%K of K textures")
 	o.profile.Register(fs)
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
@@ -117,6 +119,9 @@ func parse(args []string) (options, error) {
 	}
 	if o.n < 0 {
 		return o, fmt.Errorf("-n %d: must not be negative", o.n)
+	}
+	if o.textures < 1 || o.textures > 256 {
+		return o, fmt.Errorf("-textures %d: want 1 to 256", o.textures)
 	}
 	if _, err := o.pinnedQuality(); err != nil {
 		return o, err
@@ -230,10 +235,6 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		load: o.load, loadOn: o.load > 0}
 	defer g.scaler.Delete()
 	g.overlay.Visible = true
-	if g.ball, err = makeBall(64); err != nil {
-		return err
-	}
-	defer g.ball.Delete()
 	cfg.Quality.Levels = len(levels) - 1
 	cfg.RuntimeStats = true
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
@@ -249,7 +250,6 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	s := g.loop.Stats()
 	// Close what the demo made before reporting, to prove nothing leaks;
 	// the deferred calls find them closed.
-	g.ball.Delete()
 	g.scaler.Delete()
 	if err := r.Close(); err != nil {
 		return err
@@ -259,10 +259,10 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
 		gcCycles = strconv.FormatUint(g.gcs, 10)
 	}
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
 		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
 		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
-		s.Quality, s.QualityChanges, allocsPerFrame, gcCycles,
+		s.Quality, s.QualityChanges, g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
 	return g.err
 }
