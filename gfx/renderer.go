@@ -79,7 +79,7 @@ type Renderer struct {
 	batch     []instance
 	batchTex  uint32 // the GL texture of the queued sprites
 	batchPage *page  // its atlas page, nil for a texture of its own
-	proj     mgl32.Mat4
+	proj      mgl32.Mat4
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
