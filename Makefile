@@ -67,14 +67,18 @@ bench:
 # bench-sprites runs the sprites benchmark side by side under Xvfb: fixstep
 # (demo -bench sprites), the plain instanced OpenGL baseline and
 # Ebitengine v2.8 (a module of its own in cmd/bunnymark-ebiten), three
-# rounds interleaved, for 0, 1k, 10k and 50k sprites.
-SPRITES ?= 0 1000 10000 50000
+# rounds interleaved, for 0, 1k, 10k and 50k sprites of 1 and of 8
+# textures (sprite i uses texture i%K).
+SPRITES  ?= 0 1000 10000 50000
+TEXTURES ?= 1 8
+ROUNDS   ?= 1 2 3
 bench-sprites: build
 	cd cmd/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
-	@for round in 1 2 3; do for n in $(SPRITES); do \
+	@for round in $(ROUNDS); do for n in $(SPRITES); do for k in $(TEXTURES); do \
+	  if [ $$n = 0 ] && [ $$k != 1 ]; then continue; fi; \
 	  for prog in "./bin/demo -bench sprites" ./bin/bunnymark-gl ./bin/bunnymark-ebiten; do \
-	    xvfb-run -a -s "-screen 0 1280x720x24" $$prog -n $$n 2>/dev/null | grep RESULT; \
-	  done; done; done
+	    xvfb-run -a -s "-screen 0 1280x720x24" $$prog -n $$n -textures $$k 2>/dev/null | grep RESULT; \
+	  done; done; done; done
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

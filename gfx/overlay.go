@@ -62,7 +62,7 @@ func (o *Overlay) Draw(r *Renderer, s *engine.Stats, info OverlayInfo) {
 	}
 	if o.text == nil || s.Elapsed-o.refreshed >= 250*time.Millisecond || s.Elapsed < o.refreshed {
 		o.refreshed = s.Elapsed
-		o.build(s, info)
+		o.build(s, info, r.LastFrame(), r.Pages())
 	}
 	r.SetCamera(PixelCamera(w, h).Matrix())
 
@@ -105,7 +105,7 @@ func (o *Overlay) Draw(r *Renderer, s *engine.Stats, info OverlayInfo) {
 	r.Rect(x0+GraphFrames/2, line, GraphFrames, 1, 0, RGBA(1, 0.3, 0.3, 1))
 }
 
-func (o *Overlay) build(s *engine.Stats, info OverlayInfo) {
+func (o *Overlay) build(s *engine.Stats, info OverlayInfo, drawn FrameStats, pages int) {
 	b := o.text[:0]
 	b = append(b, "FPS "...)
 	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
@@ -137,6 +137,12 @@ func (o *Overlay) build(s *engine.Stats, info OverlayInfo) {
 	b = strconv.AppendUint(b, more, 10)
 	b = append(b, " drop "...)
 	b = appendMs(b, s.Dropped)
+	b = append(b, "\ndraw calls "...)
+	b = strconv.AppendInt(b, int64(drawn.DrawCalls), 10)
+	b = append(b, " sprites "...)
+	b = strconv.AppendInt(b, int64(drawn.Sprites), 10)
+	b = append(b, " pages "...)
+	b = strconv.AppendInt(b, int64(pages), 10)
 	if len(info.Extra) > 0 {
 		b = append(b, '\n')
 		b = append(b, info.Extra...)

@@ -86,7 +86,8 @@ type Renderer struct {
 	capBytes  int // size of the instance buffer's store
 
 	w, h   int
-	frame  FrameStats
+	frame  FrameStats // the frame being drawn
+	last   FrameStats // the last frame EndFrame finished
 	closed bool
 
 	// GPU timing: two TIME_ELAPSED queries used in turn, so reading one
@@ -101,9 +102,17 @@ type Renderer struct {
 
 // FrameStats counts a frame's renderer work.
 type FrameStats struct {
+	// DrawCalls counts the frame's GL draw calls: one per sprite batch
+	// (a run of sprites on one atlas page under one camera) and one per
+	// cube.
 	DrawCalls int
-	Sprites   int
+	// Sprites counts the sprites, rects, circles and glyphs drawn.
+	Sprites int
 }
+
+// LastFrame returns the counts of the last frame that EndFrame finished
+// (what the overlay shows, a frame late).
+func (r *Renderer) LastFrame() FrameStats { return r.last }
 
 // NewRenderer makes the renderer's programs, buffers and textures in the
 // current context. The batch grows to the largest frame seen, then stops
@@ -359,6 +368,7 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 // EndFrame flushes what is queued and returns the frame's counts.
 func (r *Renderer) EndFrame() FrameStats {
 	r.Flush()
+	r.last = r.frame
 	gl.EndQuery(gl.TIME_ELAPSED)
 	r.queried[r.queryCur] = true
 	r.queryCur ^= 1

@@ -137,10 +137,17 @@ func TestRendererFrameAllocs(t *testing.T) {
 	openWindow(t, WindowConfig{Width: 128, Height: 128})
 	var allocs float64
 	err := withRenderer(func(r *Renderer) error {
+		tex, err := r.TextureFromImage(image.NewRGBA(image.Rect(0, 0, 8, 8)), Nearest)
+		if err != nil {
+			return err
+		}
+		sub := tex.Sub(2, 2, 4, 4)
 		frame := func() {
 			r.BeginFrame(128, 128, Black)
 			for i := range 2000 {
 				r.Rect(float32(i%128), float32(i/16), 4, 4, float32(i), White)
+				r.Circle(float32(i%128), 3, 2, White)
+				r.Draw(sub, Sprite{X: float32(i % 128), Y: 5, W: 4, H: 4})
 			}
 			r.Text(2, 120, 1, []byte("FPS 60.0"), White)
 			r.DrawCube(mgl32.Ident4(), mgl32.Ident4(), White)

@@ -1,0 +1,325 @@
+package gfx
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// solid returns a w×h image of one straight (non-premultiplied) color.
+func solid(w, h int, c color.NRGBA) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
+	}
+	return img
+}
+
+// sheet is a 4×4 sprite sheet of four 2×2 frames: red, green (top row),
+// blue, yellow (bottom row).
+func sheet() *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, 4, 4))
+	cs := []color.NRGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}}
+	for y := range 4 {
+		for x := range 4 {
+			img.SetNRGBA(x, y, cs[y/2*2+x/2])
+		}
+	}
+	return img
+}
+
+// TestAtlasBatchesInterleavedTextures draws sprites of three textures and
+// regions of a sprite sheet, interleaved with rects, circles and text: one
+// draw call, in painter's order, and the picture of the golden image.
+func TestAtlasBatchesInterleavedTextures(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 128, Height: 96})
+	var img *image.RGBA
+	var drawn FrameStats
+	err := withRenderer(func(r *Renderer) error {
+		var texs [3]Texture
+		for i, im := range []image.Image{solid(8, 8, color.NRGBA{200, 60, 60, 255}), sheet(), solid(6, 3, color.NRGBA{60, 60, 220, 128})} {
+			var err error
+			if texs[i], err = r.TextureFromImage(im, Nearest); err != nil {
+				return err
+			}
+		}
+		frames := []Texture{texs[1].Sub(0, 0, 2, 2), texs[1].Sub(2, 0, 2, 2), texs[1].Sub(0, 2, 2, 2), texs[1].Sub(2, 2, 2, 2)}
+		frame := func() {
+			r.BeginFrame(128, 96, RGBA(0.1, 0.1, 0.15, 1))
+			for i := range 4 {
+				x := 16 + 28*float32(i)
+				r.Draw(texs[0], Sprite{X: x, Y: 76, W: 16, H: 16, Color: White})
+				r.Draw(frames[i], Sprite{X: x + 6, Y: 70, W: 12, H: 12, Color: White}) // over the last
+				r.Rect(x, 50, 20, 4, 0, RGBA(0.9, 0.9, 0.2, 1))
+				r.Draw(texs[1], Sprite{X: x, Y: 36, W: 16, H: 16, Color: White})
+				r.Circle(x+6, 30, 5, RGBA(0.2, 0.9, 0.9, 1))
+				r.Draw(texs[2], Sprite{X: x, Y: 14, W: 24, H: 12, Color: White})
+			}
+			r.Text(2, 94, 1, []byte("atlas"), White)
+			r.EndFrame()
+		}
+		frame()
+		drawn = r.LastFrame()
+		img = r.ReadPixels(128, 96)
+		if r.Pages() != 2 { // the first, linear, and one nearest page
+			t.Errorf("%d atlas pages, want 2", r.Pages())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drawn.DrawCalls != 1 || drawn.Sprites != 4*6+5 {
+		t.Errorf("frame drew %d sprites in %d draw calls, want %d in 1", drawn.Sprites, drawn.DrawCalls, 4*6+5)
+	}
+	checkGolden(t, "atlas", img)
+	// The sheet's regions: frame i's center is its color.
+	for i, want := range []color.RGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}} {
+		x := 16 + 28*i + 6
+		if got := img.RGBAAt(x, 96-70); got != want {
+			t.Errorf("region %d drawn as %v, want %v", i, got, want)
+		}
+	}
+}
+
+// TestAtlasLinearNoBleeding scales up a red texture packed next to a green
+// one with linear filtering: the extruded border keeps every pixel of the
+// sprite, its edges included, pure red (no green neighbour, no transparent
+// gap blended in).
+func TestAtlasLinearNoBleeding(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 96, Height: 96})
+	var img *image.RGBA
+	err := withRenderer(func(r *Renderer) error {
+		red, err := r.TextureFromImage(solid(8, 8, color.NRGBA{255, 0, 0, 255}), Linear)
+		if err != nil {
+			return err
+		}
+		green, err := r.TextureFromImage(solid(8, 8, color.NRGBA{0, 255, 0, 255}), Linear)
+		if err != nil {
+			return err
+		}
+		if red.ID() != green.ID() {
+			t.Errorf("two small linear textures on different pages")
+		}
+		r.BeginFrame(96, 96, Black)
+		r.Draw(red, Sprite{X: 40.3, Y: 47.7, W: 70.2, H: 70.6, Angle: 0.2, Color: White})
+		r.EndFrame()
+		img = r.ReadPixels(96, 96)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reds := 0
+	for y := range 96 {
+		for x := range 96 {
+			c := img.RGBAAt(x, y)
+			if c.G > 2 || c.B > 2 {
+				t.Fatalf("pixel (%d, %d) = %v: green bled in", x, y, c)
+			}
+			if c.R > 2 && c.R < 250 { // a blend with the page around the image
+				t.Fatalf("pixel (%d, %d) = %v: the edge blended with what is around the image", x, y, c)
+			}
+			if c.R > 0 {
+				reds++
+			}
+		}
+	}
+	if reds < 70*70*9/10 {
+		t.Fatalf("only %d red pixels: the sprite was not drawn", reds)
+	}
+	checkGolden(t, "atlas_linear", img)
+}
+
+func encodePNG(t *testing.T, img image.Image) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestLoadTexture loads a PNG with alpha and a JPEG through an fs.FS: the
+// PNG renders premultiplied and the right way up.
+func TestLoadTexture(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	img.SetNRGBA(0, 0, color.NRGBA{255, 0, 0, 255}) // top left: red
+	img.SetNRGBA(1, 0, color.NRGBA{0, 255, 0, 128}) // top right: half green
+	img.SetNRGBA(0, 1, color.NRGBA{0, 0, 255, 255}) // bottom left: blue
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, solid(8, 8, color.NRGBA{255, 255, 255, 255}), nil); err != nil {
+		t.Fatal(err)
+	}
+	fsys := fstest.MapFS{"a/b.png": {Data: encodePNG(t, img)}, "c.jpg": {Data: jpg.Bytes()}}
+	var got *image.RGBA
+	err := withRenderer(func(r *Renderer) error {
+		tex, err := r.LoadTexture(fsys, "a/b.png", Nearest)
+		if err != nil {
+			return err
+		}
+		if w, h := tex.Size(); w != 2 || h != 2 {
+			t.Errorf("size %dx%d, want 2x2", w, h)
+		}
+		if _, err := r.LoadTexture(fsys, "c.jpg", Linear); err != nil {
+			return err
+		}
+		r.BeginFrame(4, 4, Black)
+		r.Draw(tex, Sprite{X: 2, Y: 2, W: 4, H: 4, Color: White})
+		r.EndFrame()
+		got = r.ReadPixels(4, 4)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x, y int
+		want color.RGBA
+	}{
+		{0, 0, color.RGBA{255, 0, 0, 255}},
+		{3, 0, color.RGBA{0, 128, 0, 255}}, // premultiplied: 255·128/255 (straight would be 255)
+		{0, 3, color.RGBA{0, 0, 255, 255}},
+		{3, 3, color.RGBA{0, 0, 0, 255}}, // transparent over black
+	} {
+		if g := got.RGBAAt(c.x, c.y); g != c.want {
+			t.Errorf("pixel (%d, %d) = %v, want %v", c.x, c.y, g, c.want)
+		}
+	}
+}
+
+// hugePNG returns a valid PNG header (with a correct CRC) that says w×h,
+// followed by nothing: the size must be refused before any pixel is read.
+func hugePNG(t *testing.T, w, h uint32) []byte {
+	b := encodePNG(t, solid(1, 1, color.NRGBA{}))
+	// IHDR's data starts at byte 16: width, height, then 5 bytes.
+	binary.BigEndian.PutUint32(b[16:], w)
+	binary.BigEndian.PutUint32(b[20:], h)
+	binary.BigEndian.PutUint32(b[29:], crc32.ChecksumIEEE(b[12:29]))
+	return b
+}
+
+func TestLoadTextureErrors(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	good := encodePNG(t, solid(4, 4, color.NRGBA{1, 2, 3, 255}))
+	fsys := fstest.MapFS{
+		"corrupt.png": {Data: append(good[:40:40], 0xde, 0xad)},
+		"notes.txt":   {Data: []byte("not an image")},
+		"huge.png":    {Data: hugePNG(t, 100000, 4)},
+	}
+	for _, c := range []struct{ path, want string }{
+		{"missing.png", "gfx: load missing.png: open missing.png: file does not exist"},
+		{"corrupt.png", "gfx: load corrupt.png: png: "},
+		{"notes.txt", "gfx: load notes.txt: not a PNG or JPEG image (unknown format)"},
+		{"huge.png", "gfx: load huge.png: png image 100000x4: each side must be 1 to "},
+	} {
+		var err error
+		if e := withRenderer(func(r *Renderer) error {
+			_, err = r.LoadTexture(fsys, c.path, Nearest)
+			return nil
+		}); e != nil {
+			t.Fatal(e)
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("LoadTexture(%s) = %v, want an error starting %q", c.path, err, c.want)
+		}
+	}
+}
+
+// TestAtlasReusesSpaceAndPages checks the atlas as a data structure
+// through the renderer: freed space is reused, a large image gets a page
+// of its own that goes with it, and Close leaves no GL object.
+func TestAtlasReusesSpaceAndPages(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	before := -1
+	var after int
+	onMain(func() { before = LiveObjects() })
+	err := withRenderer(func(r *Renderer) error {
+		a, err := r.TextureFromImage(solid(500, 300, color.NRGBA{A: 255}), Linear)
+		if err != nil {
+			return err
+		}
+		u0, v1 := a.u0, a.v1
+		a.Delete()
+		if w, _ := a.Size(); w != 0 {
+			t.Errorf("Delete left the texture's size %d", w)
+		}
+		b, err := r.TextureFromImage(solid(500, 300, color.NRGBA{A: 255}), Linear)
+		if err != nil {
+			return err
+		}
+		if b.u0 != u0 || b.v1 != v1 {
+			t.Errorf("after a delete, the same size went to (%v, %v), not the freed (%v, %v)", b.u0, b.v1, u0, v1)
+		}
+		pages := r.Pages()
+		big, err := r.TextureFromImage(solid(r.atlas.pageSize, 4, color.NRGBA{A: 255}), Nearest)
+		if err != nil {
+			return err
+		}
+		if r.Pages() != pages+1 || big.ID() == b.ID() {
+			t.Errorf("an image as wide as a page did not get a page of its own")
+		}
+		big.Delete()
+		if r.Pages() != pages {
+			t.Errorf("%d pages after deleting the large image, want %d", r.Pages(), pages)
+		}
+		s := b.Sub(0, 0, 10, 10)
+		s.Delete() // a region's Delete leaves its parent alone
+		r.BeginFrame(4, 4, Black)
+		r.Draw(b, Sprite{W: 1, H: 1})
+		r.EndFrame()
+		_, err = r.TextureFromImage(solid(r.atlas.maxTex+1, 1, color.NRGBA{}), Nearest)
+		if err == nil || !strings.Contains(err.Error(), "larger than the driver's maximum texture size") {
+			t.Errorf("an image over the maximum size: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onMain(func() { after = LiveObjects() })
+	if after != before {
+		t.Errorf("%d GL objects alive after Close, want %d", after, before)
+	}
+}
+
+func TestDrawDeletedTexturePanics(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var msg any
+	err := withRenderer(func(r *Renderer) error {
+		tex, err := r.TextureFromImage(solid(2, 2, color.NRGBA{A: 255}), Nearest)
+		if err != nil {
+			return err
+		}
+		stale := tex
+		tex.Delete()
+		func() {
+			defer func() { msg = recover() }()
+			r.Draw(stale, Sprite{W: 1, H: 1})
+		}()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg != "gfx: Draw of a deleted texture" {
+		t.Errorf("drawing a deleted texture: recovered %v", msg)
+	}
+}
+
+func TestSubOutsidePanics(t *testing.T) {
+	defer func() {
+		if msg := recover(); msg != "gfx: Texture.Sub(3, 0, 2, 2) is outside the 4x4 texture" {
+			t.Errorf("recovered %v", msg)
+		}
+	}()
+	Texture{w: 4, h: 4, u1: 1, v1: 1}.Sub(3, 0, 2, 2)
+}
