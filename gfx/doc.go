@@ -5,6 +5,13 @@
 // debug overlay (Overlay), dynamic resolution and MSAA (Scaler) and
 // screenshots.
 //
+// Textures come from the renderer (LoadTexture for PNG and JPEG files in
+// any fs.FS, TextureFromImage for an image.Image), which packs them into
+// shared atlas pages: sprites of different textures, regions of them
+// (Texture.Sub), rects, circles and text, drawn in any order, go out as one
+// instanced draw call per run of sprites on one page. Painter's order is
+// always the order of the calls.
+//
 // Window verifies vsync instead of trusting it: it measures whether
 // presents wait for the display, and paces frames itself when they do not.
 // It tracks the window's state (focused, unfocused, occluded, minimized)
