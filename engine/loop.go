@@ -98,9 +98,19 @@ type Paced interface {
 	FramePeriod() time.Duration
 }
 
-// QualityChanger is an optional Game hook: QualityChanged runs, before the
-// next frame's Begin, when the governor moves to another level (0 is the
-// lowest). Frame.Quality carries the level too.
+// Disturber is an optional Platform interface: Disturbed reports, once,
+// whether the platform disturbed the frames since the last call (the window
+// changed state or size). The quality governor takes no evidence from such
+// a frame nor from its WarmUp after it.
+type Disturber interface {
+	Disturbed() bool
+}
+
+// QualityChanger is an optional Game hook: QualityChanged runs once before
+// the first frame with the starting level, so a game configures its
+// quality in one place, then, before the next frame's Begin, whenever the
+// governor moves to another level (0 is the lowest). Frame.Quality carries
+// the level too.
 type QualityChanger interface {
 	QualityChanged(level int)
 }
@@ -144,12 +154,14 @@ type Stats struct {
 	TicksPerFrame [TickBuckets]uint64
 
 	// Quality is the governor's level (0 is the lowest); QualityReason
-	// why it last changed, QualityAt when (real time since start), and
-	// QualityChanges how many times it changed.
+	// why it last changed, QualityAt when (real time since start),
+	// QualityChanges how many times it changed, and QualityUndone how many
+	// rises a drop undid soon after (see Governor).
 	Quality        int
 	QualityReason  Reason
 	QualityAt      time.Duration
 	QualityChanges int
+	QualityUndone  int
 	// GPUTime is the last GPU time the game reported.
 	GPUTime time.Duration
 
@@ -171,6 +183,7 @@ type Loop struct {
 	end     Ender
 	tickEnd TickEnder
 	susp    Suspender
+	disturb Disturber
 	vsync   VsyncReporter
 	paced   Paced
 	quality QualityChanger
@@ -210,6 +223,7 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	l.end, _ = g.(Ender)
 	l.tickEnd, _ = p.(TickEnder)
 	l.susp, _ = p.(Suspender)
+	l.disturb, _ = p.(Disturber)
 	l.vsync, _ = p.(VsyncReporter)
 	return l, nil
 }
@@ -230,6 +244,9 @@ func (l *Loop) Run(ctx context.Context) error {
 		// Frame 0 draws the initial state; frame intervals are measured
 		// between frame starts, so frame 1's interval spans frame 0.
 		l.started = true
+		if l.quality != nil {
+			l.quality.QualityChanged(l.gov.Level())
+		}
 		l.last = l.plat.Now()
 		l.game.Draw(Frame{Extrapolate: l.ts.extrap, num: l.ts.num, den: l.ts.den})
 		if err := l.plat.Present(); err != nil {
@@ -347,10 +364,12 @@ func (l *Loop) govern(work time.Duration) bool {
 	changed := l.gov.Observe(Sample{
 		Now: s.Elapsed, Budget: budget, Work: work, GPU: s.GPUTime,
 		WorkAvg: s.Work, FPS: s.FPS, FPSAt: l.mon.fpsAt,
+		Unsteady: l.disturb != nil && l.disturb.Disturbed(),
 	})
 	s.Quality = l.gov.Level()
 	s.QualityReason, s.QualityAt = l.gov.Reason()
 	s.QualityChanges = l.gov.Changes()
+	s.QualityUndone = l.gov.Undone()
 	return changed
 }
 

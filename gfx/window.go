@@ -189,6 +189,7 @@ type Window struct {
 
 	state        WindowState
 	stateChanges int
+	disturbed    bool // a state or size change since Disturbed last ran
 	focused      bool
 	minimized    bool
 	fullscreen   bool
@@ -356,8 +357,20 @@ func (w *Window) DrawableSize() (width, height int) { return w.drawW, w.drawH }
 func (w *Window) updateSize() {
 	ww, wh := w.win.GetSize()
 	dw, dh := w.win.GLGetDrawableSize()
+	if int(dw) != w.drawW || int(dh) != w.drawH {
+		w.disturbed = true
+	}
 	w.winW, w.winH, w.drawW, w.drawH = int(ww), int(wh), int(dw), int(dh)
 	gl.Viewport(0, 0, dw, dh)
+}
+
+// Disturbed reports whether the window changed state or size since the
+// last call: part of engine.Disturber, so the quality governor takes no
+// evidence from the slow frames after a resize or a restore.
+func (w *Window) Disturbed() bool {
+	d := w.disturbed
+	w.disturbed = false
+	return d
 }
 
 // Vsync returns what was asked for, what the driver reports, and what was
@@ -471,6 +484,7 @@ func (w *Window) updateState() {
 		w.log.Debug("gfx: window state", "from", w.state, "to", s)
 		w.state = s
 		w.stateChanges++
+		w.disturbed = true
 		w.configurePacing()
 	}
 }

@@ -241,8 +241,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	q, _ := o.pinnedQuality()
-	g.loop.Governor().Pin(q)
-	g.QualityChanged(g.loop.Governor().Level())
+	g.loop.Governor().Pin(q) // Run calls QualityChanged with it before the first frame
 	err = g.loop.Run(context.Background())
 	if !errors.Is(err, engine.ErrStopped) {
 		return err
@@ -259,10 +258,10 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
 		gcCycles = strconv.FormatUint(g.gcs, 10)
 	}
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d quality_undone=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
 		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
 		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
-		s.Quality, s.QualityChanges, g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
+		s.Quality, s.QualityChanges, s.QualityUndone, g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
 	return g.err
 }

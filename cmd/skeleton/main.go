@@ -80,7 +80,8 @@ func (g *game) End(s *engine.Stats) error {
 	return nil
 }
 
-// QualityChanged runs when the governor moves the quality level (0 lowest).
+// QualityChanged runs once before the first frame with the starting quality
+// level, then whenever the governor moves it (0 lowest).
 func (g *game) QualityChanged(level int) {}
 
 func main() {
