@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
+
+	"fixstep/shaders"
 )
 
 // Color is a premultiplied RGBA8 color, the form the GPU blends.
@@ -65,8 +67,11 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 // It owns every GL object it makes and deletes them in Close. Use it on
 // the thread that owns the context.
 type Renderer struct {
-	sprite             Program
-	uProj, uTex        int32
+	// sprite draws batches whose texture's own GL filter is right;
+	// snap those on linear atlas pages, where Nearest textures are sampled
+	// at texel centers. uProj and uTex are their uniforms, in that order.
+	sprite, snap       Program
+	uProj, uTex        [2]int32
 	mesh               Program
 	uVP, uModel, uTint int32
 
@@ -131,6 +136,11 @@ func (r *Renderer) init() error {
 	if r.sprite, err = LoadProgram("sprite"); err != nil {
 		return err
 	}
+	vs, _ := shaders.Source("sprite.vert")
+	fs, _ := shaders.Source("sprite_snap.frag")
+	if r.snap, err = NewProgram("sprite.vert", vs, "sprite_snap.frag", fs); err != nil {
+		return err
+	}
 	if r.mesh, err = LoadProgram("mesh"); err != nil {
 		return err
 	}
@@ -139,7 +149,8 @@ func (r *Renderer) init() error {
 		name string
 		loc  *int32
 	}{
-		{r.sprite, "projection", &r.uProj}, {r.sprite, "tex", &r.uTex},
+		{r.sprite, "projection", &r.uProj[0]}, {r.sprite, "tex", &r.uTex[0]},
+		{r.snap, "projection", &r.uProj[1]}, {r.snap, "tex", &r.uTex[1]},
 		{r.mesh, "viewProjection", &r.uVP}, {r.mesh, "model", &r.uModel}, {r.mesh, "color", &r.uTint},
 	} {
 		if *u.loc, err = u.p.Uniform(u.name); err != nil {
@@ -328,9 +339,15 @@ func (r *Renderer) Flush() {
 	gl.Disable(gl.DEPTH_TEST)
 	gl.Enable(gl.BLEND)
 	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
-	r.sprite.Use()
-	gl.UniformMatrix4fv(r.uProj, 1, false, &r.proj[0])
-	gl.Uniform1i(r.uTex, 0)
+	prog := 0
+	if p := r.batchPage; p != nil && p.filter == Linear {
+		prog = 1
+		r.snap.Use()
+	} else {
+		r.sprite.Use()
+	}
+	gl.UniformMatrix4fv(r.uProj[prog], 1, false, &r.proj[0])
+	gl.Uniform1i(r.uTex[prog], 0)
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
 	gl.BindVertexArray(r.spriteVAO.id)
@@ -426,6 +443,7 @@ func (r *Renderer) Close() error {
 	r.quad.Delete()
 	r.spriteVAO.Delete()
 	r.mesh.Delete()
+	r.snap.Delete()
 	r.sprite.Delete()
 	if err := glError("Renderer.Close"); err != nil {
 		return errors.Join(err, fmt.Errorf("gfx: renderer closed with GL errors"))

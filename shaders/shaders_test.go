@@ -22,7 +22,8 @@ func TestEveryShaderIsGLSL330Core(t *testing.T) {
 }
 
 func TestPairs(t *testing.T) {
-	// Every vertex shader has its fragment shader and the other way round.
+	// Every vertex shader has its fragment shader and the other way round;
+	// a variant fragment shader, base_variant.frag, pairs with base.vert.
 	have := map[string]bool{}
 	for _, n := range Names() {
 		have[n] = true
@@ -30,6 +31,9 @@ func TestPairs(t *testing.T) {
 	for n := range have {
 		base, ext, _ := strings.Cut(n, ".")
 		other := map[string]string{"vert": "frag", "frag": "vert"}[ext]
+		if ext == "frag" {
+			base, _, _ = strings.Cut(base, "_")
+		}
 		if !have[base+"."+other] {
 			t.Errorf("%s has no %s.%s", n, base, other)
 		}

@@ -1,6 +1,8 @@
 #version 330 core
 // Premultiplied alpha: the texture and the tint are both premultiplied, and
-// blending is ONE, ONE_MINUS_SRC_ALPHA.
+// blending is ONE, ONE_MINUS_SRC_ALPHA. This is the shader for textures whose
+// GL filter is their own (nearest atlas pages, textures of their own); on
+// linear atlas pages the renderer uses sprite_snap.frag.
 in vec2 uv;
 in vec4 tint;
 flat in float snap;
@@ -10,10 +12,5 @@ uniform sampler2D tex;
 out vec4 fragColor;
 
 void main() {
-    // Atlas pages are sampled linearly; a Nearest texture (snap = 1) is
-    // sampled at the center of the texel under uv, which is exactly what
-    // nearest filtering returns, so both filters share a page and a batch.
-    vec2 size = vec2(textureSize(tex, 0));
-    vec2 st = mix(uv, (floor(uv * size) + 0.5) / size, snap);
-    fragColor = texture(tex, st) * tint;
+    fragColor = texture(tex, uv) * tint;
 }
