@@ -107,6 +107,11 @@ func (w *Window) configurePacing() {
 func (w *Window) Present() error {
 	w.win.GLSwap()
 	if w.pacer.Period > 0 {
+		// Some drivers defer the frame's work past a swap that shows nothing
+		// (Mesa's llvmpipe under SDL's offscreen driver): flush it now, or
+		// it runs after the pacing sleep, where the GPU timer counts the
+		// sleep as GPU time and the quality governor drops for nothing.
+		gl.Flush()
 		w.pacer.Wait(&w.clock) // a pointer: boxing the clock value would allocate
 	}
 	now := w.clock.Now()
