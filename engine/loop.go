@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -196,6 +197,11 @@ type Loop struct {
 	last    time.Duration
 	started bool
 	stop    atomic.Bool
+	stopMu  sync.Mutex
+	stopErr error // why Stop was called, nil for ErrStopped
+
+	in   hook   // the code running, for PanicError
+	tick uint64 // the tick running or next to run, for PanicError
 }
 
 // NewLoop returns a Loop that runs g on p with cfg, or an error naming the
@@ -229,8 +235,10 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 }
 
 // Run runs frames until Stop is called, the platform reports a quit, a hook
-// returns an error, or ctx is done. It returns ErrStopped for the first two,
-// the hook's error, or ctx.Err(). Before the first frame it draws the initial
+// returns an error or panics, or ctx is done. It returns ErrStopped for the
+// first two (or StopWith's error), the hook's error, a *PanicError that
+// carries the panic's value, stack, hook and tick, or ctx.Err(). A panic is
+// recovered here, once, so the caller's deferred cleanup runs. Before the first frame it draws the initial
 // state once (alpha 0, no update) and presents it. Frame intervals run from
 // one frame's start to the next, so frame 1's interval spans that initial
 // frame, where drivers compile shaders: a game that must not simulate its
@@ -238,23 +246,36 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 //
 // In a windowed game Run must be called from the main goroutine, which holds
 // the main OS thread (go-sdl2 locks it in its init).
-func (l *Loop) Run(ctx context.Context) error {
+func (l *Loop) Run(ctx context.Context) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = l.recovered(v)
+		}
+	}()
 	done := ctx.Done()
 	if !l.started {
 		// Frame 0 draws the initial state; frame intervals are measured
 		// between frame starts, so frame 1's interval spans frame 0.
 		l.started = true
 		if l.quality != nil {
+			l.in = inQuality
 			l.quality.QualityChanged(l.gov.Level())
 		}
 		l.last = l.plat.Now()
+		l.in = inDraw
 		l.game.Draw(Frame{Extrapolate: l.ts.extrap, num: l.ts.num, den: l.ts.den})
+		l.in = inPlatform
 		if err := l.plat.Present(); err != nil {
 			return err
 		}
 	}
 	for {
 		if l.stop.Load() {
+			l.stopMu.Lock()
+			defer l.stopMu.Unlock()
+			if l.stopErr != nil {
+				return l.stopErr
+			}
 			return ErrStopped
 		}
 		select {
@@ -302,14 +323,18 @@ func (l *Loop) frame() error {
 	}
 	f := l.ts.Advance(feed)
 	f.Quality = l.gov.Level()
+	l.tick = f.FirstTick
 	l.enter(PhaseBegin)
 	if l.begin != nil {
+		l.in = inBegin
 		if err := l.begin.Begin(f); err != nil {
 			return err
 		}
 	}
 	l.enter(PhaseUpdate)
+	l.in = inUpdate
 	for i := range f.Ticks {
+		l.tick = f.FirstTick + uint64(i)
 		if err := l.game.Update(f.Tick(i)); err != nil {
 			return err
 		}
@@ -317,10 +342,13 @@ func (l *Loop) frame() error {
 			l.tickEnd.EndTick()
 		}
 	}
+	l.tick = f.FirstTick + uint64(f.Ticks)
 	l.enter(PhaseDraw)
+	l.in = inDraw
 	l.game.Draw(f)
 	work := p.Now() - start
 	l.enter(PhasePresent)
+	l.in = inPlatform
 	if err := p.Present(); err != nil {
 		return err
 	}
@@ -331,12 +359,15 @@ func (l *Loop) frame() error {
 		l.runtime.read(&l.stats.Runtime)
 	}
 	if l.govern(work) && l.quality != nil {
+		l.in = inQuality
 		l.quality.QualityChanged(l.gov.Level())
 	}
 	var err error
 	if l.end != nil {
+		l.in = inEnd
 		err = l.end.End(&l.stats)
 	}
+	l.in = inPlatform
 	if l.phases != nil {
 		l.phases.done()
 	}

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+// PanicError is what Loop.Run returns when a hook panicked: the loop
+// recovers the panic at its one boundary, so every deferred cleanup of the
+// caller runs (profiles written, the recording closed, GL objects deleted),
+// and says where it happened. Use errors.As to find it.
+type PanicError struct {
+	// Value is what the hook panicked with.
+	Value any
+	// Hook names the hook: "Begin", "Update", "Draw", "End",
+	// "QualityChanged", or "Platform" for the platform's Poll and Present.
+	Hook string
+	// Tick is the tick the Update was running (Tick.N), or the next tick to
+	// run for the other hooks.
+	Tick uint64
+	// Frame is the frame number (Stats.Frames + 1 while it ran).
+	Frame uint64
+	// Stack is the panicking goroutine's stack, from runtime/debug.Stack.
+	Stack []byte
+}
+
+// Error reads "engine: panic in Update at tick 120 (frame 118): <value>".
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("engine: panic in %s at tick %d (frame %d): %v", e.Hook, e.Tick, e.Frame, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error, so errors.Is sees
+// through a panic(err).
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// hook names the code the loop is in, for PanicError.
+type hook uint8
+
+const (
+	inPlatform hook = iota
+	inBegin
+	inUpdate
+	inDraw
+	inEnd
+	inQuality
+)
+
+var hookNames = [...]string{"Platform", "Begin", "Update", "Draw", "End", "QualityChanged"}
+
+// recovered turns a recovered panic into a PanicError.
+func (l *Loop) recovered(v any) *PanicError {
+	t := l.ts.Totals()
+	return &PanicError{Value: v, Hook: hookNames[l.in], Tick: l.tick, Frame: t.Frames + 1, Stack: debug.Stack()}
+}
+
+// SignalError is what Loop.Run returns when it stopped for a signal (see
+// StopOnSignals): the run ended cleanly, between two frames, and a command
+// conventionally exits with status 128 + the signal's number (130 for
+// SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+type SignalError struct {
+	Signal os.Signal
+}
+
+// Error reads "engine: stopped by signal interrupt".
+func (e *SignalError) Error() string { return "engine: stopped by signal " + e.Signal.String() }
+
+// ExitCode returns 128 + the signal's number, or 1 for a signal that has
+// none.
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+// StopWith makes Run return err between two frames: Stop with a reason. It
+// is safe to call from any goroutine; the first reason wins.
+func (l *Loop) StopWith(err error) {
+	l.stopMu.Lock()
+	if l.stopErr == nil {
+		l.stopErr = err
+	}
+	l.stopMu.Unlock()
+	l.stop.Store(true)
+}
+
+// StopOnSignals stops the loop cleanly (Run returns a *SignalError) on the
+// first SIGINT, SIGTERM or SIGHUP, or on the first of sigs when given: the
+// frame in progress ends, and the caller's deferred cleanup runs. A second
+// signal while the loop stops calls again, if not nil, on the loop's
+// goroutine's behalf from the signal goroutine: a command passes a func
+// that exits at once. The returned func stops listening; call it when Run
+// has returned.
+func (l *Loop) StopOnSignals(again func(os.Signal), sigs ...os.Signal) (release func()) {
+	if len(sigs) == 0 {
+		sigs = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+	}
+	ch := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(ch, sigs...)
+	go func() {
+		first := true
+		for {
+			select {
+			case s := <-ch:
+				if first {
+					first = false
+					l.StopWith(&SignalError{Signal: s})
+				} else if again != nil {
+					again(s)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
+}
