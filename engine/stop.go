@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -27,9 +28,10 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error reads "engine: panic in Update at tick 120 (frame 118): <value>".
+// Error reads "engine: panic in Update at tick 120: <value>": the same in a
+// replay of the run, whose frames differ.
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("engine: panic in %s at tick %d (frame %d): %v", e.Hook, e.Tick, e.Frame, e.Value)
+	return fmt.Sprintf("engine: panic in %s at tick %d: %v", e.Hook, e.Tick, e.Value)
 }
 
 // Unwrap returns the panic value when it is an error, so errors.Is sees
@@ -124,4 +126,21 @@ func (l *Loop) StopOnSignals(again func(os.Signal), sigs ...os.Signal) (release 
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// ExitCode is the exit status a command reports for what Run returned: 0
+// for nil and ErrStopped, 128 + the signal's number for a *SignalError, 2
+// for a *PanicError (as Go's own panics), 1 for any other error.
+func ExitCode(err error) int {
+	var se *SignalError
+	var pe *PanicError
+	switch {
+	case err == nil || errors.Is(err, ErrStopped):
+		return 0
+	case errors.As(err, &se):
+		return se.ExitCode()
+	case errors.As(err, &pe):
+		return 2
+	}
+	return 1
 }

@@ -173,6 +173,11 @@ type Player struct {
 // NewPlayer returns a player of a stream made by Recorder.
 func NewPlayer(data []byte) *Player { return &Player{data: data} }
 
+// Feed gives the player the next part of the stream (a replay chunk's
+// input), once it is Done with the last: the ticks go on where they were.
+// The player reads data until the next Feed; it does not copy it.
+func (p *Player) Feed(data []byte) { p.data, p.pos = data, 0 }
+
 // Done reports whether every recorded tick has been played.
 func (p *Player) Done() bool { return p.pos >= len(p.data) }
 

@@ -1,36 +1,48 @@
 package input
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 )
 
 // ReplayVersion is the replay file format this build writes and reads.
-const ReplayVersion = 1
+// Version 2 is written as the run goes, in checksummed chunks; version 1
+// files (one block written at exit) are refused with a clear error.
+const ReplayVersion = 2
+
+// Limits on what a replay file may declare. A replay is untrusted input
+// (people attach them to bug reports): the reader checks every count and
+// size against these before it allocates anything, and reads one chunk at
+// a time, so a file of any size costs at most about MaxReplayChunkInput of
+// memory.
+const (
+	MaxReplayEngine     = 64      // bytes of the engine version
+	MaxReplayParams     = 1024    // bytes of the game's parameters
+	MaxReplayChunkTicks = 1 << 16 // ticks in one chunk
+	MaxReplayChunkInput = 1 << 20 // bytes of input in one chunk
+	MaxReplayMessage    = 4096    // bytes of the end record's message
+)
 
 var replayMagic = [8]byte{'F', 'X', 'S', 'T', 'E', 'P', 'R', 'P'}
 
-// Replay is a recorded run: what is needed to run it again (the tick rate,
-// the seed, the game's parameters), the per-tick input from a Recorder, and
-// state hashes taken along the way so that a re-run can say at which tick it
-// first diverged.
-//
-// On disk it is: the magic "FXSTEPRP", the format version (uint16), TPS
-// (uint32), seed (uint64), then as length-prefixed fields the engine
-// version, the game's parameters and the input stream, the tick count, the
-// hashes as (tick, hash) pairs, and a CRC-32 (IEEE) of everything before
-// it. Integers are little-endian or uvarints.
-type Replay struct {
+const (
+	markChunk = 'C'
+	markEnd   = 'E'
+)
+
+// ReplayHeader is what a replay needs to run again: the tick rate, the
+// seed, the engine version that recorded it and the game's own parameters
+// (e.g. "n=300"), which the game validates with the rules of its flags.
+type ReplayHeader struct {
 	TPS    uint32
 	Seed   uint64
-	Engine string // the engine version that recorded it
-	Params string // the game's own settings, e.g. "n=300"
-	Ticks  uint64 // ticks recorded
-	Input  []byte // the Recorder's stream
-	Hashes []TickHash
+	Engine string
+	Params string
 }
 
 // TickHash is a game state hash after a tick (Tick counts ticks run).
@@ -39,74 +51,369 @@ type TickHash struct {
 	Hash uint64
 }
 
-// MarshalBinary encodes the replay with its checksum.
-func (r *Replay) MarshalBinary() ([]byte, error) {
+// ReplayEnd is the record that closes a replay: how many ticks ran, and a
+// message when the run ended in an error or a panic ("panic in Update at
+// tick 120: ..."), empty for a clean end.
+type ReplayEnd struct {
+	Ticks   uint64
+	Message string
+}
+
+// The file format, integers little-endian or uvarints:
+//
+//	header: "FXSTEPRP", version (uint16), TPS (uint32), seed (uint64),
+//	        engine and params (uvarint length, bytes), CRC-32 of the above
+//	chunk:  'C', first tick, ticks, input length, input (the Recorder's
+//	        stream for those ticks), hash count, (tick, hash uint64) pairs,
+//	        CRC-32 of the chunk from 'C'
+//	end:    'E', ticks, message length, message, CRC-32 of the record
+//
+// Chunks are written as the run goes (ReplayWriter flushes one per second
+// of game time), so a process killed mid-run leaves a file that replays up
+// to its last complete chunk.
+
+// ErrBadReplay is wrapped by every error about a replay file's contents.
+var ErrBadReplay = errors.New("bad replay file")
+
+// ErrReplayTruncated is wrapped by ReplayReader.Next when the file ends
+// before its end record (the recording process was killed): everything up
+// to the tick it names replays.
+var ErrReplayTruncated = errors.New("recording truncated")
+
+// ReplayWriter writes a replay as the run goes. Make it with
+// NewReplayWriter (which writes the header at once), call Tick at the start
+// of every update and Hash after it when you take one, and Close at the
+// end, whatever the end. Write errors are sticky: Tick stops recording and
+// Close returns the first.
+type ReplayWriter struct {
+	w      io.Writer
+	rec    Recorder
+	every  uint64 // ticks per chunk
+	first  uint64 // first tick of the pending chunk
+	ticks  uint64 // ticks in it
+	hashes []TickHash
+	buf    []byte
+	err    error
+	closed bool
+}
+
+// NewReplayWriter writes h to w and returns a writer that flushes a chunk
+// every h.TPS ticks (a second of game time). It fails on a header over the
+// limits or when the header cannot be written: check an output before the
+// run, not after.
+func NewReplayWriter(w io.Writer, h ReplayHeader) (*ReplayWriter, error) {
+	switch {
+	case h.TPS == 0:
+		return nil, fmt.Errorf("input: replay TPS 0")
+	case len(h.Engine) > MaxReplayEngine:
+		return nil, fmt.Errorf("input: replay engine version of %d bytes, over %d", len(h.Engine), MaxReplayEngine)
+	case len(h.Params) > MaxReplayParams:
+		return nil, fmt.Errorf("input: replay parameters of %d bytes, over %d", len(h.Params), MaxReplayParams)
+	}
 	b := append([]byte(nil), replayMagic[:]...)
 	b = binary.LittleEndian.AppendUint16(b, ReplayVersion)
-	b = binary.LittleEndian.AppendUint32(b, r.TPS)
-	b = binary.LittleEndian.AppendUint64(b, r.Seed)
-	for _, s := range []string{r.Engine, r.Params} {
+	b = binary.LittleEndian.AppendUint32(b, h.TPS)
+	b = binary.LittleEndian.AppendUint64(b, h.Seed)
+	for _, s := range []string{h.Engine, h.Params} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = binary.AppendUvarint(b, r.Ticks)
-	b = binary.AppendUvarint(b, uint64(len(r.Input)))
-	b = append(b, r.Input...)
-	b = binary.AppendUvarint(b, uint64(len(r.Hashes)))
-	for _, h := range r.Hashes {
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	if _, err := w.Write(b); err != nil {
+		return nil, fmt.Errorf("input: writing the replay header: %w", err)
+	}
+	every := min(uint64(h.TPS), MaxReplayChunkTicks)
+	return &ReplayWriter{w: w, every: every, hashes: make([]TickHash, 0, 4), buf: b[:0]}, nil
+}
+
+// Tick records what the coming update will see of s. When the pending
+// chunk already holds a second of ticks it is written first, so a hash
+// taken after this tick goes out with it. It allocates nothing once its
+// buffers have grown to a chunk's size.
+func (w *ReplayWriter) Tick(s *State) {
+	if w.err != nil || w.closed {
+		return
+	}
+	if w.ticks >= w.every || len(w.rec.buf) >= MaxReplayChunkInput/2 {
+		w.Flush()
+	}
+	w.rec.Tick(s)
+	w.ticks++
+}
+
+// Ticks returns how many ticks were recorded.
+func (w *ReplayWriter) Ticks() uint64 { return w.first + w.ticks }
+
+// Hash records the state hash after tick ticks have run; it goes out with
+// the chunk that holds that tick.
+func (w *ReplayWriter) Hash(tick, hash uint64) {
+	if w.err == nil && !w.closed {
+		w.hashes = append(w.hashes, TickHash{tick, hash})
+	}
+}
+
+// Flush writes the pending chunk, if it has ticks or hashes.
+func (w *ReplayWriter) Flush() error {
+	if w.err != nil || w.ticks == 0 && len(w.hashes) == 0 {
+		return w.err
+	}
+	b := append(w.buf[:0], markChunk)
+	b = binary.AppendUvarint(b, w.first)
+	b = binary.AppendUvarint(b, w.ticks)
+	b = binary.AppendUvarint(b, uint64(len(w.rec.buf)))
+	b = append(b, w.rec.buf...)
+	b = binary.AppendUvarint(b, uint64(len(w.hashes)))
+	for _, h := range w.hashes {
 		b = binary.AppendUvarint(b, h.Tick)
 		b = binary.LittleEndian.AppendUint64(b, h.Hash)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b)), nil
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	w.buf = b
+	if _, err := w.w.Write(b); err != nil {
+		w.err = fmt.Errorf("input: writing the replay: %w", err)
+		return w.err
+	}
+	w.first += w.ticks
+	w.ticks = 0
+	w.hashes = w.hashes[:0]
+	w.rec.buf = w.rec.buf[:0]
+	return nil
 }
 
-// ErrBadReplay is wrapped by every error UnmarshalBinary returns.
-var ErrBadReplay = errors.New("bad replay file")
+// Close writes the pending chunk and the end record, with message saying
+// how the run ended ("" for a clean end; an error's or a panic's text
+// otherwise, cut to MaxReplayMessage bytes). Calling it again does
+// nothing. It does not close the underlying writer.
+func (w *ReplayWriter) Close(message string) error {
+	if w.closed {
+		return w.err
+	}
+	w.Flush()
+	w.closed = true
+	if w.err != nil {
+		return w.err
+	}
+	msg := message
+	if len(msg) > MaxReplayMessage {
+		msg = msg[:MaxReplayMessage]
+	}
+	b := append(w.buf[:0], markEnd)
+	b = binary.AppendUvarint(b, w.Ticks())
+	b = binary.AppendUvarint(b, uint64(len(msg)))
+	b = append(b, msg...)
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	if _, err := w.w.Write(b); err != nil {
+		w.err = fmt.Errorf("input: writing the replay: %w", err)
+	}
+	return w.err
+}
 
-// UnmarshalBinary decodes a replay. A file that is not a replay, has
-// another format version, is truncated or fails its checksum gives an error
-// wrapping ErrBadReplay that says which.
-func (r *Replay) UnmarshalBinary(data []byte) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrBadReplay, fmt.Sprintf(format, args...))
+// ReplayChunk is one chunk of a replay: the input of ticks First to
+// First+Ticks-1 and the hashes taken in them. Its slices are valid until
+// the next call of Next.
+type ReplayChunk struct {
+	First, Ticks uint64
+	Input        []byte
+	Hashes       []TickHash
+}
+
+// ReplayReader reads a replay a chunk at a time, verifying each chunk's
+// checksum before handing it out.
+type ReplayReader struct {
+	// Header is the file's header, read by NewReplayReader.
+	Header ReplayHeader
+	// End is the end record, once Next has returned io.EOF.
+	End ReplayEnd
+
+	r      *bufio.Reader
+	buf    []byte // the record being read, for its checksum
+	err    error  // sticky
+	ticks  uint64 // ticks in the chunks read so far
+	hashes []TickHash
+	input  []byte
+}
+
+// NewReplayReader reads and checks the header of the replay in r.
+func NewReplayReader(r io.Reader) (*ReplayReader, error) {
+	rr := &ReplayReader{r: bufio.NewReader(r)}
+	var magic [8]byte
+	if _, err := io.ReadFull(rr.r, magic[:]); err != nil || magic != replayMagic {
+		return nil, fmt.Errorf("%w: not a fixstep replay (no FXSTEPRP header)", ErrBadReplay)
 	}
-	if len(data) < len(replayMagic) || !bytes.Equal(data[:len(replayMagic)], replayMagic[:]) {
-		return bad("not a fixstep replay (no FXSTEPRP header)")
+	rr.buf = append(rr.buf, magic[:]...)
+	v := uint16(rr.fixed(2))
+	if rr.err == nil && v != ReplayVersion {
+		return nil, fmt.Errorf("%w: format version %d; this build reads version %d", ErrBadReplay, v, ReplayVersion)
 	}
-	if len(data) < len(replayMagic)+2+4 {
-		return bad("truncated: %d bytes", len(data))
+	h := &rr.Header
+	h.TPS = uint32(rr.fixed(4))
+	h.Seed = rr.fixed(8)
+	h.Engine = string(rr.bytes(MaxReplayEngine, "engine version"))
+	h.Params = string(rr.bytes(MaxReplayParams, "parameters"))
+	rr.checksum("header")
+	if rr.err != nil {
+		if errors.Is(rr.err, ErrReplayTruncated) {
+			return nil, fmt.Errorf("%w: truncated header", ErrBadReplay)
+		}
+		return nil, rr.err
 	}
-	if v := binary.LittleEndian.Uint16(data[8:]); v != ReplayVersion {
-		return bad("format version %d; this build reads version %d", v, ReplayVersion)
+	if h.TPS == 0 {
+		return nil, fmt.Errorf("%w: TPS 0", ErrBadReplay)
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return bad("checksum mismatch: the file is truncated or corrupt")
+	return rr, nil
+}
+
+// Next returns the next chunk. After the last it returns io.EOF, with End
+// set. A file that stops before its end record gives an error wrapping
+// ErrReplayTruncated, "recording ends at tick N: the rest was not
+// written", after every complete chunk; damage inside the file gives an
+// error wrapping ErrBadReplay that names the ticks.
+func (rr *ReplayReader) Next() (ReplayChunk, error) {
+	if rr.err != nil {
+		return ReplayChunk{}, rr.err
 	}
-	d := decoder{data: body, pos: 10}
-	r.TPS = d.uint32()
-	r.Seed = d.uint64()
-	r.Engine = string(d.bytes(d.uvarint()))
-	r.Params = string(d.bytes(d.uvarint()))
-	r.Ticks = d.uvarint()
-	r.Input = append([]byte(nil), d.bytes(d.uvarint())...)
-	n := d.uvarint()
-	if n > uint64(len(body)) {
-		d.fail("%d hashes in %d bytes", n, len(body))
+	rr.buf = rr.buf[:0]
+	mark, err := rr.r.ReadByte()
+	if err != nil {
+		rr.err = rr.truncated()
+		return ReplayChunk{}, rr.err
 	}
-	r.Hashes = nil
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		t := d.uvarint()
-		h := d.uint64()
-		if d.err == nil {
-			r.Hashes = append(r.Hashes, TickHash{Tick: t, Hash: h})
+	rr.buf = append(rr.buf, mark)
+	switch mark {
+	case markEnd:
+		rr.End.Ticks = rr.uvarint(1<<62, "tick count")
+		rr.End.Message = string(rr.bytes(MaxReplayMessage, "message"))
+		rr.checksum(fmt.Sprintf("end record after tick %d", rr.ticks))
+		if rr.err == nil {
+			if rr.End.Ticks != rr.ticks {
+				rr.err = fmt.Errorf("%w: the end record says %d ticks, the chunks hold %d", ErrBadReplay, rr.End.Ticks, rr.ticks)
+			} else if _, err := rr.r.ReadByte(); err != io.EOF {
+				rr.err = fmt.Errorf("%w: data after the end record", ErrBadReplay)
+			} else {
+				rr.err = io.EOF
+			}
+		}
+		return ReplayChunk{}, rr.err
+	case markChunk:
+	default:
+		rr.err = fmt.Errorf("%w: unknown record 0x%02x after tick %d", ErrBadReplay, mark, rr.ticks)
+		return ReplayChunk{}, rr.err
+	}
+	c := ReplayChunk{First: rr.uvarint(1<<62, "first tick")}
+	c.Ticks = rr.uvarint(MaxReplayChunkTicks, "ticks in a chunk")
+	in := rr.bytes(MaxReplayChunkInput, "chunk input")
+	rr.input = append(rr.input[:0], in...)
+	c.Input = rr.input
+	n := rr.uvarint(c.Ticks+1, "hashes in a chunk")
+	rr.hashes = rr.hashes[:0]
+	for i := uint64(0); i < n && rr.err == nil; i++ {
+		rr.hashes = append(rr.hashes, TickHash{rr.uvarint(1<<62, "hash tick"), rr.fixed(8)})
+	}
+	c.Hashes = rr.hashes
+	rr.checksum(fmt.Sprintf("chunk of ticks %d-%d", rr.ticks, rr.ticks+c.Ticks))
+	if rr.err == nil && c.First != rr.ticks {
+		rr.err = fmt.Errorf("%w: a chunk starts at tick %d, after tick %d", ErrBadReplay, c.First, rr.ticks)
+	}
+	if rr.err != nil {
+		return ReplayChunk{}, rr.err
+	}
+	rr.ticks += c.Ticks
+	return c, nil
+}
+
+// Ticks returns how many ticks the chunks read so far hold.
+func (rr *ReplayReader) Ticks() uint64 { return rr.ticks }
+
+func (rr *ReplayReader) truncated() error {
+	return fmt.Errorf("%w: recording ends at tick %d: the rest was not written", ErrReplayTruncated, rr.ticks)
+}
+
+// readByte reads one byte of the current record.
+func (rr *ReplayReader) readByte() byte {
+	if rr.err != nil {
+		return 0
+	}
+	b, err := rr.r.ReadByte()
+	if err != nil {
+		rr.err = rr.truncated()
+		return 0
+	}
+	rr.buf = append(rr.buf, b)
+	return b
+}
+
+func (rr *ReplayReader) fixed(n int) uint64 {
+	var v uint64
+	for i := range n {
+		v |= uint64(rr.readByte()) << (8 * i)
+	}
+	return v
+}
+
+// uvarint reads a uvarint and checks it against max, naming what it is.
+func (rr *ReplayReader) uvarint(max uint64, what string) uint64 {
+	var v uint64
+	for shift := uint(0); rr.err == nil; shift += 7 {
+		b := rr.readByte()
+		if shift == 63 && b > 1 {
+			rr.err = fmt.Errorf("%w: %s: bad varint after tick %d", ErrBadReplay, what, rr.ticks)
+			return 0
+		}
+		v |= uint64(b&0x7f) << shift
+		if b < 0x80 {
+			break
 		}
 	}
-	if d.err == nil && d.pos != len(body) {
-		d.fail("%d bytes of trailing data", len(body)-d.pos)
+	if rr.err == nil && v > max {
+		rr.err = fmt.Errorf("%w: %s is %d, over the limit of %d (after tick %d)", ErrBadReplay, what, v, max, rr.ticks)
 	}
-	if d.err != nil {
-		return bad("%v", d.err)
+	return v
+}
+
+// bytes reads a length-prefixed field of at most max bytes.
+func (rr *ReplayReader) bytes(max uint64, what string) []byte {
+	n := rr.uvarint(max, what+" length")
+	if rr.err != nil {
+		return nil
 	}
-	return nil
+	start := len(rr.buf)
+	for range n {
+		rr.readByte()
+	}
+	if rr.err != nil {
+		return nil
+	}
+	return rr.buf[start:]
+}
+
+// checksum reads the record's CRC and compares it with what was read.
+func (rr *ReplayReader) checksum(what string) {
+	body := len(rr.buf)
+	sum := uint32(rr.fixed(4))
+	if rr.err == nil && crc32.ChecksumIEEE(rr.buf[:body]) != sum {
+		rr.err = fmt.Errorf("%w: %s: checksum mismatch (corrupt)", ErrBadReplay, what)
+	}
+}
+
+// ReadReplay reads a whole replay held in memory: the header, every
+// chunk's input joined, every hash, and the end record. It is for small
+// files and tests; players of real files use ReplayReader.
+func ReadReplay(data []byte) (ReplayHeader, []byte, []TickHash, ReplayEnd, error) {
+	rr, err := NewReplayReader(bytes.NewReader(data))
+	if err != nil {
+		return ReplayHeader{}, nil, nil, ReplayEnd{}, err
+	}
+	var in []byte
+	var hs []TickHash
+	for {
+		c, err := rr.Next()
+		if err == io.EOF {
+			return rr.Header, in, hs, rr.End, nil
+		}
+		if err != nil {
+			return rr.Header, in, hs, ReplayEnd{Ticks: rr.ticks}, err
+		}
+		in = append(in, c.Input...)
+		hs = append(hs, c.Hashes...)
+	}
 }

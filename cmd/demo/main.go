@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"strconv"
@@ -40,14 +39,26 @@ import (
 // package have initialised.
 var processStart = time.Now()
 
+// main runs the demo and exits with engine.ExitCode's status: 0 for a clean
+// end, 128+n after signal n (the run still ended cleanly: the recording,
+// the profiles and the stats line are written), 2 after a panic (printed
+// with its stack), 1 for any other error.
 func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		log.SetFlags(0)
-		log.Fatal("demo: ", err)
+	err := run(os.Args[1:], os.Stdout)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return
 	}
+	var se *engine.SignalError
+	var pe *engine.PanicError
+	switch {
+	case errors.As(err, &se):
+		fmt.Fprintln(os.Stderr, "demo:", err)
+	case errors.As(err, &pe):
+		fmt.Fprintf(os.Stderr, "demo: %v\n%s", err, pe.Stack)
+	default:
+		fmt.Fprintln(os.Stderr, "demo:", err)
+	}
+	os.Exit(engine.ExitCode(err))
 }
 
 type options struct {
@@ -73,6 +84,7 @@ type options struct {
 	load       time.Duration
 	bench      string
 	textures   int
+	panicAt    int64
 	profile    profile.Flags
 }
 
@@ -102,6 +114,7 @@ func parse(args []string) (options, error) {
 	o.profile.Register(fs)
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
+	fs.Int64Var(&o.panicAt, "panic-at", 0, "panic in Update at this tick, to try crash reproduction with -record and -replay (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -117,16 +130,39 @@ func parse(args []string) (options, error) {
 	if o.simFrame < 0 {
 		return o, fmt.Errorf("-sim-frame %v: must be positive", o.simFrame)
 	}
-	if o.n < 0 {
-		return o, fmt.Errorf("-n %d: must not be negative", o.n)
-	}
 	if o.textures < 1 || o.textures > 256 {
 		return o, fmt.Errorf("-textures %d: want 1 to 256", o.textures)
 	}
 	if _, err := o.pinnedQuality(); err != nil {
 		return o, err
 	}
-	return o, nil
+	return o, o.check()
+}
+
+// Limits of the flags a recording also carries, checked for the flags and
+// for a replay file's header alike.
+const (
+	maxBodies = 20000       // -n: a step of 20,000 bodies is ~3 ms, a heap more
+	maxTPS    = 1000        // -tps: 1 ms ticks
+	maxLoad   = time.Second // -load
+	maxWidth  = 16384       // -width, -height
+)
+
+// check validates the options that a recording also carries.
+func (o options) check() error {
+	switch {
+	case o.n < 0 || o.n > maxBodies:
+		return fmt.Errorf("-n %d: want 0 to %d bodies", o.n, maxBodies)
+	case o.tps < 1 || o.tps > maxTPS:
+		return fmt.Errorf("-tps %d: want 1 to %d ticks per second", o.tps, maxTPS)
+	case o.load < 0 || o.load > maxLoad:
+		return fmt.Errorf("-load %v: want 0 to %v", o.load, maxLoad)
+	case o.panicAt < 0:
+		return fmt.Errorf("-panic-at %d: must not be negative", o.panicAt)
+	case o.width < 0 || o.width > maxWidth || o.height < 0 || o.height > maxWidth:
+		return fmt.Errorf("-width %d -height %d: want 1 to %d each", o.width, o.height, maxWidth)
+	}
+	return nil
 }
 
 // pinnedQuality returns the -quality level, or -1 for auto.
@@ -146,15 +182,19 @@ func run(args []string, stdout io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	// Every output is opened or checked before the first frame: a run that
+	// could not write its results never starts, and each output is closed
+	// on its own, so one failing never discards another.
+	if o.screenshot != "" {
+		if err := checkWritable(o.screenshot); err != nil {
+			return fmt.Errorf("-screenshot: %w", err)
+		}
+	}
 	prof, err := o.profile.Start()
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if perr := prof.Stop(); err == nil {
-			err = perr
-		}
-	}()
+	defer func() { err = errors.Join(err, prof.Stop()) }()
 	if prof.Addr() != "" {
 		fmt.Fprintf(os.Stderr, "demo: pprof at http://%s/debug/pprof/\n", prof.Addr())
 	}
@@ -177,19 +217,44 @@ func run(args []string, stdout io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	sc.panicAt = o.panicAt
 	if o.record != "" {
-		startRecording(sc, keys)
+		rec, err := createRecording(o.record, o)
+		if err != nil {
+			return err
+		}
+		sc.keys, sc.recorder = keys, rec.w
+		defer func() { err = errors.Join(err, rec.close(err)) }()
 	}
 	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
 	if o.headless {
-		err = runHeadless(o, cfg, sc, stdout)
-	} else {
-		err = runWindow(o, cfg, sc, keys, stdout)
+		return runHeadless(o, cfg, sc, stdout)
 	}
-	if err == nil && o.record != "" {
-		err = writeRecording(o.record, sc, o)
+	return runWindow(o, cfg, sc, keys, stdout)
+}
+
+// checkWritable checks that path can be created, without leaving a file.
+func checkWritable(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
 	}
-	return err
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// exitOnSecondSignal is what a second signal does while the run stops:
+// exit at once, with the conventional status.
+func exitOnSecondSignal(s os.Signal) {
+	fmt.Fprintf(os.Stderr, "demo: %v again: exiting at once\n", s)
+	os.Exit(engine.ExitCode(&engine.SignalError{Signal: s}))
 }
 
 func loadBindings(path string) (*input.Bindings, error) {
@@ -242,8 +307,11 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	}
 	q, _ := o.pinnedQuality()
 	g.loop.Governor().Pin(q) // Run calls QualityChanged with it before the first frame
+	release := g.loop.StopOnSignals(exitOnSecondSignal)
+	defer release()
 	err = g.loop.Run(context.Background())
-	if !errors.Is(err, engine.ErrStopped) {
+	var sig *engine.SignalError
+	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
 		return err
 	}
 	s := g.loop.Stats()
@@ -263,6 +331,9 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
 		s.Quality, s.QualityChanges, s.QualityUndone, g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
+	if sig != nil {
+		return errors.Join(sig, g.err)
+	}
 	return g.err
 }
 
@@ -320,8 +391,11 @@ func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
+	release := loop.StopOnSignals(exitOnSecondSignal)
+	defer release()
 	err = loop.Run(context.Background())
-	if !errors.Is(err, engine.ErrStopped) {
+	var sig *engine.SignalError
+	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
 		return err
 	}
 	s := loop.Stats()
@@ -331,6 +405,9 @@ func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) erro
 		s.Frames, sc.world.Ticks(), s.FPS, float64(s.Dropped)/1e6, s.Overruns)
 	if o.ticks > 0 {
 		fmt.Fprintf(stdout, "state-hash=%016x\n", sc.Hash())
+	}
+	if sig != nil {
+		return sig
 	}
 	return nil
 }

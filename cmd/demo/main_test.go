@@ -95,6 +95,14 @@ func TestHeadlessTicksPrintsHash(t *testing.T) {
 	}
 }
 
+func TestFlagLimitsAccepted(t *testing.T) {
+	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "20000"}, {"-load", "1s"}, {"-tps", "1"}, {"-n", "0"}} {
+		if _, err := parse(args); err != nil {
+			t.Errorf("parse(%q) = %v, want the limit itself accepted", args, err)
+		}
+	}
+}
+
 func TestBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -103,7 +111,14 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-screenshot", "x.png"}, "-screenshot needs -frames N"},
 		{[]string{"-ticks", "5"}, "need -headless"},
 		{[]string{"-vsync", "sometimes", "-frames", "1"}, `unknown vsync mode "sometimes"`},
-		{[]string{"-tps", "-1", "-headless"}, "Config.TPS = -1"},
+		{[]string{"-tps", "-1", "-headless"}, "-tps -1: want 1 to 1000 ticks per second"},
+		// Each limit at its boundary: the max is accepted (below), max+1 is not.
+		{[]string{"-tps", "0", "-headless"}, "-tps 0: want 1 to 1000 ticks per second"},
+		{[]string{"-tps", "1001", "-headless"}, "-tps 1001: want 1 to 1000 ticks per second"},
+		{[]string{"-n", "20001", "-headless"}, "-n 20001: want 0 to 20000 bodies"},
+		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 20000 bodies"},
+		{[]string{"-load", "-5ms"}, "-load -5ms: want 0 to 1s"},
+		{[]string{"-load", "1.001s"}, "-load 1.001s: want 0 to 1s"},
 		{[]string{"-bindings", "/nonexistent"}, "no such file"},
 	} {
 		err := run(c.args, &bytes.Buffer{})

@@ -6,115 +6,226 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"fixstep/engine"
 	"fixstep/input"
 )
 
-// startRecording makes the scene record its input and hashes.
-func startRecording(sc *scene, keys *input.State) {
-	sc.keys = keys
-	sc.recorder = &input.Recorder{}
+// maxReplayFile bounds the size of a file -replay reads: an hour of heavy
+// input at 1,000 TPS is about 35 MB.
+const maxReplayFile = 256 << 20
+
+// recording is the -record output: created before the first frame, written
+// a chunk per second of game time as the run goes, and closed on every
+// exit with how the run ended, so a crash, an error, a panic or a signal
+// leaves a file that replays.
+type recording struct {
+	path string
+	f    *os.File
+	w    *input.ReplayWriter
 }
 
-// writeRecording saves what the scene recorded to path.
-func writeRecording(path string, sc *scene, o options) error {
-	ticks := sc.world.Ticks()
-	hashes := sc.hashes
-	if len(hashes) == 0 || hashes[len(hashes)-1].Tick != ticks {
-		hashes = append(hashes, input.TickHash{Tick: ticks, Hash: sc.Hash()})
-	}
-	r := input.Replay{
-		TPS: uint32(o.tps), Seed: o.seed, Engine: engine.Version,
-		Params: fmt.Sprintf("n=%d", o.n), Ticks: ticks,
-		Input: sc.recorder.Bytes(), Hashes: hashes,
-	}
-	data, err := r.MarshalBinary()
+func createRecording(path string, o options) (*recording, error) {
+	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("-record: %w", err)
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("record: %w", err)
+	w, err := input.NewReplayWriter(f, input.ReplayHeader{
+		TPS: uint32(o.tps), Seed: o.seed, Engine: engine.Version, Params: o.params(),
+	})
+	if err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("-record %s: %w", path, err)
+	}
+	return &recording{path: path, f: f, w: w}, nil
+}
+
+// close writes the end record, with the run's error as its message unless
+// the run ended cleanly (a stop or a signal), and closes the file.
+func (r *recording) close(runErr error) error {
+	msg := ""
+	var se *engine.SignalError
+	if runErr != nil && !errors.Is(runErr, engine.ErrStopped) && !errors.As(runErr, &se) {
+		msg = runErr.Error()
+	}
+	err := errors.Join(r.w.Close(msg), r.f.Close())
+	if err != nil {
+		return fmt.Errorf("-record %s: %w", r.path, err)
 	}
 	return nil
 }
 
-// replay re-runs a recording headless, as fast as the CPU allows, and
-// reports the first tick whose state hash differs from the recorded one.
-func replay(path string, stdout io.Writer) error {
-	data, err := os.ReadFile(path)
+// params is what a recording stores of the options the scene depends on.
+func (o options) params() string {
+	return fmt.Sprintf("n=%d panic-at=%d", o.n, o.panicAt)
+}
+
+// parseParams reads a recording's parameters back; the caller checks them
+// with the rules of the flags (options.check): a replay file is untrusted
+// input.
+func parseParams(s string) (options, error) {
+	var o options
+	haveN := false
+	for _, f := range strings.Fields(s) {
+		k, v, _ := strings.Cut(f, "=")
+		x, err := strconv.ParseInt(v, 10, 64)
+		switch {
+		case err != nil:
+			return o, fmt.Errorf("parameter %q: not a number", f)
+		case k == "n":
+			o.n, haveN = int(x), true
+		case k == "panic-at":
+			o.panicAt = x
+		default:
+			return o, fmt.Errorf("unknown parameter %q", f)
+		}
+	}
+	if !haveN {
+		return o, fmt.Errorf("parameters %q: no n=<bodies>", s)
+	}
+	return o, nil
+}
+
+// replay re-runs a recording headless, as fast as the CPU allows, reading
+// it a chunk at a time, and reports the first tick whose state hash differs
+// from the recorded one. A recording that ends in a panic is re-run to that
+// panic, which must happen at the same tick with the same message.
+func replay(path string, stdout io.Writer) error { return replayWith(path, stdout, nil) }
+
+// replayWith is replay with a hook that runs before each tick's update:
+// tests change the simulation with it, as a code change would.
+func replayWith(path string, stdout io.Writer, before func(*scene, engine.Tick)) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}
-	var r input.Replay
-	if err := r.UnmarshalBinary(data); err != nil {
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxReplayFile {
+		return fmt.Errorf("replay %s: %d bytes, over the limit of %d", path, fi.Size(), maxReplayFile)
+	}
+	rr, err := input.NewReplayReader(f)
+	if err != nil {
 		return fmt.Errorf("replay %s: %w", path, err)
 	}
-	var n int
-	if _, err := fmt.Sscanf(r.Params, "n=%d", &n); err != nil {
-		return fmt.Errorf("replay %s: parameters %q: want n=<bodies>", path, r.Params)
+	o, err := parseParams(rr.Header.Params)
+	if err != nil {
+		return fmt.Errorf("replay %s: %w", path, err)
 	}
-	if r.TPS == 0 {
-		return fmt.Errorf("replay %s: TPS 0", path)
+	o.tps, o.seed = int(rr.Header.TPS), rr.Header.Seed
+	if err := o.check(); err != nil {
+		return fmt.Errorf("replay %s: %w", path, err)
 	}
 	bindings, err := loadBindings("")
 	if err != nil {
 		return err
 	}
 	keys := &input.State{}
-	sc, err := newScene(n, r.Seed, input.NewActions(keys, bindings))
+	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		return err
 	}
-	sc.keys = keys
-	sc.replayer = input.NewPlayer(r.Input)
-	v := &verifier{scene: sc, hashes: r.Hashes, ticks: r.Ticks}
-	loop, err := engine.NewLoop(engine.Config{TPS: int(r.TPS)}, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(r.TPS))), v)
+	sc.keys, sc.panicAt = keys, o.panicAt
+	sc.replayer = input.NewPlayer(nil)
+	v := &verifier{scene: sc, rr: rr, before: before}
+	loop, err := engine.NewLoop(engine.Config{TPS: o.tps}, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(o.tps))), v)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	err = loop.Run(context.Background())
-	if v.diverged != nil {
+	took := time.Since(start).Round(time.Millisecond)
+	var pe *engine.PanicError
+	switch {
+	case v.diverged != nil:
 		return v.diverged
-	}
-	if !errors.Is(err, engine.ErrStopped) {
+	case errors.As(err, &pe):
+		v.readEnd()
+		if want := v.rr.End.Message; want != pe.Error() {
+			return fmt.Errorf("replay %s: %w (the recording ended with %q)", path, err, want)
+		}
+		fmt.Fprintf(stdout, "replay reproduced the recorded crash: %v\n%s", pe, pe.Stack)
+		fmt.Fprintf(stdout, "replay ok: %d ticks, %d hashes match, then the same panic at the same tick; recorded by fixstep %s, re-run in %v\n",
+			v.rr.Ticks(), v.matched, rr.Header.Engine, took)
+		return nil
+	case !errors.Is(err, engine.ErrStopped):
 		return fmt.Errorf("replay %s: %w", path, err)
+	case v.truncated != nil:
+		fmt.Fprintf(stdout, "replay %s: %v\n", path, v.truncated)
+	case v.rr.End.Message != "":
+		return fmt.Errorf("replay %s: the recording ended with %q, the replay ran to the end", path, v.rr.End.Message)
+	}
+	if v.hashes == 0 {
+		fmt.Fprintf(stdout, "replay ran %d ticks, but the recording has no state hashes to compare: nothing verified\n", sc.world.Ticks())
+		return nil
 	}
 	fmt.Fprintf(stdout, "replay ok: %d ticks, %d hashes match, recorded by fixstep %s, re-run in %v\n",
-		sc.world.Ticks(), len(r.Hashes), r.Engine, time.Since(start).Round(time.Millisecond))
+		sc.world.Ticks(), v.matched, rr.Header.Engine, took)
 	return nil
 }
 
-// verifier runs the scene and checks its hash at every recorded tick.
+// verifier runs the scene on the recorded input, fed a chunk at a time,
+// and checks its hash at every recorded tick.
 type verifier struct {
 	*scene
-	hashes   []input.TickHash
-	ticks    uint64
-	diverged error
+	rr        *input.ReplayReader
+	pending   []input.TickHash // hashes of the current chunk not yet checked
+	hashes    int              // hashes read
+	matched   int
+	diverged  error
+	truncated error
+	before    func(*scene, engine.Tick)
 }
 
 func (v *verifier) Draw(engine.Frame) {}
 
 func (v *verifier) Update(t engine.Tick) error {
-	if v.world.Ticks() >= v.ticks {
-		return engine.ErrStopped
+	for v.replayer.Done() {
+		c, err := v.rr.Next()
+		switch {
+		case err == io.EOF:
+			return engine.ErrStopped
+		case errors.Is(err, input.ErrReplayTruncated):
+			v.truncated = err
+			return engine.ErrStopped
+		case err != nil:
+			return err
+		}
+		v.replayer.Feed(c.Input)
+		v.pending = append(v.pending[:0], c.Hashes...)
+		v.hashes += len(c.Hashes)
+	}
+	if v.before != nil {
+		v.before(v.scene, t)
 	}
 	if err := v.scene.Update(t); err != nil {
 		return err
 	}
 	now := v.world.Ticks()
-	for len(v.hashes) > 0 && v.hashes[0].Tick <= now {
-		h := v.hashes[0]
-		v.hashes = v.hashes[1:]
-		if h.Tick == now && h.Hash != v.Hash() {
+	for len(v.pending) > 0 && v.pending[0].Tick <= now {
+		h := v.pending[0]
+		v.pending = v.pending[1:]
+		if h.Tick != now {
+			continue
+		}
+		if h.Hash != v.Hash() {
 			v.diverged = fmt.Errorf("replay diverged: first differing hash at tick %d (state-hash=%016x, recorded %016x)", now, v.Hash(), h.Hash)
 			return engine.ErrStopped
 		}
-	}
-	if now >= v.ticks {
-		return engine.ErrStopped
+		v.matched++
 	}
 	return nil
+}
+
+// readEnd reads the rest of the recording (after a panic, only its end
+// record remains) so End holds how the recorded run ended.
+func (v *verifier) readEnd() {
+	for {
+		if _, err := v.rr.Next(); err != nil {
+			return
+		}
+	}
 }

@@ -42,35 +42,40 @@ func (p *pressing) Poll() error {
 func (p *pressing) EndTick() { p.keys.EndTick() }
 
 // record runs the demo scene with scripted input on a jittery clock and
-// writes a replay.
-func record(t *testing.T, path string) uint64 {
+// writes a replay as the demo does: created first, closed with the run's
+// end. It returns what the run returned.
+func record(t *testing.T, path string, panicAt int64) error {
 	t.Helper()
-	o := options{tps: 60, seed: 5, n: 80}
+	o := options{tps: 60, seed: 5, n: 80, panicAt: panicAt}
 	bindings, _ := loadBindings("")
 	keys := &input.State{}
 	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	startRecording(sc, keys)
+	rec, err := createRecording(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.keys, sc.recorder, sc.panicAt = keys, rec.w, panicAt
 	h := &headless{scene: sc, ticks: 900, quiet: true}
 	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
 	loop, _ := engine.NewLoop(engine.Config{TPS: 60}, p, h)
-	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
-		t.Fatal(err)
-	}
+	runErr := loop.Run(context.Background())
 	if sc.world.Body(sc.player).Pos.X == 0 {
 		t.Fatal("the player never moved: the input did not reach the scene")
 	}
-	if err := writeRecording(path, sc, o); err != nil {
+	if err := rec.close(runErr); err != nil {
 		t.Fatal(err)
 	}
-	return sc.Hash()
+	return runErr
 }
 
 func TestRecordAndReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
-	record(t, path)
+	if err := record(t, path, 0); !errors.Is(err, engine.ErrStopped) {
+		t.Fatal(err)
+	}
 	var out bytes.Buffer
 	if err := replay(path, &out); err != nil {
 		t.Fatal(err)
@@ -80,18 +85,56 @@ func TestRecordAndReplay(t *testing.T) {
 	}
 }
 
-func TestReplayReportsDivergence(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.fxr")
-	record(t, path)
-	data, _ := os.ReadFile(path)
-	var r input.Replay
-	if err := r.UnmarshalBinary(data); err != nil {
+// TestReplayReproducesACrash records a run that panics at tick 500: the
+// recording survives the panic, and its replay panics at the same tick
+// with the same message, and says so.
+func TestReplayReproducesACrash(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crash.fxr")
+	err := record(t, path, 500)
+	var pe *engine.PanicError
+	if !errors.As(err, &pe) || pe.Tick != 500 {
+		t.Fatalf("the run returned %v, want a panic at tick 500", err)
+	}
+	var out bytes.Buffer
+	if err := replay(path, &out); err != nil {
 		t.Fatal(err)
 	}
-	r.Hashes[4].Hash ^= 1 // tick 300's hash, as if the simulation had changed
-	data, _ = r.MarshalBinary()
-	os.WriteFile(path, data, 0o644)
-	err := replay(path, &bytes.Buffer{})
+	for _, want := range []string{
+		"replay reproduced the recorded crash: engine: panic in Update at tick 500: demo: -panic-at 500",
+		"replay ok: 501 ticks, 8 hashes match, then the same panic at the same tick",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("replay said %q, want %q", out.String(), want)
+		}
+	}
+}
+
+// TestReplayOfAKilledRun cuts a recording inside its last chunk, as kill -9
+// would: it replays to the last complete chunk and says where it ends.
+func TestReplayOfAKilledRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	record(t, path, 0)
+	data, _ := os.ReadFile(path)
+	os.WriteFile(path, data[:len(data)-40], 0o644)
+	var out bytes.Buffer
+	if err := replay(path, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "recording ends at tick 840: the rest was not written") ||
+		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 hashes match") {
+		t.Errorf("replay said %q", out.String())
+	}
+}
+
+func TestReplayReportsDivergence(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	record(t, path, 0)
+	// The simulation changes at tick 299, as a code change would.
+	err := replayWith(path, &bytes.Buffer{}, func(sc *scene, tk engine.Tick) {
+		if tk.N == 299 {
+			sc.world.Body(sc.player).Vel.Y += 0.001
+		}
+	})
 	if err == nil || !strings.Contains(err.Error(), "replay diverged: first differing hash at tick 300") {
 		t.Errorf("replay of a tampered file: %v", err)
 	}
@@ -100,14 +143,16 @@ func TestReplayReportsDivergence(t *testing.T) {
 func TestReplayBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.fxr")
-	record(t, good)
+	record(t, good, 0)
 	data, _ := os.ReadFile(good)
+	flip := append([]byte(nil), data...)
+	flip[len(flip)/2] ^= 0x10
 	for name, c := range map[string]struct {
 		data []byte
 		want string
 	}{
-		"truncated": {data[:len(data)/2], "checksum mismatch: the file is truncated or corrupt"},
-		"png":       {[]byte("\x89PNG\r\n\x1a\n...."), "not a fixstep replay"},
+		"corrupt": {flip, "checksum mismatch (corrupt)"},
+		"png":     {[]byte("\x89PNG\r\n\x1a\n...."), "not a fixstep replay"},
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, c.data, 0o644)
@@ -118,5 +163,39 @@ func TestReplayBadFiles(t *testing.T) {
 	}
 	if err := replay(filepath.Join(dir, "missing.fxr"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReplayParamsAreCheckedLikeFlags: a crafted recording whose header
+// asks for 50 million bodies, or -5, is refused with the flag's message
+// before anything is allocated for them.
+func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
+	dir := t.TempDir()
+	for params, want := range map[string]string{
+		"n=50000000 panic-at=0": "-n 50000000: want 0 to 20000 bodies",
+		"n=-5 panic-at=0":       "-n -5: want 0 to 20000 bodies",
+		"n=3 evil=1":            "unknown parameter \"evil=1\"",
+		"panic-at=0":            "no n=<bodies>",
+	} {
+		p := filepath.Join(dir, "crafted.fxr")
+		f, _ := os.Create(p)
+		w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close("")
+		f.Close()
+		err = replay(p, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("params %q: %v, want %q", params, err, want)
+		}
+	}
+	p := filepath.Join(dir, "tps.fxr")
+	f, _ := os.Create(p)
+	w, _ := input.NewReplayWriter(f, input.ReplayHeader{TPS: 100000, Params: "n=3 panic-at=0"})
+	w.Close("")
+	f.Close()
+	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
+		t.Errorf("TPS 100000: %v", err)
 	}
 }

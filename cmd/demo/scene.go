@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -53,12 +54,15 @@ type scene struct {
 	lastEdge string
 
 	// Recording and replaying (both optional): the state the actions read,
-	// the recorder or player that feeds it, and the hashes taken every
-	// hashEvery ticks.
+	// and the recording it goes to (with a hash every hashEvery ticks) or
+	// the player it comes from.
 	keys     *input.State
-	recorder *input.Recorder
+	recorder *input.ReplayWriter
 	replayer *input.Player
-	hashes   []input.TickHash
+
+	// panicAt makes Update panic at that tick (-panic-at, to try crash
+	// reproduction); 0 never.
+	panicAt int64
 
 	debris debris // visual only: not in the world or its hash
 }
@@ -133,6 +137,9 @@ func (s *scene) Update(t engine.Tick) error {
 			return err
 		}
 	}
+	if s.panicAt > 0 && t.N == uint64(s.panicAt) {
+		panic(fmt.Sprintf("demo: -panic-at %d", t.N))
+	}
 	dt := t.DtSeconds()
 	p := s.world.Body(s.player)
 	move := float64(s.in.Value(actRight)) - float64(s.in.Value(actLeft))
@@ -176,7 +183,7 @@ func (s *scene) Update(t engine.Tick) error {
 	s.cube.Set(c)
 
 	if s.recorder != nil && s.world.Ticks()%hashEvery == 0 {
-		s.hashes = append(s.hashes, input.TickHash{Tick: s.world.Ticks(), Hash: s.Hash()})
+		s.recorder.Hash(s.world.Ticks(), s.Hash())
 	}
 	return nil
 }

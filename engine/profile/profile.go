@@ -55,14 +55,14 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 // Session is the profiles a Start began.
 type Session struct {
 	cpu, trace *os.File
-	mem        string
+	mem        *os.File
 	server     *http.Server
 	addr       string
 }
 
 // Start begins the profiles f asks for. On error it stops what it started.
 func (f Flags) Start() (*Session, error) {
-	s := &Session{mem: f.Mem}
+	s := &Session{}
 	if err := s.start(f); err != nil {
 		s.Stop()
 		return &Session{}, err
@@ -72,6 +72,13 @@ func (f Flags) Start() (*Session, error) {
 
 func (s *Session) start(f Flags) error {
 	if f.Mem != "" {
+		// Opened now, like every output: a run that could not write its
+		// profile at the end never starts.
+		fh, err := os.Create(f.Mem)
+		if err != nil {
+			return fmt.Errorf("profile: -memprofile: %w", err)
+		}
+		s.mem = fh
 		runtime.MemProfileRate = 1
 	}
 	if f.CPU != "" {
@@ -138,17 +145,13 @@ func (s *Session) Stop() error {
 		errs = append(errs, s.trace.Close())
 		s.trace = nil
 	}
-	if s.mem != "" {
-		fh, err := os.Create(s.mem)
-		if err == nil {
-			runtime.GC() // up-to-date statistics
-			err = rpprof.Lookup("allocs").WriteTo(fh, 0)
-			errs = append(errs, fh.Close())
-		}
-		if err != nil {
+	if s.mem != nil {
+		runtime.GC() // up-to-date statistics
+		if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil {
 			errs = append(errs, fmt.Errorf("profile: -memprofile: %w", err))
 		}
-		s.mem = ""
+		errs = append(errs, s.mem.Close())
+		s.mem = nil
 	}
 	if s.server != nil {
 		errs = append(errs, s.server.Close())
