@@ -219,11 +219,12 @@ func run(args []string, stdout io.Writer) (err error) {
 	}
 	sc.panicAt = o.panicAt
 	if o.record != "" {
-		rec, err := createRecording(o.record, o)
-		if err != nil {
+		var rec *recording
+		if rec, err = createRecording(o.record, o); err != nil {
 			return err
 		}
 		sc.keys, sc.recorder = keys, rec.w
+		// err is run's result here: the end record says how the run ended.
 		defer func() { err = errors.Join(err, rec.close(err)) }()
 	}
 	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}

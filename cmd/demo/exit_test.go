@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startDemo starts the demo's main in a child process under SDL's
+// offscreen driver, with its output in the returned buffer.
+func startDemo(t *testing.T, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_DEMO_MAIN=1", "FIXSTEP_DEMO_ARGS="+strings.Join(args, " "))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
+}
+
+// waitForSize waits until path holds at least n bytes: the run is under way
+// and has written that much of its recording.
+func waitForSize(t *testing.T, path string, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if fi, err := os.Stat(path); err == nil && fi.Size() >= n {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never reached %d bytes", path, n)
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err == nil {
+		return 0
+	}
+	return -1
+}
+
+// TestSignalsEndTheRunCleanly sends SIGINT, SIGTERM and SIGHUP to a
+// recording, profiling demo: each ends the run through the same path as
+// the close button, with exit status 128+n, the stats line, every GL
+// object deleted, a CPU profile pprof reads, and a recording that replays.
+func TestSignalsEndTheRunCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the demo three times")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		dir := t.TempDir()
+		rec, prof := filepath.Join(dir, "run.fxr"), filepath.Join(dir, "cpu.prof")
+		cmd, out := startDemo(t, "-record", rec, "-cpuprofile", prof, "-n", "60")
+		waitForSize(t, rec, 150) // the header and the first second's chunk
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		if code := exitCode(err); code != 128+int(sig) {
+			t.Errorf("%v: exit status %d, want %d\n%s", sig, code, 128+int(sig), out)
+		}
+		if !strings.Contains(out.String(), "stats frames=") || !strings.Contains(out.String(), "gl_objects=0") {
+			t.Errorf("%v: no stats line with gl_objects=0 in\n%s", sig, out)
+		}
+		if top, err := exec.Command("go", "tool", "pprof", "-top", os.Args[0], prof).CombinedOutput(); err != nil {
+			t.Errorf("%v: pprof cannot read the profile: %v\n%s", sig, err, top)
+		}
+		var rout bytes.Buffer
+		if err := replay(rec, &rout); err != nil || !strings.HasPrefix(rout.String(), "replay ok: ") {
+			t.Errorf("%v: replay of the recording: %v %s", sig, err, rout.String())
+		}
+	}
+}
+
+// TestKill9LeavesAReplayableRecording kills a recording demo outright: the
+// file replays up to its last complete chunk and says where it ends.
+func TestKill9LeavesAReplayableRecording(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.fxr")
+	cmd, _ := startDemo(t, "-record", rec, "-n", "60")
+	waitForSize(t, rec, 250) // two chunks
+	cmd.Process.Kill()
+	cmd.Wait()
+	var out bytes.Buffer
+	if err := replay(rec, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), ": the rest was not written") || !strings.Contains(out.String(), "hashes match") {
+		t.Errorf("replay of a killed run said %q", out.String())
+	}
+}
+
+// TestPanicExitsTwoAndLeavesACrashReplay: a panic in Update prints the
+// panic with its tick and stack, exits with status 2, and the recording
+// reproduces it.
+func TestPanicExitsTwoAndLeavesACrashReplay(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "crash.fxr")
+	cmd, out := startDemo(t, "-record", rec, "-n", "60", "-panic-at", "90")
+	err := cmd.Wait()
+	if code := exitCode(err); code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	if !strings.Contains(out.String(), "demo: engine: panic in Update at tick 90: demo: -panic-at 90") ||
+		!strings.Contains(out.String(), "goroutine") {
+		t.Errorf("output does not show the panic and its stack:\n%s", out)
+	}
+	var rout bytes.Buffer
+	if err := replay(rec, &rout); err != nil || !strings.Contains(rout.String(), "replay reproduced the recorded crash") {
+		t.Errorf("replay of the crash: %v %s", err, rout.String())
+	}
+}
+
+// TestUnwritableOutputFailsBeforeTheFirstFrame: an output that cannot be
+// written stops the run before it starts, and leaves the others alone.
+func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "ok.fxr")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-frames", "60", "-screenshot", "/proc/x.png", "-record", ok}, "-screenshot: open /proc/x.png"},
+		{[]string{"-frames", "60", "-record", "/proc/x.fxr"}, "-record: open /proc/x.fxr"},
+		{[]string{"-frames", "60", "-memprofile", "/proc/x.prof", "-record", ok}, "-memprofile: open /proc/x.prof"},
+	} {
+		out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, c.args...)
+		if err == nil || !strings.Contains(out, c.want) {
+			t.Errorf("%q: %v\n%s\nwant an error containing %q", c.args, err, out, c.want)
+		}
+		if strings.Contains(out, "stats frames=") {
+			t.Errorf("%q: the run started", c.args)
+		}
+		if _, err := os.Stat(ok); err == nil {
+			t.Errorf("%q: %s was written, though the run never started", c.args, ok)
+		}
+	}
+}
