@@ -84,11 +84,26 @@ func (g *game) End(s *engine.Stats) error {
 // level, then whenever the governor moves it (0 lowest).
 func (g *game) QualityChanged(level int) {}
 
+// main exits with engine.ExitCode's status: 0, 128+n after signal n (the
+// run still ends cleanly), 2 after a panic (printed with its stack), 1.
 func main() {
-	if err := run(); err != nil {
-		log.Fatal("skeleton: ", err)
+	log.SetFlags(0)
+	log.SetPrefix(name + ": ")
+	err := run()
+	if err == nil {
+		return
 	}
+	var pe *engine.PanicError
+	if errors.As(err, &pe) {
+		log.Printf("%v\n%s", err, pe.Stack)
+	} else {
+		log.Print(err)
+	}
+	os.Exit(engine.ExitCode(err))
 }
+
+// name is the game's name: its window title and its messages' prefix.
+const name = "skeleton"
 
 func run() (err error) {
 	var prof profile.Flags
@@ -102,7 +117,7 @@ func run() (err error) {
 	defer func() { err = errors.Join(err, session.Stop()) }()
 
 	keys := &input.State{}
-	win, err := gfx.NewWindow(gfx.WindowConfig{Title: "skeleton", Input: keys})
+	win, err := gfx.NewWindow(gfx.WindowConfig{Title: name, Input: keys})
 	if err != nil {
 		return err
 	}
@@ -131,10 +146,16 @@ func run() (err error) {
 	if err != nil {
 		return err
 	}
-	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
+	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
+	// second one exits at once.
+	release := loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
+	defer release()
+	err = loop.Run(context.Background())
+	var sig *engine.SignalError
+	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
 		return err
 	}
 	s := loop.Stats()
 	fmt.Fprintf(os.Stdout, "stats frames=%d ticks=%d fps=%.1f quality=%d\n", s.Frames, s.Ticks, s.FPS, s.Quality)
-	return nil
+	return err
 }
