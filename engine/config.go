@@ -14,8 +14,23 @@ const (
 	DefaultWorkTau      = 500 * time.Millisecond
 )
 
-// MaxTimeScale is the largest TimeScale a Config accepts.
-const MaxTimeScale = 1000
+// Limits a Config is checked against.
+const (
+	// MaxTimeScale is the largest TimeScale a Config accepts.
+	MaxTimeScale = 1000
+	// MinTimeScale is the smallest nonzero TimeScale: the scale is kept as
+	// a fraction with a denominator of at most 1000, so anything smaller
+	// would round to a standstill.
+	MinTimeScale = 0.001
+	// MaxTPS is the highest tick rate (a 100 µs tick): past it, a frame
+	// would run more updates than any game does in its budget.
+	MaxTPS = 10000
+	// DefaultMaxUpdatesPerFrame is the update cap of the zero Config, as
+	// MainLoop.js has it: far above what the 250 ms clamp lets 60 TPS run
+	// (15), so it only acts for high tick rates or an unclamped loop,
+	// where it keeps one slow frame from running thousands of updates.
+	DefaultMaxUpdatesPerFrame = 240
+)
 
 // Overrun is what the timestep does with the time it could not simulate when a
 // frame needs more updates than Config.MaxUpdatesPerFrame allows.
@@ -59,24 +74,28 @@ func ParseOverrun(s string) (Overrun, error) {
 }
 
 // Config sets up a Timestep or a Loop. Its zero value runs: 60 ticks per
-// second, a 250 ms frame clamp, no update cap beyond what the clamp allows,
-// the SlowMo policy and real-time speed.
+// second, a 250 ms frame clamp, at most 240 updates a frame, the SlowMo
+// policy and real-time speed.
 type Config struct {
-	// TPS is the tick rate in ticks per second. Zero means DefaultTPS (60),
-	// unless Tick is set. A rate that does not divide a second evenly is
-	// still exact: the timestep keeps time in units of 1/TPS ns.
+	// TPS is the tick rate in ticks per second, at most MaxTPS. Zero means
+	// DefaultTPS (60), unless Tick is set. A rate that does not divide a
+	// second evenly is still exact: the timestep keeps time in units of
+	// 1/TPS ns.
 	TPS int
 
-	// Tick is the tick length. When nonzero it overrides TPS: 20 ms is 50
-	// ticks per second, exactly.
+	// Tick is the tick length, at least 1s/MaxTPS (100 µs). When nonzero it
+	// overrides TPS: 20 ms is 50 ticks per second, exactly.
 	Tick time.Duration
 
 	// MaxFrameTime clamps the time one frame may feed the simulation; the
 	// excess is reported as dropped time. Zero means DefaultMaxFrameTime
-	// (250 ms); a negative value disables the clamp.
+	// (250 ms), or one tick when ticks are longer; a negative value
+	// disables the clamp. A clamp shorter than one tick is an error: it
+	// would let a tick run once in many frames, or never.
 	MaxFrameTime time.Duration
 
-	// MaxUpdatesPerFrame caps the updates one frame runs. Zero means no cap
+	// MaxUpdatesPerFrame caps the updates one frame runs. Zero means
+	// DefaultMaxUpdatesPerFrame (240); a negative value means no cap
 	// beyond what MaxFrameTime allows. When a frame hits the cap, Overrun
 	// decides what happens to the time left over.
 	MaxUpdatesPerFrame int
@@ -87,8 +106,9 @@ type Config struct {
 
 	// TimeScale is how much game time one real second feeds: 0.25 is slow
 	// motion, 2 is double speed. It never changes the tick length. Zero
-	// means 1. It must be at most MaxTimeScale; it is kept as the nearest
-	// fraction with a denominator of at most 1000, so 0.1 and 1/3 are exact.
+	// means 1; to stop time, pause. It must be in [MinTimeScale,
+	// MaxTimeScale]; it is kept as the nearest fraction with a denominator
+	// of at most 1000, so 0.1 and 1/3 are exact.
 	TimeScale float64
 
 	// Extrapolate tells Draw to extrapolate instead of interpolate: alpha is
@@ -131,16 +151,18 @@ func (c Config) withDefaults() (Config, error) {
 	switch {
 	case c.TPS < 0:
 		return c, fmt.Errorf("engine: Config.TPS = %d: must be positive (or zero for %d)", c.TPS, DefaultTPS)
-	case c.TPS > int(time.Second):
-		return c, fmt.Errorf("engine: Config.TPS = %d: must be at most 1e9", c.TPS)
+	case c.TPS > MaxTPS:
+		return c, fmt.Errorf("engine: Config.TPS = %d: must be at most MaxTPS (%d)", c.TPS, MaxTPS)
 	case c.Tick < 0:
 		return c, fmt.Errorf("engine: Config.Tick = %v: must be positive (or zero to use TPS)", c.Tick)
-	case c.MaxUpdatesPerFrame < 0:
-		return c, fmt.Errorf("engine: Config.MaxUpdatesPerFrame = %d: must be positive (or zero for no cap)", c.MaxUpdatesPerFrame)
+	case c.Tick > 0 && c.Tick < time.Second/MaxTPS:
+		return c, fmt.Errorf("engine: Config.Tick = %v: must be at least %v (MaxTPS)", c.Tick, time.Second/MaxTPS)
 	case c.Overrun < SlowMo || c.Overrun > CatchUp:
 		return c, fmt.Errorf("engine: Config.Overrun = %d: must be SlowMo, Drop or CatchUp", int(c.Overrun))
 	case c.TimeScale < 0 || c.TimeScale > MaxTimeScale || math.IsNaN(c.TimeScale):
 		return c, fmt.Errorf("engine: Config.TimeScale = %v: must be in (0, %d] (or zero for 1)", c.TimeScale, MaxTimeScale)
+	case c.TimeScale > 0 && c.TimeScale < MinTimeScale*0.5:
+		return c, fmt.Errorf("engine: Config.TimeScale = %v: rounds to 0 at the 1/1000 precision it is kept in; the smallest is %v (pause to stop time)", c.TimeScale, MinTimeScale)
 	case c.FPSDecay < 0 || c.FPSDecay > 1 || math.IsNaN(c.FPSDecay):
 		return c, fmt.Errorf("engine: Config.FPSDecay = %v: must be in (0, 1] (or zero for %v)", c.FPSDecay, DefaultFPSDecay)
 	case c.WorkTau < 0:
@@ -153,8 +175,21 @@ func (c Config) withDefaults() (Config, error) {
 	if c.TPS == 0 && c.Tick == 0 {
 		c.TPS = DefaultTPS
 	}
+	tick := c.Tick
+	if tick == 0 {
+		tick = time.Duration(float64(time.Second) / float64(c.TPS))
+	}
 	if c.MaxFrameTime == 0 {
-		c.MaxFrameTime = DefaultMaxFrameTime
+		c.MaxFrameTime = max(DefaultMaxFrameTime, tick)
+	}
+	if c.MaxFrameTime > 0 && c.MaxFrameTime < tick {
+		return c, fmt.Errorf("engine: Config.MaxFrameTime = %v: shorter than one tick (%v), so no tick would ever run", c.MaxFrameTime, tick)
+	}
+	switch {
+	case c.MaxUpdatesPerFrame == 0:
+		c.MaxUpdatesPerFrame = DefaultMaxUpdatesPerFrame
+	case c.MaxUpdatesPerFrame < 0:
+		c.MaxUpdatesPerFrame = 0 // no cap
 	}
 	if c.TimeScale == 0 {
 		c.TimeScale = 1

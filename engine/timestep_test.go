@@ -131,20 +131,17 @@ func TestTieTicks(t *testing.T) {
 }
 
 func TestOneSecondFramesHalfSecondTicks(t *testing.T) {
-	// Default clamp: each 1 s frame feeds 250 ms and drops 750 ms.
+	// Default clamp: 250 ms, raised to one tick (500 ms) so a tick can run
+	// every frame; each 1 s frame feeds 500 ms and drops 500 ms.
 	ts := mustTimestep(t, Config{Tick: 500 * time.Millisecond})
-	want := []struct {
-		ticks int
-		alpha float64
-	}{{0, 0.5}, {1, 0}, {0, 0.5}, {1, 0}}
-	for i, w := range want {
+	for i := range 4 {
 		f := ts.Advance(time.Second)
-		if f.Ticks != w.ticks || f.Alpha != w.alpha || f.Dropped != 750*time.Millisecond {
-			t.Errorf("clamped frame %d: ticks %d alpha %v dropped %v; want %d, %v, 750ms", i+1, f.Ticks, f.Alpha, f.Dropped, w.ticks, w.alpha)
+		if f.Ticks != 1 || f.Alpha != 0 || f.Dropped != 500*time.Millisecond {
+			t.Errorf("clamped frame %d: ticks %d alpha %v dropped %v; want 1, 0, 500ms", i+1, f.Ticks, f.Alpha, f.Dropped)
 		}
 	}
-	if got := ts.Totals().Dropped; got != 3*time.Second {
-		t.Errorf("total dropped %v, want 3s", got)
+	if got := ts.Totals().Dropped; got != 2*time.Second {
+		t.Errorf("total dropped %v, want 2s", got)
 	}
 
 	// Clamp disabled: two ticks per frame, nothing dropped.
@@ -306,14 +303,15 @@ func TestTimeScale(t *testing.T) {
 		}
 		assertBalance(t, &ts)
 	}
-	// A third: 3 frames of 1 ns feed exactly 1 ns of game time.
-	ts := mustTimestep(t, Config{Tick: time.Nanosecond, TimeScale: 1.0 / 3})
+	// A third: every 3 frames of 1 ns feed exactly 1 ns of game time, so
+	// 3,000,000 of them run exactly ten 100 µs ticks.
+	ts := mustTimestep(t, Config{Tick: 100 * time.Microsecond, TimeScale: 1.0 / 3})
 	var n int
-	for range 30 {
+	for range 3_000_000 {
 		n += ts.Advance(1).Ticks
 	}
-	if n != 10 {
-		t.Errorf("scale 1/3: 30 ns ran %d ticks of 1 ns, want 10", n)
+	if n != 10 || ts.Totals().Sim != time.Millisecond {
+		t.Errorf("scale 1/3: 3 ms of 1 ns frames ran %d ticks of 100 µs (%v), want 10 (1ms)", n, ts.Totals().Sim)
 	}
 	if err := ts.SetTimeScale(-1); err == nil {
 		t.Error("SetTimeScale(-1) accepted")
@@ -393,7 +391,12 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{Config{TPS: -1}, "engine: Config.TPS = -1: must be positive (or zero for 60)"},
 		{Config{Tick: -time.Millisecond}, "engine: Config.Tick = -1ms: must be positive (or zero to use TPS)"},
-		{Config{MaxUpdatesPerFrame: -2}, "engine: Config.MaxUpdatesPerFrame = -2: must be positive (or zero for no cap)"},
+		{Config{TPS: MaxTPS + 1}, "engine: Config.TPS = 10001: must be at most MaxTPS (10000)"},
+		{Config{TPS: 1e9}, "engine: Config.TPS = 1000000000: must be at most MaxTPS (10000)"},
+		{Config{Tick: 99 * time.Microsecond}, "engine: Config.Tick = 99µs: must be at least 100µs (MaxTPS)"},
+		{Config{MaxFrameTime: time.Nanosecond}, "engine: Config.MaxFrameTime = 1ns: shorter than one tick (16.666666ms), so no tick would ever run"},
+		{Config{Tick: 20 * time.Millisecond, MaxFrameTime: 19 * time.Millisecond}, "engine: Config.MaxFrameTime = 19ms: shorter than one tick (20ms), so no tick would ever run"},
+		{Config{TimeScale: 0.0004}, "engine: Config.TimeScale = 0.0004: rounds to 0 at the 1/1000 precision it is kept in; the smallest is 0.001 (pause to stop time)"},
 		{Config{Overrun: 7}, "engine: Config.Overrun = 7: must be SlowMo, Drop or CatchUp"},
 		{Config{TimeScale: 2000}, "engine: Config.TimeScale = 2000: must be in (0, 1000] (or zero for 1)"},
 		{Config{FPSDecay: 1.5}, "engine: Config.FPSDecay = 1.5: must be in (0, 1] (or zero for 0.25)"},
@@ -401,6 +404,12 @@ func TestConfigErrors(t *testing.T) {
 		_, err := NewTimestep(c.cfg)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("NewTimestep(%+v) error = %v, want %q", c.cfg, err, c.want)
+		}
+	}
+	// Each limit itself is accepted.
+	for _, c := range []Config{{TPS: MaxTPS}, {Tick: 100 * time.Microsecond}, {MaxFrameTime: time.Second / 60}, {TimeScale: MinTimeScale}, {MaxUpdatesPerFrame: -1}} {
+		if _, err := NewTimestep(c); err != nil {
+			t.Errorf("NewTimestep(%+v) = %v, want the limit accepted", c, err)
 		}
 	}
 	if _, err := ParseOverrun("panic"); err == nil {

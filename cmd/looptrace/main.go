@@ -70,7 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	tps := fs.Int("tps", 60, "ticks per second")
 	tick := fs.Duration("tick", 0, "tick length (overrides -tps)")
 	clamp := fs.Duration("clamp", engine.DefaultMaxFrameTime, "frame-time clamp; 0 disables it")
-	fs.IntVar(&o.cfg.MaxUpdatesPerFrame, "max-updates", 0, "updates per frame cap; 0 means no cap")
+	fs.IntVar(&o.cfg.MaxUpdatesPerFrame, "max-updates", 0, "updates per frame cap; 0 means the default (240), -1 no cap")
 	overrun := fs.String("overrun", "slowmo", "overrun policy: slowmo, drop or catchup")
 	fs.Float64Var(&o.cfg.TimeScale, "scale", 1, "time scale")
 	fs.StringVar(&o.format, "format", "text", "output: text, jsonl or summary")
