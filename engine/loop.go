@@ -153,6 +153,13 @@ type Stats struct {
 	FrameP50, FrameP95, FrameP99 time.Duration
 	// TicksPerFrame counts frames by the number of updates they ran.
 	TicksPerFrame [TickBuckets]uint64
+	// RunFPS is the whole run's frame rate: frames over the real time they
+	// took. RunP50 and RunP99 are the whole run's frame interval
+	// percentiles, refreshed once per second (Loop.RunPercentiles has them
+	// up to the last frame). A stats line at exit reports these; FPS and
+	// FrameP99 describe the last seconds only.
+	RunFPS         float64
+	RunP50, RunP99 time.Duration
 
 	// Quality is the governor's level (0 is the lowest); QualityReason
 	// why it last changed, QualityAt when (real time since start),
@@ -403,6 +410,10 @@ func (l *Loop) govern(work time.Duration) bool {
 	s.QualityUndone = l.gov.Undone()
 	return changed
 }
+
+// RunPercentiles returns the whole run's median and 99th percentile frame
+// interval up to the last frame, for a report at exit.
+func (l *Loop) RunPercentiles() (p50, p99 time.Duration) { return l.mon.RunPercentiles() }
 
 // Governor returns the loop's quality governor, to pin the level
 // (Governor.Pin) or read it.

@@ -15,8 +15,8 @@ const TickBuckets = 17
 
 // Monitor measures frame rate and frame cost: an FPS average updated once
 // per real second, a frame-rate-independent average of work time, frame
-// interval percentiles over the last WindowFrames frames, and a histogram of
-// ticks per frame. Like Timestep it is a pure value fed with numbers; Loop
+// interval percentiles over the last WindowFrames frames and over the whole
+// run, and a histogram of ticks per frame. Like Timestep it is a pure value fed with numbers; Loop
 // owns one. Make it with NewMonitor.
 type Monitor struct {
 	decay float64
@@ -37,6 +37,53 @@ type Monitor struct {
 	next  int
 	p     [3]time.Duration // p50, p95, p99 as of the last second
 	hist  [TickBuckets]uint64
+
+	run  runHistogram
+	runP [2]time.Duration // the run's p50 and p99 as of the last second
+	n    uint64           // frames observed
+}
+
+// The whole run's frame intervals, in a histogram that never grows: 10 µs
+// buckets up to 100 ms (exact for intervals in whole 10 µs), then buckets
+// 1 % wide up to about 100 s, then one for anything longer.
+const (
+	runFine     = 10 * time.Microsecond
+	runFineN    = int(100 * time.Millisecond / runFine)
+	runCoarseN  = 700
+	runBuckets  = runFineN + runCoarseN + 1
+	runLogRatio = 0.01
+)
+
+type runHistogram [runBuckets]uint32
+
+func runBucket(d time.Duration) int {
+	if d < 100*time.Millisecond {
+		return int(d / runFine)
+	}
+	k := int(math.Log(float64(d)/float64(100*time.Millisecond)) / math.Log1p(runLogRatio))
+	return runFineN + min(k, runCoarseN)
+}
+
+// runLower returns the lower edge of bucket i.
+func runLower(i int) time.Duration {
+	if i < runFineN {
+		return time.Duration(i) * runFine
+	}
+	return time.Duration(float64(100*time.Millisecond) * math.Pow(1+runLogRatio, float64(i-runFineN)))
+}
+
+// quantile returns the nearest-rank q quantile of n observations: the lower
+// edge of the bucket that holds it.
+func (h *runHistogram) quantile(q float64, n uint64) time.Duration {
+	rank := uint64(math.Ceil(q * float64(n)))
+	var seen uint64
+	for i, c := range h {
+		seen += uint64(c)
+		if seen >= max(rank, 1) {
+			return runLower(i)
+		}
+	}
+	return 0
 }
 
 // NewMonitor returns a Monitor with cfg's FPSDecay and WorkTau.
@@ -69,6 +116,10 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 	m.ring[m.next] = interval
 	m.next = (m.next + 1) % WindowFrames
 	m.count = min(m.count+1, WindowFrames)
+	if b := &m.run[runBucket(interval)]; *b < math.MaxUint32 {
+		*b++
+	}
+	m.n++
 
 	// The FPS average moves once per real second. A frame that spans
 	// several seconds closes them all; the later ones saw no frame.
@@ -101,6 +152,24 @@ func (m *Monitor) percentiles() {
 		r := int(math.Ceil(q*float64(len(s)))) - 1
 		m.p[i] = s[max(r, 0)]
 	}
+	m.runP = [2]time.Duration{m.run.quantile(0.50, m.n), m.run.quantile(0.99, m.n)}
+}
+
+// RunFPS returns the run's frame rate: frames over the real time they
+// took.
+func (m *Monitor) RunFPS() float64 {
+	if m.total <= 0 {
+		return 0
+	}
+	return float64(m.n) / m.total.Seconds()
+}
+
+// RunPercentiles returns the whole run's median and 99th percentile frame
+// interval, to 10 µs under 100 ms and 1 % above. It walks the histogram:
+// call it at the end of a run, not every frame (Stats carries the figures
+// as of the last second).
+func (m *Monitor) RunPercentiles() (p50, p99 time.Duration) {
+	return m.run.quantile(0.50, m.n), m.run.quantile(0.99, m.n)
 }
 
 // FPS returns the frame-rate average, 0 before the first full second.
@@ -115,4 +184,6 @@ func (m *Monitor) fill(s *Stats) {
 	s.Work = time.Duration(m.work)
 	s.FrameP50, s.FrameP95, s.FrameP99 = m.p[0], m.p[1], m.p[2]
 	s.TicksPerFrame = m.hist
+	s.RunFPS = m.RunFPS()
+	s.RunP50, s.RunP99 = m.runP[0], m.runP[1]
 }

@@ -89,3 +89,41 @@ func TestMonitorPercentilesAndHistogram(t *testing.T) {
 		t.Errorf("overflow bucket %d, want 20", s.TicksPerFrame[TickBuckets-1])
 	}
 }
+
+// TestRunFigures scripts a run with known frame times: 600 frames of 16 ms,
+// then 100 of 50 ms (a load), then 300 of 10 ms. The run's figures cover
+// all of it; the last-second ones only the end.
+func TestRunFigures(t *testing.T) {
+	m, _ := NewMonitor(Config{})
+	feed := func(n int, d time.Duration) {
+		for range n {
+			m.Observe(d, d/2, 1)
+		}
+	}
+	feed(600, 16*time.Millisecond)
+	feed(100, 50*time.Millisecond)
+	feed(300, 10*time.Millisecond)
+	// 1,000 frames in 9.6 + 5 + 3 = 17.6 s.
+	if fps := m.RunFPS(); math.Abs(fps-1000/17.6) > 1e-9 {
+		t.Errorf("RunFPS = %v, want %v", fps, 1000/17.6)
+	}
+	p50, p99 := m.RunPercentiles()
+	if p50 != 16*time.Millisecond || p99 != 50*time.Millisecond {
+		t.Errorf("run p50 %v p99 %v, want 16ms and 50ms", p50, p99)
+	}
+	// Stats carries both: the run's, and the recent average, which the
+	// fast end has pulled above the run's.
+	var s Stats
+	m.fill(&s)
+	if s.RunFPS != m.RunFPS() || s.RunP50 != 16*time.Millisecond || s.FPS < 60 || s.FPS <= s.RunFPS {
+		t.Errorf("stats run fps %v p50 %v, last fps %v; want %v, 16ms and the last above the run's", s.RunFPS, s.RunP50, s.FPS, m.RunFPS())
+	}
+	// Past 100 ms the buckets are 1 % wide.
+	m2, _ := NewMonitor(Config{})
+	for range 10 {
+		m2.Observe(400*time.Millisecond, 0, 1)
+	}
+	if _, p99 := m2.RunPercentiles(); p99 > 400*time.Millisecond || p99 < 396*time.Millisecond {
+		t.Errorf("p99 of 400 ms frames = %v, want within 1 %% below", p99)
+	}
+}

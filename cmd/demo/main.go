@@ -315,7 +315,6 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
 		return err
 	}
-	s := g.loop.Stats()
 	// Close what the demo made before reporting, to prove nothing leaks;
 	// the deferred calls find them closed.
 	g.scaler.Delete()
@@ -327,10 +326,9 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
 		gcCycles = strconv.FormatUint(g.gcs, 10)
 	}
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d dropped_ms=%.3f overruns=%d snapped=%d p99_ms=%.3f quality=%d quality_changes=%d quality_undone=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
-		s.Frames, s.Ticks, s.FPS, win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(),
-		win.StateChanges(), float64(s.Dropped)/1e6, s.Overruns, s.Snapped, float64(s.FrameP99)/1e6,
-		s.Quality, s.QualityChanges, s.QualityUndone, g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
+	fmt.Fprintf(stdout, "stats %s vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
+		g.loop.Report(), win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(), win.StateChanges(),
+		g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
 	if sig != nil {
 		return errors.Join(sig, g.err)
@@ -402,8 +400,8 @@ func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) erro
 	s := loop.Stats()
 	// The world's own tick count: -ticks stops inside a frame, before the
 	// loop has counted that frame.
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f vsync=none dropped_ms=%.3f overruns=%d\n",
-		s.Frames, sc.world.Ticks(), s.FPS, float64(s.Dropped)/1e6, s.Overruns)
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f fps_last=%.1f vsync=none dropped_ms=%.3f overruns=%d\n",
+		s.Frames, sc.world.Ticks(), s.RunFPS, s.FPS, float64(s.Dropped)/1e6, s.Overruns)
 	if o.ticks > 0 {
 		fmt.Fprintf(stdout, "state-hash=%016x\n", sc.Hash())
 	}

@@ -155,7 +155,6 @@ func run() (err error) {
 	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
 		return err
 	}
-	s := loop.Stats()
-	fmt.Fprintf(os.Stdout, "stats frames=%d ticks=%d fps=%.1f quality=%d\n", s.Frames, s.Ticks, s.FPS, s.Quality)
+	fmt.Fprintf(os.Stdout, "stats %s window=%s\n", loop.Report(), win.Driver())
 	return err
 }
