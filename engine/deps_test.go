@@ -20,7 +20,7 @@ func TestDeps(t *testing.T) {
 	var pkgs []string
 	for _, p := range []string{"engine", "physics", "input", "shaders"} {
 		if _, err := os.Stat("../" + p); err == nil {
-			pkgs = append(pkgs, "fixstep/"+p+"/...")
+			pkgs = append(pkgs, "github.com/fixstep/fixstep/"+p+"/...")
 		}
 	}
 	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, pkgs...)

@@ -30,7 +30,7 @@
 //		"log"
 //		"math"
 //
-//		"fixstep/engine"
+//		"github.com/fixstep/fixstep/engine"
 //	)
 //
 //	// box oscillates on a 1 Hz spring; Update integrates it at the fixed tick.

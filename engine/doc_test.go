@@ -42,7 +42,7 @@ func TestDocProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mod := "module paste\n\ngo 1.24\n\nrequire fixstep v0.0.0\n\nreplace fixstep => " + root + "\n"
+	mod := "module paste\n\ngo 1.24\n\nrequire github.com/fixstep/fixstep v0.0.0\n\nreplace github.com/fixstep/fixstep => " + root + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 		t.Fatal(err)
 	}

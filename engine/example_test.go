@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 // A 60 Hz tick under frames of 25 ms: some frames run two updates, some one,

@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 
-	"fixstep/gfx/internal/pack"
+	"github.com/fixstep/fixstep/gfx/internal/pack"
 )
 
 // Filter says how a texture is sampled when it is drawn at another size

@@ -8,7 +8,7 @@ import (
 
 	"github.com/veandco/go-sdl2/sdl"
 
-	"fixstep/input"
+	"github.com/fixstep/fixstep/input"
 )
 
 // translateInput turns one SDL event into input.State calls. Keyboard events

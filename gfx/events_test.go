@@ -12,8 +12,8 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/veandco/go-sdl2/sdl"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // TestKeysAreSDLScancodes checks that every named input.Key has SDL's name

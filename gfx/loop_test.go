@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // boxGame moves a box one unit per tick and draws it interpolated.

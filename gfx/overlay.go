@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 // GraphFrames is how many recent frames the overlay's graph shows.

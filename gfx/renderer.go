@@ -11,7 +11,7 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 
-	"fixstep/shaders"
+	"github.com/fixstep/fixstep/shaders"
 )
 
 // Color is a premultiplied RGBA8 color, the form the GPU blends.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 
-	"fixstep/shaders"
+	"github.com/fixstep/fixstep/shaders"
 )
 
 // Program is a linked GL shader program.

@@ -13,8 +13,8 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/veandco/go-sdl2/sdl"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // WindowState is what the player can see of the window. The loop's behaviour

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 // scripted is an engine.Platform whose frames run a chosen number of

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/gfx"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/gfx"
 )
 
 // The sprites benchmark ("bunnymark"): N sprites of 32×32 premultiplied RGBA

@@ -100,11 +100,13 @@ func TestKill9LeavesAReplayableRecording(t *testing.T) {
 }
 
 // TestPanicExitsTwoAndLeavesACrashReplay: a panic in Update prints the
-// panic with its tick and stack, exits with status 2, and the recording
-// reproduces it.
+// panic with its tick and stack, still closes everything and prints the
+// stats line, exits with status 2, writes a readable profile, and the
+// recording reproduces it.
 func TestPanicExitsTwoAndLeavesACrashReplay(t *testing.T) {
-	rec := filepath.Join(t.TempDir(), "crash.fxr")
-	cmd, out := startDemo(t, "-record", rec, "-n", "60", "-panic-at", "90")
+	dir := t.TempDir()
+	rec, prof := filepath.Join(dir, "crash.fxr"), filepath.Join(dir, "cpu.prof")
+	cmd, out := startDemo(t, "-record", rec, "-cpuprofile", prof, "-n", "60", "-panic-at", "90")
 	err := cmd.Wait()
 	if code := exitCode(err); code != 2 {
 		t.Errorf("exit status %d, want 2", code)
@@ -112,6 +114,12 @@ func TestPanicExitsTwoAndLeavesACrashReplay(t *testing.T) {
 	if !strings.Contains(out.String(), "demo: engine: panic in Update at tick 90: demo: -panic-at 90") ||
 		!strings.Contains(out.String(), "goroutine") {
 		t.Errorf("output does not show the panic and its stack:\n%s", out)
+	}
+	if !strings.Contains(out.String(), "stats frames=") || !strings.Contains(out.String(), "gl_objects=0") {
+		t.Errorf("no stats line with gl_objects=0 after the panic:\n%s", out)
+	}
+	if top, err := exec.Command("go", "tool", "pprof", "-top", os.Args[0], prof).CombinedOutput(); err != nil {
+		t.Errorf("pprof cannot read the profile: %v\n%s", err, top)
 	}
 	var rout bytes.Buffer
 	if err := replay(rec, &rout); err != nil || !strings.Contains(rout.String(), "replay reproduced the recorded crash") {

@@ -8,10 +8,10 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"fixstep/engine"
-	"fixstep/gfx"
-	"fixstep/input"
-	"fixstep/physics"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
 )
 
 // game runs the scene in a window: it adds drawing, the overlay and the

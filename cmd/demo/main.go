@@ -28,10 +28,10 @@ import (
 	"strings"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/engine/profile"
-	"fixstep/gfx"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/engine/profile"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/input"
 )
 
 // processStart approximates the process's start: main's package variables
@@ -310,16 +310,16 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	g.loop.Governor().Pin(q) // Run calls QualityChanged with it before the first frame
 	release := g.loop.StopOnSignals(exitOnSecondSignal)
 	defer release()
-	err = g.loop.Run(context.Background())
-	var sig *engine.SignalError
-	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
-		return err
+	// However the run ends (a stop, a signal, an error, a panic the loop
+	// recovered), close what the demo made and report before returning it:
+	// the deferred calls find everything closed.
+	runErr := g.loop.Run(context.Background())
+	if errors.Is(runErr, engine.ErrStopped) {
+		runErr = nil
 	}
-	// Close what the demo made before reporting, to prove nothing leaks;
-	// the deferred calls find them closed.
 	g.scaler.Delete()
 	if err := r.Close(); err != nil {
-		return err
+		return errors.Join(runErr, err)
 	}
 	allocsPerFrame, gcCycles := "n/a", "n/a" // no frame after the warm-up
 	if g.counted > 0 {
@@ -330,10 +330,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		g.loop.Report(), win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(), win.StateChanges(),
 		g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
-	if sig != nil {
-		return errors.Join(sig, g.err)
-	}
-	return g.err
+	return errors.Join(runErr, g.err)
 }
 
 // headless runs the scene without a window and prints its progress.

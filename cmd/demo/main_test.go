@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // TestMain lets a test run the demo's main in a child process of the test

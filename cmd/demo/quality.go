@@ -1,8 +1,8 @@
 package main
 
 import (
-	"fixstep/gfx"
-	"fixstep/physics"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/physics"
 )
 
 // knobs are what each quality level (0 lowest .. 4) changes in the demo.

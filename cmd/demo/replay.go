@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // maxReplayFile bounds the size of a file -replay reads: an hour of heavy

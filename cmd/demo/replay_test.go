@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"fixstep/engine"
-	"fixstep/input"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
 )
 
 // pressing is a simulated clock that presses and releases keys on a

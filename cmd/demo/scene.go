@@ -7,10 +7,10 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"fixstep/engine"
-	"fixstep/gfx"
-	"fixstep/input"
-	"fixstep/physics"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
 )
 
 // The demo's actions: game code asks for these, never for keys.

@@ -30,7 +30,7 @@ import (
 	"strings"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 func main() {

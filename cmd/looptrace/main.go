@@ -38,7 +38,7 @@ import (
 	"strings"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 func main() {

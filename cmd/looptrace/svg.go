@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"fixstep/engine"
+	"github.com/fixstep/fixstep/engine"
 )
 
 // svgFrames is how many frames the timeline draws at most.

@@ -13,11 +13,11 @@ import (
 	"os"
 	"strings"
 
-	"fixstep/engine"
-	"fixstep/engine/profile"
-	"fixstep/gfx"
-	"fixstep/input"
-	"fixstep/physics"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/engine/profile"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
 )
 
 // Actions are what the game asks of the input; bindings map keys to them.
