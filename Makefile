@@ -107,21 +107,12 @@ profile: build
 	else xvfb-run -a -s "-screen 0 1280x720x24" ./bin/demo -frames $(PROFILE_FRAMES) -cpuprofile cpu.prof $(DEMO_FLAGS); fi
 	$(GO) tool pprof -top -nodecount 30 bin/demo cpu.prof
 
-# new creates cmd/NAME from the skeleton game with the names changed,
-# builds it, and says how to run it.
-NEWDIR ?= cmd
+# new creates a game of your own in a module of its own at DIR (default
+# ../NAME): the skeleton renamed, a go.mod requiring the engine (replaced by
+# this checkout until it is published), a Makefile with run and test, and a
+# README (cmd/newgame).
 new:
-	@name="$(NAME)"; \
-	if ! printf '%s' "$$name" | grep -Eq '^[a-z][a-z0-9_]{0,30}$$'; then \
-	  echo "make new: NAME=\"$$name\" is not a valid game name: lower-case letters, digits and _, starting with a letter (make new NAME=mygame)" >&2; exit 1; fi; \
-	dir="$(NEWDIR)/$$name"; \
-	if [ -e "$$dir" ]; then echo "make new: $$dir already exists; pick another NAME or remove it" >&2; exit 1; fi; \
-	mkdir -p "$$dir" && \
-	sed -e "s/Command skeleton is the smallest complete fixstep game:/Command $$name is a fixstep game, started from cmd\/skeleton:/" \
-	    -e "/^\/\/ Copy it to start your own/d" \
-	    -e "s/\"skeleton\"/\"$$name\"/g; s/\"skeleton: \"/\"$$name: \"/" cmd/skeleton/main.go > "$$dir/main.go" && \
-	$(GO) build -o bin/$$name ./$$dir && \
-	echo "make new: created $$dir/main.go and bin/$$name. Run it: ./bin/$$name  (or: go run ./$$dir)"
+	@$(GO) run ./cmd/newgame -name "$(NAME)" $(if $(DIR),-dir "$(DIR)") $(if $(MODULE),-module "$(MODULE)")
 
 clean:
 	rm -rf bin demo.png bench.txt cpu.prof

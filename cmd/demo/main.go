@@ -29,7 +29,6 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
-	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 )
@@ -62,13 +61,10 @@ func main() {
 }
 
 type options struct {
+	gfx.Flags  // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
 	tps        int
-	vsync      string
-	fpsCap     float64
 	n          int
 	seed       uint64
-	frames     uint64
-	screenshot string
 	headless   bool
 	glDebug    bool
 	width      int
@@ -80,24 +76,18 @@ type options struct {
 	bindings   string
 	record     string
 	replay     string
-	quality    string
 	load       time.Duration
 	bench      string
 	textures   int
 	panicAt    int64
-	profile    profile.Flags
 }
 
 func parse(args []string) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.IntVar(&o.tps, "tps", 60, "fixed ticks per second")
-	fs.StringVar(&o.vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
-	fs.Float64Var(&o.fpsCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")
 	fs.IntVar(&o.n, "n", 300, "number of bouncing bodies")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed of the scene")
-	fs.Uint64Var(&o.frames, "frames", 0, "run this many frames, then exit (0: until quit)")
-	fs.StringVar(&o.screenshot, "screenshot", "", "save the last frame of -frames to this PNG file")
 	fs.BoolVar(&o.headless, "headless", false, "no window: the server mode")
 	fs.BoolVar(&o.glDebug, "gldebug", false, "debug GL context; driver messages go to the log")
 	fs.IntVar(&o.width, "width", 1280, "window width")
@@ -107,11 +97,10 @@ func parse(args []string) (options, error) {
 	fs.Uint64Var(&o.ticks, "ticks", 0, "headless: stop after exactly this many ticks and print state-hash=<hex>")
 	fs.Float64Var(&o.seconds, "seconds", 4, "headless, real clock: run this many seconds")
 	fs.StringVar(&o.bindings, "bindings", "", "input bindings file (default: built in)")
-	fs.StringVar(&o.quality, "quality", "auto", "quality level: auto, or 0 (lowest) to 4 pinned")
 	fs.DurationVar(&o.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
 	fs.StringVar(&o.bench, "bench", "", "run a benchmark scene instead of the demo: sprites (800x600, vsync off, -n sprites)")
 	fs.IntVar(&o.textures, "textures", 1, "-bench sprites: sprite i uses texture i%K of K textures")
-	o.profile.Register(fs)
+	o.Flags.Register(fs)
 	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
 	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	fs.Int64Var(&o.panicAt, "panic-at", 0, "panic in Update at this tick, to try crash reproduction with -record and -replay (0: never)")
@@ -121,9 +110,6 @@ func parse(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.screenshot != "" && o.frames == 0 {
-		return o, errors.New("-screenshot needs -frames N: it saves the last frame")
-	}
 	if (o.simFrame != 0 || o.simJitter != 0 || o.ticks != 0) && !o.headless {
 		return o, errors.New("-sim-frame, -sim-jitter and -ticks need -headless")
 	}
@@ -132,9 +118,6 @@ func parse(args []string) (options, error) {
 	}
 	if o.textures < 1 || o.textures > 256 {
 		return o, fmt.Errorf("-textures %d: want 1 to 256", o.textures)
-	}
-	if _, err := o.pinnedQuality(); err != nil {
-		return o, err
 	}
 	return o, o.check()
 }
@@ -165,18 +148,6 @@ func (o options) check() error {
 	return nil
 }
 
-// pinnedQuality returns the -quality level, or -1 for auto.
-func (o options) pinnedQuality() (int, error) {
-	if o.quality == "auto" {
-		return -1, nil
-	}
-	q, err := strconv.Atoi(o.quality)
-	if err != nil || q < 0 || q > len(levels)-1 {
-		return 0, fmt.Errorf("-quality %q: want auto or a level from 0 to %d", o.quality, len(levels)-1)
-	}
-	return q, nil
-}
-
 func run(args []string, stdout io.Writer) (err error) {
 	o, err := parse(args)
 	if err != nil {
@@ -185,12 +156,10 @@ func run(args []string, stdout io.Writer) (err error) {
 	// Every output is opened or checked before the first frame: a run that
 	// could not write its results never starts, and each output is closed
 	// on its own, so one failing never discards another.
-	if o.screenshot != "" {
-		if err := checkWritable(o.screenshot); err != nil {
-			return fmt.Errorf("-screenshot: %w", err)
-		}
+	if err := o.Flags.Check(len(levels) - 1); err != nil {
+		return err
 	}
-	prof, err := o.profile.Start()
+	prof, err := o.Profile.Start()
 	if err != nil {
 		return err
 	}
@@ -234,23 +203,6 @@ func run(args []string, stdout io.Writer) (err error) {
 	return runWindow(o, cfg, sc, keys, stdout)
 }
 
-// checkWritable checks that path can be created, without leaving a file.
-func checkWritable(path string) error {
-	if _, err := os.Stat(path); err == nil {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		return f.Close()
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(path)
-}
-
 // exitOnSecondSignal is what a second signal does while the run stops:
 // exit at once, with the conventional status.
 func exitOnSecondSignal(s os.Signal) {
@@ -275,19 +227,15 @@ func loadBindings(path string) (*input.Bindings, error) {
 }
 
 func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdout io.Writer) error {
-	vsync, err := gfx.ParseVsync(o.vsync)
-	if err != nil {
-		return err
-	}
 	level := slog.LevelInfo
 	if o.glDebug {
 		level = slog.LevelDebug
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	win, err := gfx.NewWindow(gfx.WindowConfig{
+	win, err := gfx.NewWindow(o.Window(gfx.WindowConfig{
 		Title: "fixstep demo", Width: o.width, Height: o.height,
-		Vsync: vsync, FPSCap: o.fpsCap, Debug: o.glDebug, Logger: logger, Input: keys,
-	})
+		Debug: o.glDebug, Logger: logger, Input: keys,
+	}))
 	if err != nil {
 		return err
 	}
@@ -297,7 +245,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	defer r.Close()
-	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.frames, screenshot: o.screenshot,
+	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.Frames, screenshot: o.Screenshot,
 		load: o.load, loadOn: o.load > 0}
 	defer g.scaler.Delete()
 	g.overlay.Visible = true
@@ -306,8 +254,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
-	q, _ := o.pinnedQuality()
-	g.loop.Governor().Pin(q) // Run calls QualityChanged with it before the first frame
+	o.Pin(g.loop) // Run calls QualityChanged with the level before the first frame
 	release := g.loop.StopOnSignals(exitOnSecondSignal)
 	defer release()
 	// However the run ends (a stop, a signal, an error, a panic the loop

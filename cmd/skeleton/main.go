@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/fixstep/fixstep/engine"
-	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 	"github.com/fixstep/fixstep/physics"
@@ -40,7 +39,8 @@ type game struct {
 	in     input.Actions
 	world  physics.World
 	player physics.BodyID
-	frames uint64 // stop after this many frames (0: never)
+	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, profiling
+	err    error     // a screenshot that failed, reported at exit
 }
 
 // Begin runs once per frame, before the updates: frame-level logic.
@@ -70,11 +70,14 @@ func (g *game) Draw(f engine.Frame) {
 	p := g.world.Body(g.player).Lerp(f.Alpha)
 	g.r.Rect(float32(p.X), float32(p.Y), 1, 1, 0, gfx.RGBA(0.3, 0.9, 0.4, 1))
 	g.r.EndFrame()
+	if g.flags.Last(f.Index) && g.flags.Screenshot != "" {
+		g.err = g.r.Screenshot(g.flags.Screenshot, w, h)
+	}
 }
 
 // End runs after the frame is presented, with its stats (FPS, overruns).
 func (g *game) End(s *engine.Stats) error {
-	if g.frames > 0 && s.Frames >= g.frames {
+	if g.flags.Done(s) {
 		return engine.ErrStopped
 	}
 	return nil
@@ -106,18 +109,20 @@ func main() {
 const name = "skeleton"
 
 func run() (err error) {
-	var prof profile.Flags
-	prof.Register(flag.CommandLine)
-	frames := flag.Uint64("frames", 0, "run this many frames, then exit")
+	g := &game{}
+	g.flags.Register(flag.CommandLine)
 	flag.Parse()
-	session, err := prof.Start()
+	if err := g.flags.Check(engine.DefaultQualityLevels); err != nil {
+		return err
+	}
+	session, err := g.flags.Profile.Start()
 	if err != nil {
 		return err
 	}
 	defer func() { err = errors.Join(err, session.Stop()) }()
 
 	keys := &input.State{}
-	win, err := gfx.NewWindow(gfx.WindowConfig{Title: name, Input: keys})
+	win, err := gfx.NewWindow(g.flags.Window(gfx.WindowConfig{Title: name, Input: keys}))
 	if err != nil {
 		return err
 	}
@@ -133,7 +138,7 @@ func run() (err error) {
 	if err != nil {
 		return err
 	}
-	g := &game{win: win, r: r, keys: keys, in: input.NewActions(keys, b), frames: *frames}
+	g.win, g.r, g.keys, g.in = win, r, keys, input.NewActions(keys, b)
 	g.world.Gravity = physics.Vec2{Y: -20}
 	if _, err := g.world.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -0.5}, HalfW: 1000, HalfH: 0.5}); err != nil {
 		return err
@@ -146,15 +151,17 @@ func run() (err error) {
 	if err != nil {
 		return err
 	}
+	g.flags.Pin(loop)
 	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
 	// second one exits at once.
 	release := loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
 	defer release()
-	err = loop.Run(context.Background())
-	var sig *engine.SignalError
-	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &sig) {
-		return err
+	// However the run ends (a stop, a signal, a panic the loop recovered),
+	// close and report; main turns the error into the exit status.
+	if err = loop.Run(context.Background()); errors.Is(err, engine.ErrStopped) {
+		err = nil
 	}
-	fmt.Fprintf(os.Stdout, "stats %s window=%s\n", loop.Report(), win.Driver())
-	return err
+	r.Close() // report the GL objects left: none
+	fmt.Fprintf(os.Stdout, "stats %s window=%s gl_objects=%d\n", loop.Report(), win.Driver(), gfx.LiveObjects())
+	return errors.Join(err, g.err)
 }

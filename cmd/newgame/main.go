@@ -1,0 +1,175 @@
+// Command newgame starts a game of your own, in a module of its own, from
+// cmd/skeleton: a folder with the skeleton's main.go and its test under your
+// game's name, a go.mod that requires the engine, a Makefile with run and
+// test, and a README with the two commands. make new runs it:
+//
+//	make new NAME=mygame DIR=../mygame
+//	cd ../mygame && make run
+//
+// Until the engine is published, the new go.mod points the engine's module
+// path at this checkout with a replace directive (the README says so);
+// delete that line once it can be fetched.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+const enginePath = "github.com/fixstep/fixstep"
+
+var validName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,30}$`)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "make new:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("newgame", flag.ContinueOnError)
+	name := fs.String("name", "", "the game's name: lower-case letters, digits and _, starting with a letter")
+	dir := fs.String("dir", "", "the folder to create (default ../NAME, beside the engine)")
+	module := fs.String("module", "", "the game's module path (default NAME)")
+	engine := fs.String("engine", ".", "the engine checkout the new go.mod points at")
+	tidy := fs.Bool("tidy", true, "run go mod tidy in the new folder (it fetches the engine's dependencies)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if !validName.MatchString(*name) {
+		return fmt.Errorf("NAME=%q is not a valid game name: lower-case letters, digits and _, starting with a letter (make new NAME=mygame)", *name)
+	}
+	if *dir == "" {
+		*dir = filepath.Join("..", *name)
+	}
+	if *module == "" {
+		*module = *name
+	}
+	root, err := filepath.Abs(*engine)
+	if err != nil {
+		return err
+	}
+	if mod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !bytes.HasPrefix(mod, []byte("module "+enginePath+"\n")) {
+		return fmt.Errorf("%s is not a fixstep checkout (no go.mod of %s): run make new from the engine's folder", root, enginePath)
+	}
+	if _, err := os.Stat(*dir); err == nil {
+		return fmt.Errorf("%s already exists; pick another DIR or remove it", *dir)
+	}
+	files, err := gameFiles(root, *name, *module)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(*dir, f.name), f.data, 0o644); err != nil {
+			return err
+		}
+	}
+	if *tidy {
+		cmd := exec.Command("go", "mod", "tidy")
+		cmd.Dir, cmd.Stderr = *dir, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("go mod tidy in %s: %w", *dir, err)
+		}
+	}
+	fmt.Printf("make new: created %s (module %s). Run it: cd %s && make run\n", *dir, *module, *dir)
+	return nil
+}
+
+type file struct {
+	name string
+	data []byte
+}
+
+// gameFiles returns the new game's files: the skeleton renamed, and the
+// module's own go.mod, Makefile, README and .gitignore.
+func gameFiles(root, name, module string) ([]file, error) {
+	rename := func(b []byte) []byte {
+		s := string(b)
+		s = strings.Replace(s, "// Command skeleton is the smallest complete fixstep game:", "// Command "+name+" is a fixstep game, started from the engine's cmd/skeleton:", 1)
+		s = strings.Replace(s, "// Copy it to start your own: make new NAME=mygame.\n", "", 1)
+		s = strings.ReplaceAll(s, `"skeleton"`, `"`+name+`"`)
+		s = strings.ReplaceAll(s, "FIXSTEP_SKELETON_", "FIXSTEP_GAME_")
+		return []byte(s)
+	}
+	var out []file
+	for _, f := range []string{"main.go", "main_test.go"} {
+		b, err := os.ReadFile(filepath.Join(root, "cmd", "skeleton", f))
+		if err != nil {
+			return nil, fmt.Errorf("reading the skeleton: %w", err)
+		}
+		out = append(out, file{f, rename(b)})
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return nil, err
+	}
+	goLine := "go 1.26.0"
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if strings.HasPrefix(l, "go ") {
+			goLine = l
+		}
+	}
+	out = append(out,
+		file{"go.mod", []byte(fmt.Sprintf("module %s\n\n%s\n\nrequire %s v0.0.0\n\n// The engine is not published yet: this checkout stands in for it.\n// Delete this line once go get %s works.\nreplace %s => %s\n",
+			module, goLine, enginePath, enginePath, enginePath, root))},
+		file{"Makefile", []byte(strings.ReplaceAll(makefile, "NAME", name))},
+		file{"README.md", []byte(strings.ReplaceAll(readme, "NAME", name))},
+		file{".gitignore", []byte("/bin/\n*.test\n*.prof\n*.png\n")},
+	)
+	return out, nil
+}
+
+const makefile = `# NAME: make run opens the game, make test runs its tests. Both install
+# what they need first (Debian/Ubuntu packages; Go modules via the proxy).
+
+GO       ?= go
+DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+FRAMES   ?= 200
+
+.PHONY: deps build run test
+
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	SUDO=""; if [ "$$(id -u)" != 0 ]; then SUDO=sudo; fi; \
+	echo "deps: installing$$missing"; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq$$missing >/dev/null
+
+build: deps
+	$(GO) build -o bin/NAME .
+
+# With no display, run under Xvfb for a few seconds and save NAME.png.
+run: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY$$SDL_VIDEODRIVER" ]; then ./bin/NAME; \
+	else echo "make run: no display, so NAME runs under Xvfb for $(FRAMES) frames and saves NAME.png"; \
+	  xvfb-run -a -s "-screen 0 1280x720x24" ./bin/NAME -frames $(FRAMES) -screenshot NAME.png; fi
+
+test: deps
+	SDL_VIDEODRIVER=offscreen $(GO) test -count=1 ./...
+`
+
+const readme = "# NAME\n\n" +
+	"A game on the fixstep engine, started from its skeleton.\n\n" +
+	"```sh\nmake run    # installs what it needs, builds, runs the game\nmake test   # installs what it needs, runs the tests\n```\n\n" +
+	"`main.go` is the whole game: a fixed-step `Update`, an interpolated `Draw`, and the hooks. The\n" +
+	"engine's README explains the API; `go doc github.com/fixstep/fixstep/engine` holds a complete\n" +
+	"program.\n\n" +
+	"The engine is not published yet, so `go.mod` points its module path at the checkout this game\n" +
+	"was made from, with a `replace` line. Delete that line once `go get github.com/fixstep/fixstep`\n" +
+	"works, or point it at your own copy of the engine.\n"

@@ -1,0 +1,123 @@
+package gfx
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/engine/profile"
+)
+
+// Flags are the command-line flags every windowed fixstep game has, in one
+// place so the demo, the skeleton and your game share them: -frames,
+// -screenshot, -quality, -vsync, -fps-cap and the profiling flags. The
+// zero value, registered and parsed, runs until quit with automatic
+// quality and adaptive vsync.
+type Flags struct {
+	// Frames stops the run after this many frames (0: until quit).
+	Frames uint64
+	// Screenshot saves the last of Frames frames to this PNG file.
+	Screenshot string
+	// Quality is "auto" or a level to pin (0 lowest).
+	Quality string
+	// Vsync is on, off or adaptive; FPSCap the frame rate when vsync is off
+	// or not honoured (0: the display's).
+	Vsync  string
+	FPSCap float64
+	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
+	Profile profile.Flags
+}
+
+// Register adds the flags to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	fs.Uint64Var(&f.Frames, "frames", 0, "run this many frames, then exit (0: until quit)")
+	fs.StringVar(&f.Screenshot, "screenshot", "", "save the last frame of -frames to this PNG file")
+	fs.StringVar(&f.Quality, "quality", "auto", "quality level: auto, or a level from 0 (lowest) to pin")
+	fs.StringVar(&f.Vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
+	fs.Float64Var(&f.FPSCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")
+	f.Profile.Register(fs)
+}
+
+// Check validates the flags for a game whose top quality level is levels,
+// and checks that -screenshot can be written, before the first frame.
+func (f *Flags) Check(levels int) error {
+	if f.Screenshot != "" && f.Frames == 0 {
+		return errors.New("-screenshot needs -frames N: it saves the last frame")
+	}
+	if _, err := f.PinnedQuality(levels); err != nil {
+		return err
+	}
+	if _, err := ParseVsync(f.vsync()); err != nil {
+		return err
+	}
+	if f.FPSCap < 0 || f.FPSCap > 10000 {
+		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) to 10000", f.FPSCap)
+	}
+	if f.Screenshot != "" {
+		if err := checkWritable(f.Screenshot); err != nil {
+			return fmt.Errorf("-screenshot: %w", err)
+		}
+	}
+	return nil
+}
+
+func (f *Flags) vsync() string {
+	if f.Vsync == "" {
+		return "adaptive"
+	}
+	return f.Vsync
+}
+
+// PinnedQuality returns the -quality level, or -1 for auto.
+func (f *Flags) PinnedQuality(levels int) (int, error) {
+	if f.Quality == "" || f.Quality == "auto" {
+		return -1, nil
+	}
+	q, err := strconv.Atoi(f.Quality)
+	if err != nil || q < 0 || q > levels {
+		return 0, fmt.Errorf("-quality %q: want auto or a level from 0 to %d", f.Quality, levels)
+	}
+	return q, nil
+}
+
+// Window returns cfg with the flags' vsync and frame-rate cap (Check has
+// validated them).
+func (f *Flags) Window(cfg WindowConfig) WindowConfig {
+	cfg.Vsync, _ = ParseVsync(f.vsync())
+	cfg.FPSCap = f.FPSCap
+	return cfg
+}
+
+// Pin pins the loop's quality when -quality names a level.
+func (f *Flags) Pin(l *engine.Loop) {
+	q, _ := f.PinnedQuality(l.Governor().Levels())
+	l.Governor().Pin(q)
+}
+
+// Last reports whether frame index (Frame.Index) is the last one -frames
+// asks for: draw it, save the screenshot, then stop in End.
+func (f *Flags) Last(index uint64) bool { return f.Frames > 0 && index == f.Frames }
+
+// Done reports whether the run has had its -frames: return
+// engine.ErrStopped from End.
+func (f *Flags) Done(s *engine.Stats) bool { return f.Frames > 0 && s.Frames >= f.Frames }
+
+// checkWritable checks that path can be created, without leaving a file.
+func checkWritable(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return fh.Close()
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	fh.Close()
+	return os.Remove(path)
+}
