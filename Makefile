@@ -2,9 +2,9 @@
 # what they need first (Debian/Ubuntu packages; Go modules via the proxy).
 
 GO       ?= go
-# Debian packages the build and the tests need: cgo, SDL2, OpenGL/EGL
-# headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
-DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+# Debian packages the build and the tests need: cgo, SDL2 and SDL2_mixer,
+# OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
+DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
 PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
@@ -43,9 +43,10 @@ test: deps lint test-pure test-gl
 
 # The pure packages build and test without cgo: they run headless anywhere.
 test-pure:
-	CGO_ENABLED=0 $(GO) test -count=1 $(PURE)
+	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/...
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
@@ -56,9 +57,10 @@ FUZZ_TIME  ?= 5m
 fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 
 test-gl:
-	$(GO) test -count=1 ./cmd/... $(if $(wildcard gfx),./gfx/...)
+	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...
 
 # race runs every test under the race detector (the gfx tests push SDL
 # events through storage of a full SDL_Event's size, so checkptr has

@@ -137,7 +137,7 @@ const makefile = `# NAME: make run opens the game, make test runs its tests. Bot
 # what they need first (Debian/Ubuntu packages; Go modules via the proxy).
 
 GO       ?= go
-DEB_PKGS := gcc pkg-config libsdl2-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
 FRAMES   ?= 200
 
 .PHONY: deps build run test
