@@ -116,6 +116,13 @@ type QualityChanger interface {
 	QualityChanged(level int)
 }
 
+// SuspendChanger is an optional Game hook: SuspendChanged runs when the
+// platform suspends the loop (the window was minimized: no updates, no
+// draws, no time owed) and when it resumes. A game pauses its sound there.
+type SuspendChanger interface {
+	SuspendChanged(suspended bool)
+}
+
 // GPUTimer is an optional Game interface: GPUTime returns the GPU time of a
 // recent frame (gfx.Renderer measures it with timer queries), or 0 where it
 // cannot be measured. The governor counts the larger of CPU work and GPU
@@ -195,6 +202,8 @@ type Loop struct {
 	vsync   VsyncReporter
 	paced   Paced
 	quality QualityChanger
+	onSusp  SuspendChanger
+	asleep  bool // suspended at the last frame
 	gpu     GPUTimer
 	snap    Snapper
 	phases  *phases        // nil unless Config.ProfilePhases
@@ -225,6 +234,7 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g}
 	l.paced, _ = p.(Paced)
 	l.quality, _ = g.(QualityChanger)
+	l.onSusp, _ = g.(SuspendChanger)
 	l.gpu, _ = g.(GPUTimer)
 	if c.ProfilePhases {
 		l.phases = newPhases()
@@ -315,10 +325,18 @@ func (l *Loop) frame() error {
 		return err
 	}
 	if l.susp != nil && l.susp.Suspended() {
+		if !l.asleep && l.onSusp != nil {
+			l.onSusp.SuspendChanged(true)
+		}
+		l.asleep = true
 		l.susp.WaitEvent(100 * time.Millisecond)
 		l.last = p.Now() // time spent hidden is not owed
 		return nil
 	}
+	if l.asleep && l.onSusp != nil {
+		l.onSusp.SuspendChanged(false)
+	}
+	l.asleep = false
 	start := p.Now()
 	interval := start - l.last
 	l.last = start

@@ -290,3 +290,21 @@ func TestHeadlessFrameAllocs(t *testing.T) {
 		t.Errorf("a headless frame allocates %v times, want 0", n)
 	}
 }
+
+// sleepy records SuspendChanged calls.
+type sleepy struct{ calls []bool }
+
+func (s *sleepy) Update(Tick) error      { return nil }
+func (s *sleepy) Draw(Frame)             {}
+func (s *sleepy) SuspendChanged(on bool) { s.calls = append(s.calls, on) }
+
+func TestLoopTellsTheGameOfSuspension(t *testing.T) {
+	p := &hidingSim{Sim: NewSim(ConstantFrames(10 * time.Millisecond)), from: 3, to: 6}
+	g := &sleepy{}
+	l, _ := NewLoop(Config{Tick: 10 * time.Millisecond}, p, g)
+	l.end = &stopAfter{l: l, n: 8}
+	l.Run(context.Background())
+	if len(g.calls) != 2 || !g.calls[0] || g.calls[1] {
+		t.Errorf("SuspendChanged calls %v, want [true false]: once into the suspension, once out", g.calls)
+	}
+}

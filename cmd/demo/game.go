@@ -49,6 +49,9 @@ type game struct {
 // allocates (the batch grows, the first contacts), the steady state must not.
 const warmupFrames = 120
 
+// SuspendChanged pauses the sound while the window is minimized.
+func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) }
+
 // GPUTime reports the renderer's GPU time to the quality governor.
 func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
 
@@ -209,6 +212,11 @@ func (g *game) burn() {
 
 // End feeds the overlay and stops after -frames frames.
 func (g *game) End(s *engine.Stats) error {
+	if s.Frames == 1 {
+		if err := g.openSound(); err != nil {
+			return err
+		}
+	}
 	g.overlay.Record(s)
 	gcs := s.Runtime.GCCycles - g.prevGC
 	g.prevGC = s.Runtime.GCCycles

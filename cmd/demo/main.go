@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
@@ -61,25 +63,25 @@ func main() {
 }
 
 type options struct {
-	gfx.Flags  // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
-	tps        int
-	n          int
-	seed       uint64
-	headless   bool
-	glDebug    bool
-	width      int
-	height     int
-	simFrame   time.Duration
-	simJitter  uint64
-	ticks      uint64
-	seconds    float64
-	bindings   string
-	record     string
-	replay     string
-	load       time.Duration
-	bench      string
-	textures   int
-	panicAt    int64
+	gfx.Flags // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
+	tps       int
+	n         int
+	seed      uint64
+	headless  bool
+	glDebug   bool
+	width     int
+	height    int
+	simFrame  time.Duration
+	simJitter uint64
+	ticks     uint64
+	seconds   float64
+	bindings  string
+	record    string
+	replay    string
+	load      time.Duration
+	bench     string
+	textures  int
+	panicAt   int64
 }
 
 func parse(args []string) (options, error) {
@@ -196,12 +198,38 @@ func run(args []string, stdout io.Writer) (err error) {
 		// err is run's result here: the end record says how the run ended.
 		defer func() { err = errors.Join(err, rec.close(err)) }()
 	}
+	// Sound: counted from the start, played once the window has shown its
+	// first frame (opening a device can take 100 ms or more; start-up does
+	// not wait for it), counted only, headless.
+	sc.sound = audio.Silent()
+	defer func() { sc.sound.Close(); sc.bounce.Free() }()
 	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
 	if o.headless {
 		return runHeadless(o, cfg, sc, stdout)
 	}
 	return runWindow(o, cfg, sc, keys, stdout)
 }
+
+// openSound opens the audio device and loads the demo's sounds; without a
+// device it says so and the demo plays on silently.
+func (sc *scene) openSound() error {
+	m, err := audio.Open(audio.Config{})
+	if err != nil && !errors.Is(err, audio.ErrNoDevice) {
+		return err
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "demo:", err)
+	}
+	m.Played, m.Dropped = sc.sound.Played, sc.sound.Dropped // the counts so far
+	sc.sound = m
+	sc.bounce, err = m.LoadSound(assets, "assets/bounce.wav")
+	return err
+}
+
+// assets are the demo's sounds, in the binary.
+//
+//go:embed assets
+var assets embed.FS
 
 // exitOnSecondSignal is what a second signal does while the run stops:
 // exit at once, with the conventional status.
@@ -273,9 +301,9 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
 		gcCycles = strconv.FormatUint(g.gcs, 10)
 	}
-	fmt.Fprintf(stdout, "stats %s vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d draw_calls=%d sprites=%d allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
+	fmt.Fprintf(stdout, "stats %s vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d draw_calls=%d sprites=%d sounds=%d sounds_dropped=%d audio=%v allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
 		g.loop.Report(), win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(), win.StateChanges(),
-		g.drawn.DrawCalls, g.drawn.Sprites, allocsPerFrame, gcCycles,
+		g.drawn.DrawCalls, g.drawn.Sprites, sc.sound.Played, sc.sound.Dropped, sc.sound.Live(), allocsPerFrame, gcCycles,
 		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
 	return errors.Join(runErr, g.err)
 }

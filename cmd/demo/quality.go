@@ -44,6 +44,7 @@ type debris struct {
 // BeginContact spawns debris where a fast bouncer hits something; the scene
 // is the world's ContactListener.
 func (s *scene) BeginContact(a, b physics.BodyID) {
+	s.bounceSound(a, b)
 	if s.debris.limit == 0 {
 		return
 	}
@@ -60,6 +61,26 @@ func (s *scene) BeginContact(a, b physics.BodyID) {
 				vel: physics.Vec2{X: s.fx.Float64()*8 - 4, Y: s.fx.Float64() * 6}}
 		}
 	}
+}
+
+// maxSoundsPerTick bounds the bounces heard in one tick: a heap that lands
+// at once is one clatter, not a hundred voices.
+const maxSoundsPerTick = 3
+
+// bounceSound plays a bounce for a contact that begins fast enough: louder
+// for a faster impact, panned to where it happened.
+func (s *scene) bounceSound(a, b physics.BodyID) {
+	if s.sound == nil || s.tickSound >= maxSoundsPerTick {
+		return
+	}
+	ba, bb := s.world.Body(a), s.world.Body(b)
+	rel := ba.Vel.Sub(bb.Vel).Len()
+	if rel < 3 {
+		return
+	}
+	s.tickSound++
+	pan := float32((ba.Pos.X+bb.Pos.X)/arenaW - 1)
+	s.sound.Play(s.bounce, float32(min(rel/15, 1)), pan)
 }
 
 // EndContact does nothing.

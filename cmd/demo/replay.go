@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 )
@@ -128,7 +129,7 @@ func replayWith(path string, stdout io.Writer, before func(*scene, engine.Tick))
 	if err != nil {
 		return err
 	}
-	sc.keys, sc.panicAt = keys, o.panicAt
+	sc.keys, sc.panicAt, sc.sound = keys, o.panicAt, audio.Silent()
 	sc.replayer = input.NewPlayer(nil)
 	v := &verifier{scene: sc, rr: rr, before: before}
 	loop, err := engine.NewLoop(engine.Config{TPS: o.tps}, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(o.tps))), v)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
@@ -63,6 +64,13 @@ type scene struct {
 	// panicAt makes Update panic at that tick (-panic-at, to try crash
 	// reproduction); 0 never.
 	panicAt int64
+
+	// Sound: bounces played from the contact events inside Update, so a
+	// replay or a headless run triggers the same ones (a silent mixer
+	// counts them). At most maxSoundsPerTick a tick.
+	sound     *audio.Mixer
+	bounce    audio.Sound
+	tickSound int
 
 	debris debris // visual only: not in the world or its hash
 }
@@ -141,6 +149,7 @@ func (s *scene) Update(t engine.Tick) error {
 		panic(fmt.Sprintf("demo: -panic-at %d", t.N))
 	}
 	dt := t.DtSeconds()
+	s.tickSound = 0
 	p := s.world.Body(s.player)
 	move := float64(s.in.Value(actRight)) - float64(s.in.Value(actLeft))
 	p.Vel.X = 8 * move

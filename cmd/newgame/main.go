@@ -113,6 +113,11 @@ func gameFiles(root, name, module string) ([]file, error) {
 		}
 		out = append(out, file{f, rename(b)})
 	}
+	wav, err := os.ReadFile(filepath.Join(root, "cmd", "skeleton", "jump.wav"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the skeleton: %w", err)
+	}
+	out = append(out, file{"jump.wav", wav})
 	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
 	if err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ func TestNewGame(t *testing.T) {
 	if err := run([]string{"-name", "mygame", "-dir", dir, "-engine", root}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"main.go", "main_test.go", "go.mod", "go.sum", "Makefile", "README.md"} {
+	for _, f := range []string{"main.go", "main_test.go", "jump.wav", "go.mod", "go.sum", "Makefile", "README.md"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("the new game has no %s", f)
 		}

@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
@@ -41,7 +43,14 @@ type game struct {
 	player physics.BodyID
 	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, profiling
 	err    error     // a screenshot that failed, reported at exit
+	sound  *audio.Mixer
+	jump   audio.Sound
 }
+
+// sounds are the game's sound files, in the binary.
+//
+//go:embed jump.wav
+var sounds embed.FS
 
 // Begin runs once per frame, before the updates: frame-level logic.
 func (g *game) Begin(f engine.Frame) error { return nil }
@@ -55,6 +64,7 @@ func (g *game) Update(t engine.Tick) error {
 	p.Vel.X = 6 * float64(g.in.Value(right)-g.in.Value(left))
 	if g.in.Pressed(jump) && p.Pos.Y < 0.51 { // each press is seen by exactly one update
 		p.Vel.Y = 9
+		g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
 	}
 	g.world.Step(t.DtSeconds())
 	return nil
@@ -82,6 +92,9 @@ func (g *game) End(s *engine.Stats) error {
 	}
 	return nil
 }
+
+// SuspendChanged runs when the window is minimized and restored.
+func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) }
 
 // QualityChanged runs once before the first frame with the starting quality
 // level, then whenever the governor moves it (0 lowest).
@@ -132,6 +145,14 @@ func run() (err error) {
 		return err
 	}
 	defer r.Close() // before the window: GL objects need the context
+	if g.sound, err = audio.Open(audio.Config{}); err != nil {
+		log.Print(err) // no audio device: the game plays on, silent
+	}
+	defer g.sound.Close()
+	if g.jump, err = g.sound.LoadSound(sounds, "jump.wav"); err != nil {
+		return err
+	}
+	defer g.jump.Free()
 
 	names := map[string]input.Action{"left": left, "right": right, "jump": jump}
 	b, err := input.ParseBindings(strings.NewReader(bindings), "bindings", names)
