@@ -13,12 +13,37 @@ type Camera2D struct {
 
 // Matrix returns the projection·view matrix.
 func (c Camera2D) Matrix() mgl32.Mat4 {
+	hw, hh := c.half()
+	return mgl32.Ortho(c.X-hw, c.X+hw, c.Y-hh, c.Y+hh, -1, 1)
+}
+
+// ScreenToWorld converts a point in pixels of a w×h target, origin at the
+// top left and y down as the mouse reports it (input.Mouse.PixelX and
+// PixelY, in drawable pixels), to world units under this camera, y up:
+// what the mouse points at.
+func (c Camera2D) ScreenToWorld(px, py float32, w, h int) (x, y float32) {
+	hw, hh := c.half()
+	x = c.X - hw + px/float32(max(w, 1))*2*hw
+	y = c.Y + hh - py/float32(max(h, 1))*2*hh
+	return x, y
+}
+
+// WorldToScreen converts a point in world units to pixels of a w×h target,
+// origin at the top left and y down: the inverse of ScreenToWorld.
+func (c Camera2D) WorldToScreen(x, y float32, w, h int) (px, py float32) {
+	hw, hh := c.half()
+	px = (x - c.X + hw) / (2 * hw) * float32(w)
+	py = (c.Y + hh - y) / (2 * hh) * float32(h)
+	return px, py
+}
+
+// half returns the half extents of the view, zoom applied.
+func (c Camera2D) half() (hw, hh float32) {
 	z := c.Zoom
 	if z == 0 {
 		z = 1
 	}
-	hw, hh := c.Width/(2*z), c.Height/(2*z)
-	return mgl32.Ortho(c.X-hw, c.X+hw, c.Y-hh, c.Y+hh, -1, 1)
+	return c.Width / (2 * z), c.Height / (2 * z)
 }
 
 // PixelCamera returns a camera that maps one unit to one pixel of a w×h

@@ -17,6 +17,12 @@
 // It tracks the window's state (focused, unfocused, occluded, minimized)
 // and applies a policy to each.
 //
+// Numbers: the simulation is float64 (physics.Vec2, engine's time as
+// time.Duration), drawing is float32 (Sprite, Camera2D, mgl32) as the GPU
+// takes it. Convert once, in Draw, after interpolating: physics.Vec2.F32.
+// Screen positions (the mouse) are pixels, y down; Camera2D.ScreenToWorld
+// turns them into world units, y up.
+//
 // Every GL object is held by a typed handle (Buffer, VertexArray, Texture,
 // Framebuffer, Program) whose owner deletes it; LiveObjects counts the
 // ones alive, so tests can check that Close leaves none.

@@ -15,6 +15,17 @@ import (
 //
 // A Scaler owns its framebuffers; Delete frees them. The zero value is
 // ready.
+//
+// The order of a frame, each call once (see Example_scaler):
+//
+//	rw, rh, err := scaler.Begin(w, h, scale, msaa) // bind the offscreen target
+//	r.BeginFrame(rw, rh, clear)                    // viewport, clear, pixel camera
+//	...draw the world...
+//	r.Flush()                                      // the world's batches, into the target
+//	scaler.End()                                   // resolve/upscale into the window
+//	r.SetTarget(w, h)                              // full-size viewport, pixel camera
+//	...draw the HUD and the overlay at full resolution...
+//	r.EndFrame()
 type Scaler struct {
 	// Nearest upscales with nearest filtering instead of linear (pixel art,
 	// tests).

@@ -37,6 +37,12 @@ func (v Vec2) Dot(w Vec2) float64 { return v.X*w.X + v.Y*w.Y }
 // Len returns |v|.
 func (v Vec2) Len() float64 { return math.Hypot(v.X, v.Y) }
 
+// F32 returns v's components as float32: the one seam between the
+// simulation, which is float64 for determinism and range, and drawing,
+// which is float32 as the GPU takes it. Convert in Draw, once per body,
+// after Body.Lerp: r.Rect(x, y, ...) with x, y := b.Lerp(f.Alpha).F32().
+func (v Vec2) F32() (x, y float32) { return float32(v.X), float32(v.Y) }
+
 // Kind says how a body moves.
 type Kind uint8
 
