@@ -155,8 +155,9 @@ func (t Texture) Sub(x, y, w, h int) Texture {
 }
 
 // Delete frees the texture: a NewTexture texture deletes its GL object, a
-// renderer's texture gives its atlas space back for reuse. It must run
-// before the renderer's Close. Later calls, and calls on a region (Sub),
+// renderer's texture gives its atlas space back for reuse. Call it between
+// frames (not between drawing the texture and EndFrame) and before the
+// renderer's Close. Later calls, and calls on a region (Sub),
 // do nothing but clear t.
 func (t *Texture) Delete() {
 	switch {

@@ -77,7 +77,8 @@ func (g *game) Draw(f engine.Frame) {
 	aspect := float32(w) / float32(max(h, 1))
 	g.r.SetCamera(gfx.Camera2D{X: 8 * aspect, Y: 7, Width: 16 * aspect, Height: 16}.Matrix()) // 16 units tall, the floor at the bottom
 	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1))                    // the floor
-	x, y := g.world.Body(g.player).Lerp(f.Alpha).F32()                                        // float64 simulation, float32 drawing
+	// The body between its last two ticks; float64 simulation, float32 drawing.
+	x, y := g.world.Body(g.player).Lerp(f.Alpha).F32()
 	g.r.Rect(x, y, 1, 1, 0, gfx.RGBA(0.3, 0.9, 0.4, 1))
 	g.r.EndFrame()
 	if g.flags.Last(f.Index) && g.flags.Screenshot != "" {
