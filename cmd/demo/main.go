@@ -127,16 +127,19 @@ func parse(args []string) (options, error) {
 // Limits of the flags a recording also carries, checked for the flags and
 // for a replay file's header alike.
 const (
-	maxBodies = 20000       // -n: a step of 20,000 bodies is ~3 ms, a heap more
-	maxTPS    = 1000        // -tps: 1 ms ticks
-	maxLoad   = time.Second // -load
-	maxWidth  = 16384       // -width, -height
+	maxBodies  = 20000       // -n: a step of 20,000 bodies is ~3 ms, a heap more
+	maxSprites = 1000000     // -n with -bench sprites: 32 MB of sprites
+	maxTPS     = 1000        // -tps: 1 ms ticks
+	maxLoad    = time.Second // -load
+	maxWidth   = 16384       // -width, -height
 )
 
 // check validates the options that a recording also carries.
 func (o options) check() error {
 	switch {
-	case o.n < 0 || o.n > maxBodies:
+	case o.bench == "sprites" && (o.n < 0 || o.n > maxSprites):
+		return fmt.Errorf("-n %d: want 0 to %d sprites", o.n, maxSprites)
+	case o.bench == "" && (o.n < 0 || o.n > maxBodies):
 		return fmt.Errorf("-n %d: want 0 to %d bodies", o.n, maxBodies)
 	case o.tps < 1 || o.tps > maxTPS:
 		return fmt.Errorf("-tps %d: want 1 to %d ticks per second", o.tps, maxTPS)

@@ -96,7 +96,7 @@ func TestHeadlessTicksPrintsHash(t *testing.T) {
 }
 
 func TestFlagLimitsAccepted(t *testing.T) {
-	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "20000"}, {"-load", "1s"}, {"-tps", "1"}, {"-n", "0"}} {
+	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "20000"}, {"-load", "1s"}, {"-tps", "1"}, {"-n", "0"}, {"-n", "50000", "-bench", "sprites"}} {
 		if _, err := parse(args); err != nil {
 			t.Errorf("parse(%q) = %v, want the limit itself accepted", args, err)
 		}
@@ -117,6 +117,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-tps", "1001", "-headless"}, "-tps 1001: want 1 to 1000 ticks per second"},
 		{[]string{"-n", "20001", "-headless"}, "-n 20001: want 0 to 20000 bodies"},
 		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 20000 bodies"},
+		{[]string{"-n", "1000001", "-bench", "sprites"}, "-n 1000001: want 0 to 1000000 sprites"},
 		{[]string{"-load", "-5ms"}, "-load -5ms: want 0 to 1s"},
 		{[]string{"-load", "1.001s"}, "-load 1.001s: want 0 to 1s"},
 		{[]string{"-bindings", "/nonexistent"}, "no such file"},
