@@ -203,7 +203,8 @@ func (g *traced) costAt(t time.Duration, level int) time.Duration {
 		}
 		t -= s.d
 	}
-	return 0
+	last := g.segs[len(g.segs)-1] // the frame that ends the run
+	return last.base + time.Duration(level)*last.perLevel
 }
 
 func (g *traced) Draw(f engine.Frame) {

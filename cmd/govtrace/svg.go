@@ -32,7 +32,9 @@ func (g *traced) writeSVG(path string, budget time.Duration) error {
 	fmt.Fprintf(w, `<text x="%.0f" y="18" font-size="13">fixstep quality governor: %.0f s, budget %.2f ms, %d changes</text>`+"\n",
 		left, end.Seconds(), ms(budget), len(g.changes))
 	// Frame cost: the largest in each pixel column.
-	fmt.Fprintf(w, `<text x="4" y="%.0f">cost</text>`+"\n", costTop+10)
+	fmt.Fprintf(w, `<text x="4" y="%.0f">cost</text>`+"\n", costTop+costH/2)
+	fmt.Fprintf(w, `<text x="%.0f" y="%.1f" text-anchor="end">%.0f ms</text><text x="%.0f" y="%.1f" text-anchor="end">0</text>`+"\n",
+		left-6, yc(maxCost)+10, ms(maxCost), left-6, yc(0))
 	fmt.Fprint(w, `<polyline fill="none" stroke="#3070d0" stroke-width="1" points="`)
 	col, peak := -1, time.Duration(0)
 	for i, s := range g.samples {
@@ -67,11 +69,12 @@ func (g *traced) writeSVG(path string, budget time.Duration) error {
 		fmt.Fprintf(w, "%.1f,%.1f", x(end), yl(g.samples[len(g.samples)-1].level))
 	}
 	fmt.Fprintln(w, `"/>`)
-	for _, c := range g.changes {
+	for i, c := range g.changes {
+		// Labels alternate between two rows, so close changes stay legible.
 		fmt.Fprintf(w, `<line x1="%.1f" x2="%.1f" y1="%.0f" y2="%.0f" stroke="#999" stroke-dasharray="2 2"/><text x="%.1f" y="%.0f" font-size="9">%s</text>`+"\n",
-			x(c.at), x(c.at), costTop, levelTop+levelH, x(c.at)+2, levelTop+levelH+14, c.why)
+			x(c.at), x(c.at), costTop, levelTop+levelH, x(c.at)+2, levelTop+levelH+12+float64(i%2)*10, c.why)
 	}
-	fmt.Fprintf(w, `<text x="%.0f" y="395">time: 0 to %v</text>`+"\n", left, end)
+	fmt.Fprintf(w, `<text x="%.0f" y="397">time: 0 to %v</text>`+"\n", width-right-120, end)
 	fmt.Fprintln(w, `</svg>`)
 	if err := w.Flush(); err != nil {
 		f.Close()
