@@ -218,6 +218,9 @@ type Loop struct {
 
 	in   hook   // the code running, for PanicError
 	tick uint64 // the tick running or next to run, for PanicError
+
+	prevGC  uint64 // GC cycles at the last frame, for the steady count
+	exclude bool   // leave this frame out of the steady count
 }
 
 // NewLoop returns a Loop that runs g on p with cfg, or an error naming the
@@ -382,6 +385,7 @@ func (l *Loop) frame() error {
 	l.fillStats(f, interval, work)
 	if l.runtime != nil {
 		l.runtime.read(&l.stats.Runtime)
+		l.countSteady()
 	}
 	if l.govern(work) && l.quality != nil {
 		l.in = inQuality
@@ -398,6 +402,24 @@ func (l *Loop) frame() error {
 	}
 	return err
 }
+
+// countSteady adds the frame to the steady-state garbage count.
+func (l *Loop) countSteady() {
+	rt := &l.stats.Runtime
+	gcs := rt.GCCycles - l.prevGC
+	l.prevGC = rt.GCCycles
+	if l.stats.Frames > SteadyAfter && !l.exclude {
+		rt.SteadyFrames++
+		rt.SteadyAllocs += rt.FrameAllocs
+		rt.SteadyGCs += gcs
+	}
+	l.exclude = false
+}
+
+// ExcludeFrame leaves the frame being run out of the steady-state garbage
+// count (Stats.Runtime.Steady*): call it from a hook of a frame that does
+// one-off allocating work on purpose, such as saving a screenshot.
+func (l *Loop) ExcludeFrame() { l.exclude = true }
 
 // enter marks the start of a frame phase for profiles and traces.
 func (l *Loop) enter(ph Phase) {

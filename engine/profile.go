@@ -85,7 +85,17 @@ type Runtime struct {
 	// the time the program spent stopped for them.
 	GCCycles uint64
 	GCPause  time.Duration
+	// The steady state: SteadyFrames counts the frames after the first
+	// SteadyAfter, less those a game excluded (Loop.ExcludeFrame, for a
+	// screenshot); SteadyAllocs and SteadyGCs are their heap allocations
+	// and garbage collections. Zero garbage means both stay 0.
+	SteadyFrames, SteadyAllocs, SteadyGCs uint64
 }
+
+// SteadyAfter is how many frames of start-up the steady-state garbage count
+// leaves out: the batch grows, the first contacts, the first quality
+// changes.
+const SteadyAfter = 120
 
 // runtimeReader reads a few runtime metrics into preallocated samples, so
 // reading them each frame allocates nothing.

@@ -35,19 +35,7 @@ type game struct {
 	scaler gfx.Scaler
 	load   time.Duration // artificial work per frame (-load, L toggles)
 	loadOn bool
-
-	// Garbage after warm-up: heap allocations and GC cycles summed over
-	// the frames after the first warmupFrames, except the frames that saved
-	// a screenshot (reading back and encoding a PNG allocates).
-	allocs, gcs uint64
-	counted     uint64 // frames counted
-	prevGC      uint64
-	tookShot    bool
 }
-
-// warmupFrames are the frames before the garbage count starts: start-up
-// allocates (the batch grows, the first contacts), the steady state must not.
-const warmupFrames = 120
 
 // SuspendChanged pauses the sound while the window is minimized.
 func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) }
@@ -199,7 +187,7 @@ func (g *game) Draw(f engine.Frame) {
 		if err := r.Screenshot(path, w, h); err != nil {
 			g.err = err
 		}
-		g.tookShot = true
+		g.loop.ExcludeFrame() // reading back and encoding a PNG allocates
 	}
 }
 
@@ -218,14 +206,6 @@ func (g *game) End(s *engine.Stats) error {
 		}
 	}
 	g.overlay.Record(s)
-	gcs := s.Runtime.GCCycles - g.prevGC
-	g.prevGC = s.Runtime.GCCycles
-	if s.Frames > warmupFrames && !g.tookShot {
-		g.allocs += s.Runtime.FrameAllocs
-		g.gcs += gcs
-		g.counted++
-	}
-	g.tookShot = false
 	if g.frames > 0 && s.Frames >= g.frames {
 		return engine.ErrStopped
 	}

@@ -25,7 +25,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,11 +33,6 @@ import (
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 )
-
-// processStart approximates the process's start: main's package variables
-// are set just before main runs, after the runtime and every imported
-// package have initialised.
-var processStart = time.Now()
 
 // main runs the demo and exits with engine.ExitCode's status: 0 for a clean
 // end, 128+n after signal n (the run still ended cleanly: the recording,
@@ -299,15 +293,8 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	if err := r.Close(); err != nil {
 		return errors.Join(runErr, err)
 	}
-	allocsPerFrame, gcCycles := "n/a", "n/a" // no frame after the warm-up
-	if g.counted > 0 {
-		allocsPerFrame = strconv.FormatFloat(float64(g.allocs)/float64(g.counted), 'f', 3, 64)
-		gcCycles = strconv.FormatUint(g.gcs, 10)
-	}
-	fmt.Fprintf(stdout, "stats %s vsync=%s vsync_period_ms=%.3f window=%s state_changes=%d draw_calls=%d sprites=%d sounds=%d sounds_dropped=%d audio=%v allocs_per_frame=%s gc_cycles=%s startup_ms=%.1f gl_objects=%d\n",
-		g.loop.Report(), win.Vsync().Mode(), float64(win.Vsync().Period)/1e6, win.Driver(), win.StateChanges(),
-		g.drawn.DrawCalls, g.drawn.Sprites, sc.sound.Played, sc.sound.Dropped, sc.sound.Live(), allocsPerFrame, gcCycles,
-		float64(win.FirstPresent().Sub(processStart))/1e6, gfx.LiveObjects())
+	fmt.Fprintf(stdout, "stats %s %s sounds=%d sounds_dropped=%d audio=%v\n",
+		g.loop.Report(), gfx.Report(win, r), sc.sound.Played, sc.sound.Dropped, sc.sound.Live())
 	return errors.Join(runErr, g.err)
 }
 

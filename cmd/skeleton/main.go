@@ -41,6 +41,7 @@ type game struct {
 	in     input.Actions
 	world  physics.World
 	player physics.BodyID
+	loop   *engine.Loop
 	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, profiling
 	err    error     // a screenshot that failed, reported at exit
 	sound  *audio.Mixer
@@ -83,6 +84,7 @@ func (g *game) Draw(f engine.Frame) {
 	g.r.EndFrame()
 	if g.flags.Last(f.Index) && g.flags.Screenshot != "" {
 		g.err = g.r.Screenshot(g.flags.Screenshot, w, h)
+		g.loop.ExcludeFrame() // a screenshot allocates: not the steady state
 	}
 }
 
@@ -169,10 +171,11 @@ func run() (err error) {
 		return err
 	}
 
-	loop, err := engine.NewLoop(engine.Config{TPS: 60, ProfilePhases: session.Active()}, win, g)
-	if err != nil {
+	cfg := engine.Config{TPS: 60, ProfilePhases: session.Active(), RuntimeStats: true}
+	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
+	loop := g.loop
 	g.flags.Pin(loop)
 	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
 	// second one exits at once.
@@ -184,6 +187,6 @@ func run() (err error) {
 		err = nil
 	}
 	r.Close() // report the GL objects left: none
-	fmt.Fprintf(os.Stdout, "stats %s window=%s gl_objects=%d\n", loop.Report(), win.Driver(), gfx.LiveObjects())
+	fmt.Fprintf(os.Stdout, "stats %s %s\n", loop.Report(), gfx.Report(win, r))
 	return errors.Join(err, g.err)
 }
