@@ -1,80 +1,276 @@
 package physics
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
-// contact is a narrow-phase result: the normal points from a to b, and
-// depth is how far they overlap along it.
-type contact struct {
-	n     Vec2
-	depth float64
+// Contact is one touching pair of bodies at a tick, as the solver left it.
+type Contact struct {
+	// A and B are the bodies, A the one with the lower index.
+	A, B BodyID
+	// Normal is the unit direction from A to B along which they touch.
+	Normal Vec2
+	// Point is where they touch (the middle of Points), Points[:NumPoints]
+	// the contact points: one for a circle, two for box against box (the
+	// ends of the touching face).
+	Point     Vec2
+	Points    [2]Vec2
+	NumPoints int
+	// Depth is how far they overlapped when the tick found them; negative,
+	// the gap between them (see Touching).
+	Depth float64
+	// Touching says whether they touch: they overlap, or the solver had to
+	// push them apart to keep them from overlapping this tick. Contacts
+	// lists pairs near enough to touch within a tick (the solver's
+	// speculative margin); only touching ones raise events.
+	// Impulse is the normal impulse the solver applied this tick (mass ×
+	// velocity); FrictionImpulse the tangential one. A resting box of mass
+	// m under gravity g carries about m·g·dt.
+	Impulse, FrictionImpulse float64
+	Touching                 bool
+
+	ia, ib   uint32
+	key      uint64 // ia<<32 | ib
+	feature  uint8  // which face of a box pair: warm starting matches on it
+	resting  bool   // no awake body: kept from the last tick, not solved
+	mass     float64
+	vn0      float64 // the normal velocity before the solve, for restitution
+	friction float64
+}
+
+// tangent returns the contact's tangent, the normal turned a quarter turn.
+func (c *Contact) tangent() Vec2 { return Vec2{-c.Normal.Y, c.Normal.X} }
+
+// Contacts returns the pairs touching at the last step, sorted by body
+// pair. The slice is valid until the next step.
+func (w *World) Contacts() []Contact { return w.contacts }
+
+// Restitution and position-correction constants (see the package doc).
+const (
+	slop          = 0.005    // overlap left alone, units
+	baumgarte     = 0.2      // share of the rest of the overlap corrected per pass
+	maxCorrection = 0.2      // the most one pass moves a contact, units
+	bounceSpeed   = 1.0      // restitution applies above this approach speed, units/s
+	margin        = 4 * slop // speculative contacts: pairs this near are solved
+)
+
+// detect finds this tick's contacts at the current positions: movers
+// against movers through the grid, dynamic movers against statics by a scan
+// of their cached bounds. Then it sorts them by pair and warm-starts each
+// from the same contact of the last tick.
+func (w *World) detect() {
+	if len(w.movers) > 0 {
+		w.grid.build(w.bodies, w.movers)
+		w.grid.pairs(w.pairMovers)
+	}
+	for _, i := range w.movers {
+		b := &w.bodies[i]
+		if b.Kind != Dynamic || b.asleep || b.Disabled {
+			continue
+		}
+		lo, hi := b.bounds()
+		lo, hi = lo.Sub(Vec2{margin, margin}), hi.Add(Vec2{margin, margin})
+		for k, si := range w.statics {
+			sb := &w.staticBox[k]
+			if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
+				continue
+			}
+			w.narrow(si, i)
+		}
+	}
+	// Pairs with no awake body are not tested again: they stay as they
+	// were, so a sleeping heap keeps its contacts (and sends no events).
+	for k := range w.previous {
+		c := &w.previous[k]
+		if w.sleeping(c.ia) && w.sleeping(c.ib) {
+			r := *c
+			r.resting = true
+			w.contacts = append(w.contacts, r)
+		}
+	}
+	slices.SortFunc(w.contacts, func(a, b Contact) int { return cmp.Compare(a.key, b.key) })
+	if !w.cold {
+		w.warmStart()
+	}
+}
+
+// sleeping reports whether body i is asleep or static: nothing of it moves.
+func (w *World) sleeping(i uint32) bool {
+	b := &w.bodies[i]
+	return b.asleep || b.Kind == Static
+}
+
+// pairMovers is the grid's callback for movers mi and mj.
+func (w *World) pairMovers(mi, mj int32) {
+	i, j := w.movers[mi], w.movers[mj]
+	a, b := &w.bodies[i], &w.bodies[j]
+	if a.Kind != Dynamic && b.Kind != Dynamic || a.asleep && b.asleep {
+		return
+	}
+	w.narrow(i, j)
+}
+
+// narrow tests bodies i and j and records their contact.
+func (w *World) narrow(i, j int32) {
+	if i > j {
+		i, j = j, i
+	}
+	a, b := &w.bodies[i], &w.bodies[j]
+	if a.Disabled || b.Disabled || !collides(a, b) {
+		return
+	}
+	m, ok := collideNear(a, b)
+	if !ok {
+		return
+	}
+	c := Contact{
+		A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen},
+		Normal: m.n, Points: m.points, NumPoints: m.np, Depth: m.depth,
+		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature,
+		mass:     1 / (a.invMass + b.invMass),
+		friction: math.Sqrt(a.Friction * b.Friction),
+		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
+	}
+	c.Point = m.points[0]
+	if m.np == 2 {
+		c.Point = m.points[0].Add(m.points[1]).Scale(0.5)
+	}
+	w.contacts = append(w.contacts, c)
+}
+
+// warmStart gives each contact the impulses the same contact (same pair,
+// same feature) ended the last tick with, and applies them: the solver
+// starts from last tick's answer instead of from nothing.
+func (w *World) warmStart() {
+	prev := w.previous
+	k := 0
+	for i := range w.contacts {
+		c := &w.contacts[i]
+		if c.resting {
+			continue
+		}
+		for k < len(prev) && prev[k].key < c.key {
+			k++
+		}
+		if k == len(prev) || prev[k].key != c.key || prev[k].feature != c.feature {
+			continue
+		}
+		c.Impulse, c.FrictionImpulse = prev[k].Impulse, prev[k].FrictionImpulse
+		w.apply(c, c.Normal.Scale(c.Impulse).Add(c.tangent().Scale(c.FrictionImpulse)))
+	}
+}
+
+// apply adds impulse p to body B of c and takes it from body A.
+func (w *World) apply(c *Contact, p Vec2) {
+	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	a.Vel = a.Vel.Sub(p.Scale(a.invMass))
+	b.Vel = b.Vel.Add(p.Scale(b.invMass))
+}
+
+// manifold is a narrow-phase result: the normal from a to b, the overlap
+// along it, the contact points and the feature (box pairs: which face).
+type manifold struct {
+	n       Vec2
+	depth   float64
+	points  [2]Vec2
+	np      int
+	feature uint8
 }
 
 // collide tests two bodies for overlap.
-func collide(a, b *Body) (contact, bool) {
+func collide(a, b *Body) (manifold, bool) {
+	m, ok := collideNear(a, b)
+	return m, ok && m.depth > 0
+}
+
+// collideNear tests two bodies for overlap or a gap under the speculative
+// margin (depth > -margin).
+func collideNear(a, b *Body) (manifold, bool) {
 	switch {
 	case a.Shape == Circle && b.Shape == Circle:
 		return circleCircle(a, b)
 	case a.Shape == Box && b.Shape == Box:
 		return boxBox(a, b)
 	case a.Shape == Circle:
-		c, ok := boxCircle(b, a)
-		c.n = c.n.Scale(-1)
-		return c, ok
+		m, ok := boxCircle(b, a)
+		m.n = m.n.Scale(-1)
+		return m, ok
 	default:
 		return boxCircle(a, b)
 	}
 }
 
-func circleCircle(a, b *Body) (contact, bool) {
+func circleCircle(a, b *Body) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	r := a.Radius + b.Radius
 	dist2 := d.Dot(d)
-	if dist2 >= r*r {
-		return contact{}, false
+	if dist2 >= (r+margin)*(r+margin) {
+		return manifold{}, false
 	}
-	dist := math.Sqrt(dist2)
-	if dist == 0 {
-		return contact{n: Vec2{0, 1}, depth: r}, true
+	m := manifold{np: 1, n: Vec2{0, 1}, depth: r}
+	if dist := math.Sqrt(dist2); dist > 0 {
+		m.n, m.depth = d.Scale(1/dist), r-dist
 	}
-	return contact{n: d.Scale(1 / dist), depth: r - dist}, true
+	m.points[0] = a.Pos.Add(m.n.Scale(a.Radius - m.depth/2))
+	return m, true
 }
 
-func boxBox(a, b *Body) (contact, bool) {
+// boxBox: two axis-aligned boxes touch along the axis of least overlap; the
+// points are the ends of the shared face, halfway into the overlap.
+func boxBox(a, b *Body) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	ox := a.HalfW + b.HalfW - math.Abs(d.X)
 	oy := a.HalfH + b.HalfH - math.Abs(d.Y)
-	if ox <= 0 || oy <= 0 {
-		return contact{}, false
+	if ox <= -margin || oy <= -margin || ox < 0 && oy < 0 {
+		return manifold{}, false // apart, or only corners near
 	}
+	alo, ahi := a.bounds()
+	blo, bhi := b.bounds()
+	m := manifold{np: 2}
 	if ox < oy {
-		return contact{n: Vec2{sign(d.X), 0}, depth: ox}, true
+		s := sign(d.X)
+		m.n, m.depth, m.feature = Vec2{s, 0}, ox, uint8(1-s)/2 // 0: +x, 1: -x
+		x := a.Pos.X + s*(a.HalfW-ox/2)
+		m.points = [2]Vec2{{x, max(alo.Y, blo.Y)}, {x, min(ahi.Y, bhi.Y)}}
+	} else {
+		s := sign(d.Y)
+		m.n, m.depth, m.feature = Vec2{0, s}, oy, 2+uint8(1-s)/2 // 2: +y, 3: -y
+		y := a.Pos.Y + s*(a.HalfH-oy/2)
+		m.points = [2]Vec2{{max(alo.X, blo.X), y}, {min(ahi.X, bhi.X), y}}
 	}
-	return contact{n: Vec2{0, sign(d.Y)}, depth: oy}, true
+	return m, true
 }
 
 // boxCircle tests box a against circle b; the normal points from the box to
-// the circle.
-func boxCircle(a, b *Body) (contact, bool) {
+// the circle, the point is the box's point nearest the circle's centre.
+func boxCircle(a, b *Body) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
-	// Closest point of the box to the circle's center.
-	cx := math.Max(-a.HalfW, math.Min(a.HalfW, d.X))
-	cy := math.Max(-a.HalfH, math.Min(a.HalfH, d.Y))
-	inside := cx == d.X && cy == d.Y
-	if inside {
-		// Center inside the box: push out along the nearest face.
+	cx := max(-a.HalfW, min(a.HalfW, d.X))
+	cy := max(-a.HalfH, min(a.HalfH, d.Y))
+	m := manifold{np: 1}
+	if cx == d.X && cy == d.Y {
+		// Centre inside the box: out along the nearest face.
 		ox, oy := a.HalfW-math.Abs(d.X), a.HalfH-math.Abs(d.Y)
 		if ox < oy {
-			return contact{n: Vec2{sign(d.X), 0}, depth: ox + b.Radius}, true
+			m.n, m.depth, m.feature = Vec2{sign(d.X), 0}, ox+b.Radius, 1
+			m.points[0] = Vec2{a.Pos.X + sign(d.X)*a.HalfW, b.Pos.Y}
+		} else {
+			m.n, m.depth, m.feature = Vec2{0, sign(d.Y)}, oy+b.Radius, 1
+			m.points[0] = Vec2{b.Pos.X, a.Pos.Y + sign(d.Y)*a.HalfH}
 		}
-		return contact{n: Vec2{0, sign(d.Y)}, depth: oy + b.Radius}, true
+		return m, true
 	}
 	e := Vec2{d.X - cx, d.Y - cy}
 	dist2 := e.Dot(e)
-	if dist2 >= b.Radius*b.Radius {
-		return contact{}, false
+	if dist2 >= (b.Radius+margin)*(b.Radius+margin) {
+		return manifold{}, false
 	}
 	dist := math.Sqrt(dist2)
-	return contact{n: e.Scale(1 / dist), depth: b.Radius - dist}, true
+	m.n, m.depth = e.Scale(1/dist), b.Radius-dist
+	m.points[0] = a.Pos.Add(Vec2{cx, cy})
+	return m, true
 }
 
 func sign(v float64) float64 {
@@ -84,58 +280,34 @@ func sign(v float64) float64 {
 	return 1
 }
 
-const (
-	// slop is the overlap left alone, so resting contacts do not jitter.
-	slop = 1e-4
-	// correction is the share of the remaining overlap removed per contact.
-	correction = 0.8
-)
-
-// resolve applies a collision impulse with restitution and friction, and
-// pushes the bodies apart.
-func resolve(a, b *Body, c contact) {
-	if a.invMass+b.invMass == 0 {
+// notify compares this tick's contacts with last tick's, both sorted, and
+// reports the differences in pair order.
+func (w *World) notify() {
+	if w.Listener == nil {
 		return
 	}
-	separate(a, b, c)
-	impulse(a, b, c.n, math.Max(a.Restitution, b.Restitution))
-}
-
-// separate takes a share of the overlap out of a and b's positions, split
-// by inverse mass. One of them must be movable.
-func separate(a, b *Body, c contact) {
-	if p := c.depth - slop; p > 0 {
-		k := p * correction / (a.invMass + b.invMass)
-		a.Pos = a.Pos.Sub(c.n.Scale(k * a.invMass))
-		b.Pos = b.Pos.Add(c.n.Scale(k * b.invMass))
+	cur, prev := w.contacts, w.previous
+	i, j := 0, 0
+	for i < len(cur) || j < len(prev) {
+		// Only touching pairs count: skip the near ones.
+		if i < len(cur) && !cur[i].Touching {
+			i++
+			continue
+		}
+		if j < len(prev) && !prev[j].Touching {
+			j++
+			continue
+		}
+		switch {
+		case j == len(prev) || i < len(cur) && cur[i].key < prev[j].key:
+			w.Listener.BeginContact(&cur[i])
+			i++
+		case i == len(cur) || prev[j].key < cur[i].key:
+			w.Listener.EndContact(prev[j].A, prev[j].B)
+			j++
+		default:
+			i++
+			j++
+		}
 	}
-}
-
-// impulse removes the approaching normal velocity of a and b (bouncing by
-// restitution e) and applies Coulomb friction.
-func impulse(a, b *Body, n Vec2, e float64) {
-	im := a.invMass + b.invMass
-	rv := b.Vel.Sub(a.Vel)
-	vn := rv.Dot(n)
-	if vn >= 0 {
-		return // already separating
-	}
-	j := -(1 + e) * vn / im
-	imp := n.Scale(j)
-	a.Vel = a.Vel.Sub(imp.Scale(a.invMass))
-	b.Vel = b.Vel.Add(imp.Scale(b.invMass))
-
-	// Coulomb friction along the tangent, from the updated velocities.
-	rv = b.Vel.Sub(a.Vel)
-	t := rv.Sub(n.Scale(rv.Dot(n)))
-	tl := t.Len()
-	if tl < 1e-12 {
-		return
-	}
-	t = t.Scale(1 / tl)
-	mu := math.Sqrt(a.Friction * b.Friction)
-	jt := math.Max(-j*mu, math.Min(j*mu, -rv.Dot(t)/im))
-	fimp := t.Scale(jt)
-	a.Vel = a.Vel.Sub(fimp.Scale(a.invMass))
-	b.Vel = b.Vel.Add(fimp.Scale(b.invMass))
 }

@@ -30,7 +30,7 @@ type entry struct {
 // cover every touching pair once.
 var forward = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
-func (g *grid) build(bodies []Body, movers []BodyID) {
+func (g *grid) build(bodies []Body, movers []int32) {
 	largest := 0.0
 	for _, id := range movers {
 		b := &bodies[id]
@@ -50,6 +50,7 @@ func (g *grid) build(bodies []Body, movers []BodyID) {
 	for m, id := range movers {
 		b := &bodies[id]
 		lo, hi := b.bounds()
+		lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2}) // near pairs too
 		cx, cy := g.coord(b.Pos.X), g.coord(b.Pos.Y)
 		k := g.bucket(cx, cy)
 		g.entries = append(g.entries, entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}, mover: int32(m), x: cx, y: cy, bucket: k})

@@ -19,13 +19,17 @@ func (w *World) Hash() uint64 {
 	mix(w.ticks)
 	for i := range w.bodies {
 		b := &w.bodies[i]
-		mix(uint64(b.Kind)<<8 | uint64(b.Shape))
+		if b.removed {
+			mix(0xdead)
+			continue
+		}
+		mix(uint64(b.Kind)<<8 | uint64(b.Shape) | uint64(b.gen)<<16)
 		for _, f := range [6]float64{b.Pos.X, b.Pos.Y, b.Prev.X, b.Prev.Y, b.Vel.X, b.Vel.Y} {
 			mix(math.Float64bits(f))
 		}
 	}
-	for _, c := range w.Contacts() {
-		mix(c)
+	for i := range w.contacts {
+		mix(w.contacts[i].key)
 	}
 	return h
 }

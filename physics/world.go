@@ -1,7 +1,9 @@
 // Package physics is fixstep's deterministic fixed-step world: circles and
 // axis-aligned boxes under gravity, with restitution, friction, a spatial
 // hash broad phase, sub-stepping against static bodies so fast small bodies
-// do not tunnel through thin walls, and contact begin/end events.
+// do not tunnel through thin walls, sleeping, collision layers, ray, box
+// and sweep queries, and contact events that carry the normal, the point,
+// the depth and the impulse.
 //
 // A World is stepped only by the engine's fixed tick, with the same dt every
 // time, so the same inputs give a bit-identical world on the same
@@ -10,7 +12,38 @@
 //
 // Bodies are a slice of structs, not a pointer graph, and a step allocates
 // nothing once the world has reached its size. Units are yours (metres or
-// pixels); angles are not simulated (circles and boxes do not rotate).
+// pixels, seconds, mass 1 by default); angles are not simulated (circles
+// and boxes do not rotate).
+//
+// # The solver
+//
+// Each tick: gravity; contacts found at the current positions; a velocity
+// solve by sequential impulses (Catto's method, as in Box2D and Chipmunk2D):
+// for every contact an accumulated normal impulse clamped to push only, and
+// an accumulated friction impulse clamped to the Coulomb cone, over
+// Iterations passes, warm-started with the impulses the same contact had at
+// the last tick, matched by its feature key (the pair and, for two boxes,
+// the face); then positions move (in sub-steps against statics for fast
+// bodies); then PositionIterations passes of non-linear Gauss-Seidel
+// position correction take overlap beyond the slop out of the positions
+// directly, never out of the velocities, so resting contacts gain no
+// energy and nothing jitters; a last pass projects dynamic bodies out of
+// static ones, so no body ends a tick deeper in a static than the slop.
+// NGS over split impulses: it needs no second velocity state and costs one
+// narrow-phase test per contact and pass; over speculative contacts: it
+// never makes a body stop short of a surface it did not reach.
+//
+// The numbers: slop 0.005 units of overlap left alone (resting contacts
+// keep touching, so warm starting and events see them); position
+// correction 0.2 of the rest per pass, at most 0.2 units; restitution only
+// when bodies meet faster than 1 unit/s (so a resting box does not keep
+// bouncing on its own weight); a body sleeps after 0.5 s below 0.05
+// units/s, with everything it touches, and wakes when something awake
+// touches it, when it is teleported, given an impulse or a velocity.
+//
+// Without rotation a second contact point adds no constraint, so the
+// solver keeps one row per touching pair; a box-box contact still reports
+// its two points (Contact.Points), the ends of the touching face.
 package physics
 
 import (
@@ -51,7 +84,8 @@ const (
 	// Dynamic bodies fall, collide and bounce.
 	Dynamic Kind = iota
 	// Kinematic bodies move at their velocity and push dynamic bodies, but
-	// nothing pushes them.
+	// nothing pushes them. Sweep one against the statics with
+	// MoveAndCollide to stop it at walls.
 	Kinematic
 	// Static bodies never move: walls and floors.
 	Static
@@ -68,18 +102,34 @@ const (
 	Box
 )
 
-// BodyID names a body in its world: the index of its slot.
-type BodyID int32
+// BodyID names a body in its world: its slot and the slot's generation,
+// which changes when the body is removed, so an ID kept after Remove never
+// names the body that takes the slot next. The zero BodyID names no body.
+type BodyID struct {
+	index, gen uint32
+}
+
+// Index returns the body's slot: its index in World.Bodies.
+func (id BodyID) Index() int { return int(id.index) }
+
+// String reads "body 12" (or "body 12/3" after the slot's reuse).
+func (id BodyID) String() string {
+	if id.gen <= 1 {
+		return fmt.Sprintf("body %d", id.index)
+	}
+	return fmt.Sprintf("body %d/%d", id.index, id.gen)
+}
 
 // Body is one rigid body. Set its fields before World.Add; afterwards change
-// it through World.Body between steps.
+// it through World.Body between steps (or in a contact callback).
 type Body struct {
 	Kind  Kind
 	Shape Shape
 	// Pos is the position at the current tick, Prev at the tick before;
 	// draw at Lerp(alpha).
 	Pos, Prev Vec2
-	Vel       Vec2
+	// Vel is the velocity. Setting it on a sleeping body wakes it.
+	Vel Vec2
 	// Radius for circles; HalfW, HalfH for boxes.
 	Radius, HalfW, HalfH float64
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
@@ -89,10 +139,26 @@ type Body struct {
 	// coefficient. A contact uses the larger restitution and the geometric
 	// mean of the frictions.
 	Restitution, Friction float64
+	// Layer is the set of layers (bits) the body is in; zero means layer 1.
+	// Mask is the set it collides with; zero means all. Two bodies collide
+	// when each one's layer is in the other's mask.
+	Layer, Mask uint32
+	// Disabled takes the body out of the simulation without removing it:
+	// it neither moves nor collides nor answers queries until enabled.
+	Disabled bool
+	// Sweep makes a kinematic body stop at the static and kinematic bodies
+	// in its way instead of passing through them (a paddle between walls):
+	// Step sweeps it along its velocity (World.Cast) and takes the part of
+	// the velocity into what it met away.
+	Sweep bool
 	// Tag is the game's own number for the body (an entity index).
 	Tag int32
 
 	invMass float64
+	gen     uint32  // the slot's generation
+	removed bool    // the slot is free (or freed at the end of this step)
+	asleep  bool    // sleeping: not integrated, not solved against sleepers
+	still   float64 // seconds spent slow, towards sleep
 }
 
 // Lerp returns the body's position a fraction alpha of the way from the
@@ -101,12 +167,43 @@ func (b *Body) Lerp(alpha float64) Vec2 {
 	return Vec2{b.Prev.X + (b.Pos.X-b.Prev.X)*alpha, b.Prev.Y + (b.Pos.Y-b.Prev.Y)*alpha}
 }
 
+// Removed reports whether the slot holds no body: skip it when drawing
+// World.Bodies.
+func (b *Body) Removed() bool { return b.removed }
+
+// Asleep reports whether the body sleeps: it rests, and costs nothing.
+func (b *Body) Asleep() bool { return b.asleep }
+
+// active reports whether the body takes part in the simulation.
+func (b *Body) active() bool { return !b.removed && !b.Disabled }
+
+// layers returns the body's layer and mask with their defaults.
+func (b *Body) layers() (layer, mask uint32) {
+	layer, mask = b.Layer, b.Mask
+	if layer == 0 {
+		layer = 1
+	}
+	if mask == 0 {
+		mask = ^uint32(0)
+	}
+	return layer, mask
+}
+
+// collides reports whether a and b's layers let them collide.
+func collides(a, b *Body) bool {
+	la, ma := a.layers()
+	lb, mb := b.layers()
+	return la&mb != 0 && lb&ma != 0
+}
+
 // bounds returns the body's AABB.
 func (b *Body) bounds() (lo, hi Vec2) {
 	if b.Shape == Circle {
-		return Vec2{b.Pos.X - b.Radius, b.Pos.Y - b.Radius}, Vec2{b.Pos.X + b.Radius, b.Pos.Y + b.Radius}
+		r := Vec2{b.Radius, b.Radius}
+		return b.Pos.Sub(r), b.Pos.Add(r)
 	}
-	return Vec2{b.Pos.X - b.HalfW, b.Pos.Y - b.HalfH}, Vec2{b.Pos.X + b.HalfW, b.Pos.Y + b.HalfH}
+	h := Vec2{b.HalfW, b.HalfH}
+	return b.Pos.Sub(h), b.Pos.Add(h)
 }
 
 // extent is the body's smallest half size: how far it may move in one
@@ -118,17 +215,34 @@ func (b *Body) extent() float64 {
 	return min(b.HalfW, b.HalfH)
 }
 
-// ContactListener receives contact events, inside World.Step, in a
-// deterministic order (by body pair). A pair's BeginContact comes on the
-// first tick the two touch, its EndContact on the first tick they do not.
+// ContactListener receives contact events at the end of World.Step, after
+// the solver, in a deterministic order (by body pair). A pair's
+// BeginContact comes on the first tick the two touch, with the contact as
+// solved (its normal, points, depth and impulse; the pointer is valid
+// during the call); its EndContact on the first tick they do not.
+//
+// Changing the world in a callback is safe: Add, Remove, Teleport, setting
+// velocities. A body added joins at the next step. A body removed is gone
+// at once for Body and Alive; the events of this step that name it still
+// come, and none after: its contacts end silently.
 type ContactListener interface {
-	BeginContact(a, b BodyID)
+	BeginContact(c *Contact)
 	EndContact(a, b BodyID)
 }
 
-// DefaultIterations is the contact passes per tick of a World whose
-// Iterations is zero.
-const DefaultIterations = 8
+// DefaultIterations is the velocity passes per tick of a World whose
+// Iterations is zero; DefaultPositionIterations the position passes.
+const (
+	DefaultIterations         = 8
+	DefaultPositionIterations = 3
+)
+
+// Sleep defaults: a body sleeps after DefaultSleepTime seconds below
+// DefaultSleepSpeed units per second.
+const (
+	DefaultSleepTime  = 0.5
+	DefaultSleepSpeed = 0.05
+)
 
 // World is a fixed-step 2D world. The zero value is an empty world with no
 // gravity, ready to use; a World is not safe for concurrent use.
@@ -141,87 +255,177 @@ type World struct {
 	MaxSubsteps int
 	// Listener, when set, receives contact begin and end events.
 	Listener ContactListener
-	// Iterations is how many velocity and position passes each tick makes
-	// over its contacts. One pass lets a stack's weight squeeze it (ten
-	// boxes settle at 58 % of their height); eight hold it within 1.5 %.
-	// Zero means DefaultIterations.
-	Iterations int
+	// Iterations is how many velocity passes each tick makes over its
+	// contacts; zero means DefaultIterations (8). PositionIterations is the
+	// position passes; zero means DefaultPositionIterations (3).
+	Iterations, PositionIterations int
+	// SleepTime is how long a body must stay slower than SleepSpeed to
+	// sleep, in seconds; zero means DefaultSleepTime, negative never.
+	// SleepSpeed zero means DefaultSleepSpeed.
+	SleepTime, SleepSpeed float64
 
 	bodies    []Body
-	statics   []BodyID     // static bodies, scanned during sub-steps
-	staticBox [][4]float64 // their bounds, which never change
-	movers    []BodyID     // dynamic and kinematic bodies
+	free      []uint32     // free slots, reused by Add
+	freeing   []uint32     // slots removed during this step, freed at its end
+	statics   []int32      // static bodies, scanned during sub-steps
+	staticBox [][4]float64 // their bounds, cached
+	movers    []int32      // dynamic and kinematic bodies
 
 	grid     grid
-	contacts []uint64 // this tick's touching pairs, a<<32|b
-	normals  []Vec2   // the normal of each pair in contacts, as found (before sorting)
-	previous []uint64 // last tick's, sorted when a Listener is set
-	sorted   bool     // contacts are sorted and without duplicates
+	contacts []Contact // this tick's, sorted by key after the solve
+	previous []Contact // last tick's, sorted by key
+	island   []int32   // union-find parents, by body index
+	rest     []float64 // an island root's least rested time
 	ticks    uint64
+	stepping bool
+	cold     bool // no warm starting (tests measure what it is worth)
 }
 
-// Add puts a body in the world and returns its ID. Prev is set to Pos.
+// Add puts a body in the world and returns its ID. Prev is set to Pos. It
+// reuses the slot of a removed body, with a new generation.
 func (w *World) Add(b Body) (BodyID, error) {
 	switch {
 	case b.Shape == Circle && !(b.Radius > 0):
-		return -1, fmt.Errorf("physics: circle radius %v: must be positive", b.Radius)
+		return BodyID{}, fmt.Errorf("physics: circle radius %v: must be positive", b.Radius)
 	case b.Shape == Box && !(b.HalfW > 0 && b.HalfH > 0):
-		return -1, fmt.Errorf("physics: box half extents %v x %v: must be positive", b.HalfW, b.HalfH)
+		return BodyID{}, fmt.Errorf("physics: box half extents %v x %v: must be positive", b.HalfW, b.HalfH)
 	case b.Shape > Box:
-		return -1, fmt.Errorf("physics: unknown shape %d", b.Shape)
+		return BodyID{}, fmt.Errorf("physics: unknown shape %d", b.Shape)
 	case b.Kind > Static:
-		return -1, fmt.Errorf("physics: unknown kind %d", b.Kind)
+		return BodyID{}, fmt.Errorf("physics: unknown kind %d", b.Kind)
 	case b.Mass < 0 || math.IsNaN(b.Mass):
-		return -1, fmt.Errorf("physics: mass %v: must be positive (or zero for 1)", b.Mass)
+		return BodyID{}, fmt.Errorf("physics: mass %v: must be positive (or zero for 1)", b.Mass)
 	}
+	b.invMass, b.removed, b.asleep, b.still = 0, false, false, 0
 	if b.Kind == Dynamic {
-		m := b.Mass
-		if m == 0 {
-			m = 1
-		}
-		b.invMass = 1 / m
+		b.invMass = 1 / cmpOr(b.Mass, 1)
 	}
 	b.Prev = b.Pos
-	id := BodyID(len(w.bodies))
-	w.bodies = append(w.bodies, b)
+	var i uint32
+	if k := len(w.free); k > 0 {
+		i = w.free[k-1]
+		w.free = w.free[:k-1]
+		b.gen = w.bodies[i].gen + 1
+		w.bodies[i] = b
+	} else {
+		i = uint32(len(w.bodies))
+		b.gen = 1
+		w.bodies = append(w.bodies, b)
+		w.island = append(w.island, 0)
+		w.rest = append(w.rest, 0)
+	}
 	// Room for a resting pile's contacts (about four per body), so a
 	// settling world does not grow these slices while it runs.
 	if want := 4 * len(w.bodies); cap(w.contacts) < want {
-		w.contacts = slices.Grow(w.contacts, want)
-		w.previous = slices.Grow(w.previous, want)
-		w.normals = slices.Grow(w.normals, want)
+		w.contacts = slices.Grow(w.contacts, want-len(w.contacts))
+		w.previous = slices.Grow(w.previous, want-len(w.previous))
 	}
+	w.index(int32(i))
+	return BodyID{i, b.gen}, nil
+}
+
+// index lists body i with the statics or the movers.
+func (w *World) index(i int32) {
+	b := &w.bodies[i]
 	if b.Kind == Static {
-		w.statics = append(w.statics, id)
+		w.statics = append(w.statics, i)
 		lo, hi := b.bounds()
 		w.staticBox = append(w.staticBox, [4]float64{lo.X, lo.Y, hi.X, hi.Y})
 	} else {
-		w.movers = append(w.movers, id)
+		w.movers = append(w.movers, i)
 	}
-	return id, nil
 }
 
-// Len returns the number of bodies.
+func cmpOr(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Remove takes a body out of the world. Its ID is stale from then on:
+// Alive reports false, Body panics, Remove returns an error, and the slot's
+// next body gets another ID. Its contacts end without EndContact events.
+func (w *World) Remove(id BodyID) error {
+	if !w.Alive(id) {
+		return fmt.Errorf("physics: Remove(%v): no such body (removed already, or never added)", id)
+	}
+	b := &w.bodies[id.index]
+	b.removed = true
+	if b.Kind == Static {
+		k := slices.Index(w.statics, int32(id.index))
+		w.statics = slices.Delete(w.statics, k, k+1)
+		w.staticBox = slices.Delete(w.staticBox, k, k+1)
+	} else {
+		k := slices.Index(w.movers, int32(id.index))
+		w.movers = slices.Delete(w.movers, k, k+1)
+	}
+	if w.stepping {
+		w.freeing = append(w.freeing, id.index)
+	} else {
+		w.release(id.index)
+	}
+	return nil
+}
+
+// release frees slot i for reuse and drops its contacts.
+func (w *World) release(i uint32) {
+	w.contacts = slices.DeleteFunc(w.contacts, func(c Contact) bool { return c.ia == i || c.ib == i })
+	w.free = append(w.free, i)
+}
+
+// Alive reports whether id names a body in the world.
+func (w *World) Alive(id BodyID) bool {
+	return id.gen != 0 && int(id.index) < len(w.bodies) && w.bodies[id.index].gen == id.gen && !w.bodies[id.index].removed
+}
+
+// Len returns the number of slots in Bodies, removed ones included.
 func (w *World) Len() int { return len(w.bodies) }
 
-// Body returns the body id; the pointer is valid until the next Add. Move
-// a static body only with Teleport, which refreshes its cached bounds.
-func (w *World) Body(id BodyID) *Body { return &w.bodies[id] }
+// Body returns the body id names; the pointer is valid until the next Add.
+// A stale id (its body removed) is a bug in the caller: Body panics with
+// the id. Move a static body only with Teleport, which refreshes its cached
+// bounds.
+func (w *World) Body(id BodyID) *Body {
+	if !w.Alive(id) {
+		panic(fmt.Sprintf("physics: Body(%v): no such body (removed, or never added): check Alive", id))
+	}
+	return &w.bodies[id.index]
+}
 
-// Bodies returns all bodies, indexed by ID, for drawing. The slice is valid
-// until the next Add.
+// ID returns the ID of the body in slot i of Bodies.
+func (w *World) ID(i int) BodyID { return BodyID{uint32(i), w.bodies[i].gen} }
+
+// Bodies returns every slot, indexed by BodyID.Index, for drawing; skip the
+// ones whose Removed is true. The slice is valid until the next Add.
 func (w *World) Bodies() []Body { return w.bodies }
 
 // Teleport moves a body to pos at once: both its previous and current
-// positions, so the renderer does not draw a streak across the jump.
+// positions, so the renderer does not draw a streak across the jump. It
+// wakes the body.
 func (w *World) Teleport(id BodyID, pos Vec2) {
-	b := &w.bodies[id]
+	b := w.Body(id)
 	b.Pos, b.Prev = pos, pos
+	b.asleep, b.still = false, 0
 	if b.Kind == Static {
-		k := slices.Index(w.statics, id)
+		k := slices.Index(w.statics, int32(id.index))
 		lo, hi := b.bounds()
 		w.staticBox[k] = [4]float64{lo.X, lo.Y, hi.X, hi.Y}
 	}
+}
+
+// ApplyImpulse changes a dynamic body's velocity by impulse/mass, and
+// wakes it.
+func (w *World) ApplyImpulse(id BodyID, impulse Vec2) {
+	b := w.Body(id)
+	b.Vel = b.Vel.Add(impulse.Scale(b.invMass))
+	b.asleep, b.still = false, 0
+}
+
+// Wake wakes a sleeping body (and, at the next step, what it touches).
+func (w *World) Wake(id BodyID) {
+	b := w.Body(id)
+	b.asleep, b.still = false, 0
 }
 
 // Ticks returns how many steps the world has taken.
@@ -231,161 +435,104 @@ func (w *World) Ticks() uint64 { return w.ticks }
 // game's Update with tick.DtSeconds(), never with a frame time.
 func (w *World) Step(dt float64) {
 	w.ticks++
+	w.stepping = true
 	w.previous, w.contacts = w.contacts, w.previous[:0]
-	w.normals = w.normals[:0]
+	for _, i := range w.movers {
+		b := &w.bodies[i]
+		b.Prev = b.Pos
+		if b.asleep && b.Vel != (Vec2{}) {
+			b.asleep, b.still = false, 0 // the game set a velocity
+		}
+		if b.Kind == Dynamic && !b.asleep && !b.Disabled {
+			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
+		}
+	}
+	w.detect()
+	w.solveVelocities(dt)
+	w.integrate(dt)
+	w.solvePositions()
+	w.sleep(dt)
+	w.notify()
+	w.stepping = false
+	for _, i := range w.freeing {
+		w.release(i)
+	}
+	w.freeing = w.freeing[:0]
+}
+
+// integrate moves the bodies over dt, fast dynamic ones in sub-steps short
+// enough that they cannot pass through a static body, meeting statics at
+// each.
+func (w *World) integrate(dt float64) {
 	maxSub := w.MaxSubsteps
 	if maxSub <= 0 {
 		maxSub = 64
 	}
-	for _, id := range w.movers {
-		b := &w.bodies[id]
-		b.Prev = b.Pos
-		if b.Kind == Dynamic {
-			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
-		}
-		w.move(id, dt, maxSub)
-	}
-	w.collideMovers()
-	w.iterate()
-	w.sorted = false
-	if w.Listener != nil {
-		w.sortContacts()
-		w.notify()
-	}
-}
-
-// move integrates one body over dt in sub-steps short enough that it cannot
-// pass through a static body, resolving static contacts at each.
-func (w *World) move(id BodyID, dt float64, maxSub int) {
-	b := &w.bodies[id]
-	travel := b.Vel.Len() * dt
-	n := 1
-	if e := b.extent(); travel > e/2 {
-		n = min(int(math.Ceil(travel/(e/2))), maxSub)
-	}
-	h := dt / float64(n)
-	for range n {
-		b.Pos = b.Pos.Add(b.Vel.Scale(h))
-		if b.Kind != Dynamic {
+	for _, i := range w.movers {
+		b := &w.bodies[i]
+		if b.asleep || b.Disabled {
 			continue
 		}
-		lo, hi := b.bounds()
-		for k, sid := range w.statics {
-			sb := &w.staticBox[k]
-			if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
-				continue // bounds apart: no need for the narrow phase
-			}
-			s := &w.bodies[sid]
-			if c, ok := collide(b, s); ok {
-				resolve(b, s, c)
-				w.touchN(id, sid, c.n)
-			}
+		travel := b.Vel.Len() * dt
+		n := 1
+		if e := b.extent(); travel > e/2 {
+			n = min(int(math.Ceil(travel/(e/2))), maxSub)
+		}
+		if b.Kind == Kinematic && b.Sweep && w.sweepKinematic(i, b, dt) {
+			continue
+		}
+		if n == 1 || b.Kind != Dynamic {
+			b.Pos = b.Pos.Add(b.Vel.Scale(dt))
+			continue
+		}
+		h := dt / float64(n)
+		for range n {
+			b.Pos = b.Pos.Add(b.Vel.Scale(h))
+			w.meetStatics(i, b)
 		}
 	}
 }
 
-// collideMovers finds touching pairs of moving bodies with the grid and
-// resolves them, each pair once, in a fixed order.
-func (w *World) collideMovers() {
-	if len(w.movers) < 2 {
-		return
+// sweepKinematic moves kinematic body i as far along its velocity as the
+// bodies in its way let it, and reports whether it met one.
+func (w *World) sweepKinematic(i int32, b *Body, dt float64) bool {
+	d := b.Vel.Scale(dt)
+	l := d.Len()
+	if l == 0 {
+		return false
 	}
-	w.grid.build(w.bodies, w.movers)
-	w.grid.pairs(w.collidePair)
+	h, ok := w.Cast(w.ID(int(i)), d)
+	if !ok {
+		return false
+	}
+	t := max(h.Fraction-slop/2/l, 0) // stop just short of touching
+	b.Pos = b.Pos.Add(d.Scale(t))
+	if vn := b.Vel.Dot(h.Normal); vn < 0 {
+		b.Vel = b.Vel.Sub(h.Normal.Scale(vn))
+	}
+	return true
 }
 
-// collidePair is the narrow phase for movers mi and mj.
-func (w *World) collidePair(mi, mj int32) {
-	i, j := w.movers[mi], w.movers[mj]
-	a, b := &w.bodies[i], &w.bodies[j]
-	if a.Kind != Dynamic && b.Kind != Dynamic {
-		return
-	}
-	if c, ok := collide(a, b); ok {
-		resolve(a, b, c)
-		w.touchN(i, j, c.n)
-	}
-}
-
-// iterate runs the extra velocity passes over this tick's contacts: one
-// pass leaves a stack's bodies still pushing into each other, each further
-// one (Gauss-Seidel) brings them closer to rest. Restitution applied in the
-// first pass only.
-func (w *World) iterate() {
-	passes := w.Iterations
-	if passes <= 0 {
-		passes = DefaultIterations
-	}
-	for range passes - 1 {
-		for k, c := range w.contacts {
-			a, b := &w.bodies[c>>32], &w.bodies[uint32(c)]
-			if a.invMass+b.invMass == 0 {
-				continue
-			}
-			impulse(a, b, w.normals[k], 0)
+// meetStatics stops a fast body at the statics it reached in a sub-step:
+// out of them, and no longer moving into them (with restitution), as the
+// contact solver would have had it seen them.
+func (w *World) meetStatics(i int32, b *Body) {
+	lo, hi := b.bounds()
+	for k, si := range w.statics {
+		sb := &w.staticBox[k]
+		if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
+			continue
 		}
-	}
-	// Position passes: the first pass pushed each pair apart once, in an
-	// order that lets a stack's weight push its lower bodies back into the
-	// floor; further passes measure the overlaps again and take more out.
-	for range passes - 1 {
-		for _, c := range w.contacts {
-			a, b := &w.bodies[c>>32], &w.bodies[uint32(c)]
-			if a.invMass+b.invMass == 0 {
-				continue
-			}
-			if cc, ok := collide(a, b); ok {
-				separate(a, b, cc)
+		s := &w.bodies[si]
+		if s.Disabled || !collides(b, s) {
+			continue
+		}
+		if c, ok := collide(s, b); ok {
+			b.Pos = b.Pos.Add(c.n.Scale(c.depth))
+			if vn := b.Vel.Dot(c.n); vn < 0 {
+				e := max(b.Restitution, s.Restitution)
+				b.Vel = b.Vel.Sub(c.n.Scale((1 + e) * vn))
 			}
 		}
-	}
-}
-
-// touchN records that a and b touch, with the normal from a to b.
-func (w *World) touchN(a, b BodyID, n Vec2) {
-	if a > b {
-		a, b, n = b, a, n.Scale(-1)
-	}
-	w.contacts = append(w.contacts, uint64(a)<<32|uint64(b))
-	w.normals = append(w.normals, n)
-}
-
-// notify compares this tick's contacts with last tick's, both sorted, and
-// reports the differences in pair order.
-func (w *World) notify() {
-	if w.Listener == nil {
-		return
-	}
-	cur, prev := w.contacts, w.previous
-	i, j := 0, 0
-	for i < len(cur) || j < len(prev) {
-		switch {
-		case j == len(prev) || i < len(cur) && cur[i] < prev[j]:
-			w.Listener.BeginContact(BodyID(cur[i]>>32), BodyID(uint32(cur[i])))
-			i++
-		case i == len(cur) || prev[j] < cur[i]:
-			w.Listener.EndContact(BodyID(prev[j]>>32), BodyID(uint32(prev[j])))
-			j++
-		default:
-			i++
-			j++
-		}
-	}
-}
-
-// Contacts returns the pairs touching at the last step, as a<<32|b with
-// a < b, in ascending order. The slice is valid until the next step.
-func (w *World) Contacts() []uint64 {
-	w.sortContacts()
-	return w.contacts
-}
-
-// sortContacts sorts this tick's pairs once: a pair touched in several
-// sub-steps is listed once.
-func (w *World) sortContacts() {
-	if !w.sorted {
-		slices.Sort(w.contacts)
-		w.contacts = slices.Compact(w.contacts)
-		w.sorted = true
 	}
 }

@@ -99,10 +99,18 @@ func TestNoTunnelling(t *testing.T) {
 	}
 }
 
-type events struct{ log []string }
+type events struct {
+	log   []string
+	first []Contact
+}
 
-func (e *events) BeginContact(a, b BodyID) { e.log = append(e.log, fmt.Sprintf("begin %d-%d", a, b)) }
-func (e *events) EndContact(a, b BodyID)   { e.log = append(e.log, fmt.Sprintf("end %d-%d", a, b)) }
+func (e *events) BeginContact(c *Contact) {
+	e.log = append(e.log, fmt.Sprintf("begin %d-%d", c.A.Index(), c.B.Index()))
+	e.first = append(e.first, *c)
+}
+func (e *events) EndContact(a, b BodyID) {
+	e.log = append(e.log, fmt.Sprintf("end %d-%d", a.Index(), b.Index()))
+}
 
 func TestContactEvents(t *testing.T) {
 	ev := &events{}
@@ -116,7 +124,14 @@ func TestContactEvents(t *testing.T) {
 		}
 	}
 	if len(ev.log) < 2 || ev.log[0] != "begin 0-1" || ev.log[1] != "end 0-1" {
-		t.Errorf("events %v, want a begin then an end for the bounce of body 1 on body 0", ev.log)
+		t.Fatalf("events %v, want a begin then an end for the bounce of body 1 on body 0", ev.log)
+	}
+	// The begin event carries the contact as solved: the floor's normal,
+	// the box's bottom face as its two points, an overlap and a push.
+	c := ev.first[0]
+	if c.Normal != (Vec2{0, 1}) || c.NumPoints != 2 || c.Points[0].X != -0.5 || c.Points[1].X != 0.5 ||
+		math.Abs(c.Point.Y) > 0.2 || c.Depth <= 0 || c.Impulse <= 0 {
+		t.Errorf("begin contact %+v: want normal (0,1), points at x=±0.5 near y=0, depth and impulse > 0", c)
 	}
 }
 
@@ -145,12 +160,18 @@ func TestBroadPhaseFindsExactlyTheTouchingPairs(t *testing.T) {
 		ia := mustAdd(t, &w, a)
 		ib := mustAdd(t, &w, b)
 		if touch {
-			want = append(want, uint64(ia)<<32|uint64(ib))
+			want = append(want, uint64(ia.Index())<<32|uint64(ib.Index()))
 		}
 	}
 	w.Step(dt)
 	slices.Sort(want)
-	if got := w.Contacts(); !slices.Equal(got, want) {
+	var got []uint64
+	for _, c := range w.Contacts() {
+		if c.Touching {
+			got = append(got, uint64(c.A.Index())<<32|uint64(c.B.Index()))
+		}
+	}
+	if !slices.Equal(got, want) {
 		t.Errorf("grid found %d touching pairs, want %d", len(got), len(want))
 	}
 }
@@ -297,29 +318,5 @@ func TestTeleportStaticMovesItsCollision(t *testing.T) {
 	}
 	if y := w.Body(ball).Pos.Y; math.Abs(y-(-9.5)) > 0.05 {
 		t.Errorf("ball rests at %v, want -9.5 on the moved floor", y)
-	}
-}
-
-// TestIterationsSettleStacks stacks ten boxes on a floor: with one contact
-// pass a tick the stack's weight squeezes it; the default passes hold it.
-func TestIterationsSettleStacks(t *testing.T) {
-	top := func(iterations int) float64 {
-		w := World{Gravity: Vec2{0, -9.8}, Iterations: iterations}
-		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 10, HalfH: 1, Friction: 0.5})
-		for i := range 10 {
-			mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 0.5 + float64(i)}, Friction: 0.5})
-		}
-		for range 300 {
-			w.Step(dt)
-		}
-		return w.Bodies()[10].Pos.Y
-	}
-	one, def := top(1), top(0)
-	t.Logf("top box after 5 s: %.3f with one pass, %.3f with the default %d (stacked: 9.5)", one, def, DefaultIterations)
-	if def < 9.5*0.985 || def > 9.5 {
-		t.Errorf("top of a ten-box stack at %.3f, want within 1.5 %% of 9.5", def)
-	}
-	if one > 9.5*0.9 {
-		t.Errorf("one pass held the stack at %.3f: the test no longer shows what the passes are for", one)
 	}
 }

@@ -43,12 +43,12 @@ type debris struct {
 
 // BeginContact spawns debris where a fast bouncer hits something; the scene
 // is the world's ContactListener.
-func (s *scene) BeginContact(a, b physics.BodyID) {
-	s.bounceSound(a, b)
+func (s *scene) BeginContact(c *physics.Contact) {
+	s.bounceSound(c)
 	if s.debris.limit == 0 {
 		return
 	}
-	for _, id := range [2]physics.BodyID{a, b} {
+	for _, id := range [2]physics.BodyID{c.A, c.B} {
 		body := s.world.Body(id)
 		if body.Kind != physics.Dynamic || body.Tag < 0 || body.Vel.Len() < 6 {
 			continue
@@ -67,20 +67,16 @@ func (s *scene) BeginContact(a, b physics.BodyID) {
 // at once is one clatter, not a hundred voices.
 const maxSoundsPerTick = 3
 
-// bounceSound plays a bounce for a contact that begins fast enough: louder
-// for a faster impact, panned to where it happened.
-func (s *scene) bounceSound(a, b physics.BodyID) {
-	if s.sound == nil || s.tickSound >= maxSoundsPerTick {
-		return
-	}
-	ba, bb := s.world.Body(a), s.world.Body(b)
-	rel := ba.Vel.Sub(bb.Vel).Len()
-	if rel < 3 {
+// bounceSound plays a bounce for a contact that begins hard enough: louder
+// for a larger impulse (mass times the speed change), panned to where it
+// happened.
+func (s *scene) bounceSound(c *physics.Contact) {
+	if s.sound == nil || s.tickSound >= maxSoundsPerTick || c.Impulse < 1 {
 		return
 	}
 	s.tickSound++
-	pan := float32((ba.Pos.X+bb.Pos.X)/arenaW - 1)
-	s.sound.Play(s.bounce, float32(min(rel/15, 1)), pan)
+	pan := float32(2*c.Point.X/arenaW - 1)
+	s.sound.Play(s.bounce, float32(min(c.Impulse/8, 1)), pan)
 }
 
 // EndContact does nothing.

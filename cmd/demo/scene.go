@@ -45,7 +45,7 @@ type scene struct {
 	in       input.Actions
 	player   physics.BodyID
 	osc      physics.BodyID
-	first    physics.BodyID // first bouncing body
+	first    int // Bodies index of the first bouncing body
 	cube     gfx.Interpolated[gfx.Transform]
 	grounded bool
 	rng      *rand.Rand // kicks; seeded, so runs repeat exactly
@@ -107,7 +107,7 @@ func newScene(n int, seed uint64, in input.Actions) (*scene, error) {
 	r := rand.New(rand.NewPCG(seed, seed+1))
 	s.rng = rand.New(rand.NewPCG(seed, seed+2))
 	s.fx = rand.New(rand.NewPCG(seed, seed+3))
-	s.first = physics.BodyID(w.Len())
+	s.first = w.Len()
 	for i := range n {
 		b := physics.Body{
 			Shape:       physics.Shape(i % 2),
@@ -174,7 +174,7 @@ func (s *scene) Update(t engine.Tick) error {
 	// the scene never settles.
 	if t.N > 0 && t.EveryN(uint64(math.Round(3/dt))) {
 		bodies := s.world.Bodies()
-		for i := int(s.first); i < len(bodies); i++ {
+		for i := s.first; i < len(bodies); i++ {
 			if s.rng.IntN(2) == 0 {
 				bodies[i].Vel.Y += 6 + 8*s.rng.Float64()
 				bodies[i].Vel.X += 4*s.rng.Float64() - 2
@@ -197,21 +197,13 @@ func (s *scene) Update(t engine.Tick) error {
 	return nil
 }
 
-// onGround reports whether the player rests on something below it.
+// onGround reports whether the player rests on something below it: a
+// touching contact whose normal points up from it to the player.
 func (s *scene) onGround() bool {
-	p := s.world.Body(s.player)
 	for _, c := range s.world.Contacts() {
-		a, b := physics.BodyID(c>>32), physics.BodyID(uint32(c))
-		var other physics.BodyID
-		switch s.player {
-		case a:
-			other = b
-		case b:
-			other = a
-		default:
-			continue
-		}
-		if s.world.Body(other).Pos.Y < p.Pos.Y-0.3 {
+		switch {
+		case !c.Touching:
+		case c.B == s.player && c.Normal.Y > 0.7, c.A == s.player && c.Normal.Y < -0.7:
 			return true
 		}
 	}

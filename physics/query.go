@@ -1,0 +1,198 @@
+package physics
+
+import "math"
+
+// RayHit is where a ray first meets a body.
+type RayHit struct {
+	Body BodyID
+	// Point is where the ray meets the body's surface, Normal the surface's
+	// outward normal there, Fraction how far along from→to (0 to 1).
+	Point, Normal Vec2
+	Fraction      float64
+}
+
+// RayCast returns the first body the segment from→to meets among the
+// enabled bodies whose layer is in mask (zero: all). A body the segment
+// starts inside is hit at fraction 0, its normal against the ray. It tests
+// every body: its cost grows with the world.
+func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
+	if mask == 0 {
+		mask = ^uint32(0)
+	}
+	d := to.Sub(from)
+	best := RayHit{Fraction: math.Inf(1)}
+	for i := range w.bodies {
+		b := &w.bodies[i]
+		if !b.active() {
+			continue
+		}
+		if layer, _ := b.layers(); layer&mask == 0 {
+			continue
+		}
+		var t float64
+		var n Vec2
+		var ok bool
+		if b.Shape == Circle {
+			t, n, ok = rayCircle(from, d, b.Pos, b.Radius)
+		} else {
+			t, n, ok = rayBox(from, d, b.Pos, b.HalfW, b.HalfH)
+		}
+		if ok && t < best.Fraction {
+			best = RayHit{Body: w.ID(i), Fraction: t, Normal: n, Point: from.Add(d.Scale(t))}
+		}
+	}
+	return best, !math.IsInf(best.Fraction, 1)
+}
+
+// rayCircle intersects the ray p + t·d, t in [0, 1], with a circle.
+func rayCircle(p, d, c Vec2, r float64) (float64, Vec2, bool) {
+	m := p.Sub(c)
+	cc := m.Dot(m) - r*r
+	if cc <= 0 { // inside
+		return 0, rayAgainst(d), true
+	}
+	a := d.Dot(d)
+	bb := m.Dot(d)
+	disc := bb*bb - a*cc
+	if a == 0 || bb > 0 || disc < 0 {
+		return 0, Vec2{}, false
+	}
+	t := (-bb - math.Sqrt(disc)) / a
+	if t > 1 {
+		return 0, Vec2{}, false
+	}
+	hit := p.Add(d.Scale(t))
+	return t, hit.Sub(c).Scale(1 / r), true
+}
+
+// rayBox intersects the ray p + t·d, t in [0, 1], with a box (slabs).
+func rayBox(p, d, c Vec2, hw, hh float64) (float64, Vec2, bool) {
+	lo, hi := Vec2{c.X - hw, c.Y - hh}, Vec2{c.X + hw, c.Y + hh}
+	if p.X > lo.X && p.X < hi.X && p.Y > lo.Y && p.Y < hi.Y {
+		return 0, rayAgainst(d), true
+	}
+	tmin, tmax := 0.0, 1.0
+	var n Vec2
+	for axis := range 2 {
+		o, v, l, h := p.X, d.X, lo.X, hi.X
+		if axis == 1 {
+			o, v, l, h = p.Y, d.Y, lo.Y, hi.Y
+		}
+		if v == 0 {
+			if o < l || o > h {
+				return 0, Vec2{}, false
+			}
+			continue
+		}
+		t1, t2, s := (l-o)/v, (h-o)/v, -1.0
+		if t1 > t2 {
+			t1, t2, s = t2, t1, 1
+		}
+		if t1 > tmin {
+			tmin = t1
+			n = Vec2{}
+			if axis == 0 {
+				n.X = s
+			} else {
+				n.Y = s
+			}
+		}
+		tmax = min(tmax, t2)
+		if tmin > tmax {
+			return 0, Vec2{}, false
+		}
+	}
+	if n == (Vec2{}) { // touching at the start
+		n = rayAgainst(d)
+	}
+	return tmin, n, true
+}
+
+// rayAgainst is the normal against a ray's direction.
+func rayAgainst(d Vec2) Vec2 {
+	if l := d.Len(); l > 0 {
+		return d.Scale(-1 / l)
+	}
+	return Vec2{0, 1}
+}
+
+// QueryAABB appends to dst the enabled bodies whose bounds overlap the box
+// lo..hi and whose layer is in mask (zero: all), in index order, and
+// returns it. With a dst of enough capacity it allocates nothing.
+func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
+	if mask == 0 {
+		mask = ^uint32(0)
+	}
+	for i := range w.bodies {
+		b := &w.bodies[i]
+		if !b.active() {
+			continue
+		}
+		if layer, _ := b.layers(); layer&mask == 0 {
+			continue
+		}
+		blo, bhi := b.bounds()
+		if blo.X <= hi.X && lo.X <= bhi.X && blo.Y <= hi.Y && lo.Y <= bhi.Y {
+			dst = append(dst, w.ID(i))
+		}
+	}
+	return dst
+}
+
+// Hit is what a sweep meets first.
+type Hit struct {
+	Body BodyID
+	// Fraction of the motion made before touching (0 to 1), Normal the
+	// hit body's surface normal, against the motion.
+	Fraction float64
+	Normal   Vec2
+}
+
+// Cast sweeps body id's shape along delta, from where it is, against the
+// static and kinematic bodies its layers collide with, and returns the
+// first it would touch: a kinematic body moved by the game stops at walls
+// this way (or set Body.Sweep and let Step do it). It does not move the
+// body.
+func (w *World) Cast(id BodyID, delta Vec2) (Hit, bool) {
+	b := w.Body(id)
+	best := Hit{Fraction: math.Inf(1)}
+	for i := range w.bodies {
+		o := &w.bodies[i]
+		if i == int(id.index) || !o.active() || o.Kind == Dynamic || !collides(b, o) {
+			continue
+		}
+		if t, n, ok := sweep(b, o, delta); ok && t < best.Fraction {
+			best = Hit{Body: w.ID(i), Fraction: t, Normal: n}
+		}
+	}
+	return best, !math.IsInf(best.Fraction, 1)
+}
+
+// sweep moves a's centre along delta against the Minkowski sum of the two
+// shapes around b: a box (two boxes), a circle (two circles), or a rounded
+// box (a box and a circle).
+func sweep(a, b *Body, delta Vec2) (float64, Vec2, bool) {
+	switch {
+	case a.Shape == Box && b.Shape == Box:
+		return rayBox(a.Pos, delta, b.Pos, a.HalfW+b.HalfW, a.HalfH+b.HalfH)
+	case a.Shape == Circle && b.Shape == Circle:
+		return rayCircle(a.Pos, delta, b.Pos, a.Radius+b.Radius)
+	}
+	hw, hh, r := b.HalfW, b.HalfH, a.Radius
+	if a.Shape == Box {
+		hw, hh, r = a.HalfW, a.HalfH, b.Radius
+	}
+	// The rounded box: two crossed boxes and four corner circles.
+	best, bn, hit := math.Inf(1), Vec2{}, false
+	try := func(t float64, n Vec2, ok bool) {
+		if ok && t < best {
+			best, bn, hit = t, n, true
+		}
+	}
+	try(rayBox(a.Pos, delta, b.Pos, hw+r, hh))
+	try(rayBox(a.Pos, delta, b.Pos, hw, hh+r))
+	for _, s := range [4]Vec2{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
+		try(rayCircle(a.Pos, delta, b.Pos.Add(Vec2{s.X * hw, s.Y * hh}), r))
+	}
+	return best, bn, hit
+}
