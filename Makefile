@@ -8,7 +8,7 @@ DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev li
 PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
-.PHONY: all deps build run test test-pure test-gl fuzz race soak bench bench-sprites lint profile clean new
+.PHONY: all deps build run test test-pure test-gl fuzz race soak bench bench-sprites bench-physics lint profile clean new
 
 all: build
 
@@ -94,6 +94,12 @@ bench-sprites: build
 	  for prog in "./bin/demo -bench sprites" ./bin/bunnymark-gl ./bin/bunnymark-ebiten; do \
 	    xvfb-run -a -s "-screen 0 1280x720x24" $$prog -n $$n -textures $$k 2>/dev/null | grep RESULT; \
 	  done; done; done; done
+
+# bench-physics runs fixstep's physics and Chipmunk2D side by side
+# (cmd/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
+# and 10k boxes, bouncing balls, with sleeping off and on.
+bench-physics:
+	cd cmd/physics-chipmunk && $(GO) run . -rounds 3
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -1,10 +1,6 @@
 package physics
 
-import (
-	"cmp"
-	"math"
-	"slices"
-)
+import "math"
 
 // Contact is one touching pair of bodies at a tick, as the solver left it.
 type Contact struct {
@@ -43,8 +39,9 @@ type Contact struct {
 // tangent returns the contact's tangent, the normal turned a quarter turn.
 func (c *Contact) tangent() Vec2 { return Vec2{-c.Normal.Y, c.Normal.X} }
 
-// Contacts returns the pairs touching at the last step, sorted by body
-// pair. The slice is valid until the next step.
+// Contacts returns the pairs touching at the last step, or near enough to
+// touch within a tick (see Contact.Touching), in a deterministic order. The
+// slice is valid until the next step.
 func (w *World) Contacts() []Contact { return w.contacts }
 
 // Restitution and position-correction constants (see the package doc).
@@ -90,7 +87,10 @@ func (w *World) detect() {
 			w.contacts = append(w.contacts, r)
 		}
 	}
-	slices.SortFunc(w.contacts, func(a, b Contact) int { return cmp.Compare(a.key, b.key) })
+	w.prevTable.reset(len(w.previous))
+	for k := range w.previous {
+		w.prevTable.put(w.previous[k].key, k)
+	}
 	if !w.cold {
 		w.warmStart()
 	}
@@ -125,17 +125,18 @@ func (w *World) narrow(i, j int32) {
 	if !ok {
 		return
 	}
+	pts, np := contactPoints(a, b, m)
 	c := Contact{
 		A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen},
-		Normal: m.n, Points: m.points, NumPoints: m.np, Depth: m.depth,
+		Normal: m.n, Points: pts, NumPoints: np, Depth: m.depth,
 		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature,
 		mass:     1 / (a.invMass + b.invMass),
 		friction: math.Sqrt(a.Friction * b.Friction),
 		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
 	}
-	c.Point = m.points[0]
-	if m.np == 2 {
-		c.Point = m.points[0].Add(m.points[1]).Scale(0.5)
+	c.Point = pts[0]
+	if np == 2 {
+		c.Point = pts[0].Add(pts[1]).Scale(0.5)
 	}
 	w.contacts = append(w.contacts, c)
 }
@@ -144,20 +145,16 @@ func (w *World) narrow(i, j int32) {
 // same feature) ended the last tick with, and applies them: the solver
 // starts from last tick's answer instead of from nothing.
 func (w *World) warmStart() {
-	prev := w.previous
-	k := 0
 	for i := range w.contacts {
 		c := &w.contacts[i]
 		if c.resting {
 			continue
 		}
-		for k < len(prev) && prev[k].key < c.key {
-			k++
-		}
-		if k == len(prev) || prev[k].key != c.key || prev[k].feature != c.feature {
+		k := w.prevTable.get(c.key)
+		if k < 0 || w.previous[k].feature != c.feature {
 			continue
 		}
-		c.Impulse, c.FrictionImpulse = prev[k].Impulse, prev[k].FrictionImpulse
+		c.Impulse, c.FrictionImpulse = w.previous[k].Impulse, w.previous[k].FrictionImpulse
 		w.apply(c, c.Normal.Scale(c.Impulse).Add(c.tangent().Scale(c.FrictionImpulse)))
 	}
 }
@@ -170,12 +167,10 @@ func (w *World) apply(c *Contact, p Vec2) {
 }
 
 // manifold is a narrow-phase result: the normal from a to b, the overlap
-// along it, the contact points and the feature (box pairs: which face).
+// along it (negative: a gap) and the feature (box pairs: which face).
 type manifold struct {
 	n       Vec2
 	depth   float64
-	points  [2]Vec2
-	np      int
 	feature uint8
 }
 
@@ -209,16 +204,15 @@ func circleCircle(a, b *Body) (manifold, bool) {
 	if dist2 >= (r+margin)*(r+margin) {
 		return manifold{}, false
 	}
-	m := manifold{np: 1, n: Vec2{0, 1}, depth: r}
+	m := manifold{n: Vec2{0, 1}, depth: r}
 	if dist := math.Sqrt(dist2); dist > 0 {
 		m.n, m.depth = d.Scale(1/dist), r-dist
 	}
-	m.points[0] = a.Pos.Add(m.n.Scale(a.Radius - m.depth/2))
 	return m, true
 }
 
-// boxBox: two axis-aligned boxes touch along the axis of least overlap; the
-// points are the ends of the shared face, halfway into the overlap.
+// boxBox: two axis-aligned boxes touch along the axis of least overlap (or,
+// apart, of the gap).
 func boxBox(a, b *Body) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	ox := a.HalfW + b.HalfW - math.Abs(d.X)
@@ -226,41 +220,27 @@ func boxBox(a, b *Body) (manifold, bool) {
 	if ox <= -margin || oy <= -margin || ox < 0 && oy < 0 {
 		return manifold{}, false // apart, or only corners near
 	}
-	alo, ahi := a.bounds()
-	blo, bhi := b.bounds()
-	m := manifold{np: 2}
 	if ox < oy {
 		s := sign(d.X)
-		m.n, m.depth, m.feature = Vec2{s, 0}, ox, uint8(1-s)/2 // 0: +x, 1: -x
-		x := a.Pos.X + s*(a.HalfW-ox/2)
-		m.points = [2]Vec2{{x, max(alo.Y, blo.Y)}, {x, min(ahi.Y, bhi.Y)}}
-	} else {
-		s := sign(d.Y)
-		m.n, m.depth, m.feature = Vec2{0, s}, oy, 2+uint8(1-s)/2 // 2: +y, 3: -y
-		y := a.Pos.Y + s*(a.HalfH-oy/2)
-		m.points = [2]Vec2{{max(alo.X, blo.X), y}, {min(ahi.X, bhi.X), y}}
+		return manifold{n: Vec2{s, 0}, depth: ox, feature: uint8(1-s) / 2}, true // 0: +x, 1: -x
 	}
-	return m, true
+	s := sign(d.Y)
+	return manifold{n: Vec2{0, s}, depth: oy, feature: 2 + uint8(1-s)/2}, true // 2: +y, 3: -y
 }
 
 // boxCircle tests box a against circle b; the normal points from the box to
-// the circle, the point is the box's point nearest the circle's centre.
+// the circle.
 func boxCircle(a, b *Body) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	cx := max(-a.HalfW, min(a.HalfW, d.X))
 	cy := max(-a.HalfH, min(a.HalfH, d.Y))
-	m := manifold{np: 1}
 	if cx == d.X && cy == d.Y {
 		// Centre inside the box: out along the nearest face.
 		ox, oy := a.HalfW-math.Abs(d.X), a.HalfH-math.Abs(d.Y)
 		if ox < oy {
-			m.n, m.depth, m.feature = Vec2{sign(d.X), 0}, ox+b.Radius, 1
-			m.points[0] = Vec2{a.Pos.X + sign(d.X)*a.HalfW, b.Pos.Y}
-		} else {
-			m.n, m.depth, m.feature = Vec2{0, sign(d.Y)}, oy+b.Radius, 1
-			m.points[0] = Vec2{b.Pos.X, a.Pos.Y + sign(d.Y)*a.HalfH}
+			return manifold{n: Vec2{sign(d.X), 0}, depth: ox + b.Radius, feature: 1}, true
 		}
-		return m, true
+		return manifold{n: Vec2{0, sign(d.Y)}, depth: oy + b.Radius, feature: 1}, true
 	}
 	e := Vec2{d.X - cx, d.Y - cy}
 	dist2 := e.Dot(e)
@@ -268,9 +248,29 @@ func boxCircle(a, b *Body) (manifold, bool) {
 		return manifold{}, false
 	}
 	dist := math.Sqrt(dist2)
-	m.n, m.depth = e.Scale(1/dist), b.Radius-dist
-	m.points[0] = a.Pos.Add(Vec2{cx, cy})
-	return m, true
+	return manifold{n: e.Scale(1 / dist), depth: b.Radius - dist}, true
+}
+
+// contactPoints returns where a and b touch along normal n (from a to b):
+// for two boxes the ends of the shared face, halfway into the overlap;
+// otherwise the point of the circle (or of the box nearest the circle).
+func contactPoints(a, b *Body, m manifold) (pts [2]Vec2, np int) {
+	switch {
+	case a.Shape == Box && b.Shape == Box:
+		alo, ahi := a.bounds()
+		blo, bhi := b.bounds()
+		if m.n.X != 0 {
+			x := a.Pos.X + m.n.X*(a.HalfW-m.depth/2)
+			return [2]Vec2{{x, max(alo.Y, blo.Y)}, {x, min(ahi.Y, bhi.Y)}}, 2
+		}
+		y := a.Pos.Y + m.n.Y*(a.HalfH-m.depth/2)
+		return [2]Vec2{{max(alo.X, blo.X), y}, {min(ahi.X, bhi.X), y}}, 2
+	case a.Shape == Circle:
+		pts[0] = a.Pos.Add(m.n.Scale(a.Radius - m.depth/2))
+	default: // b is the circle
+		pts[0] = b.Pos.Sub(m.n.Scale(b.Radius - m.depth/2))
+	}
+	return pts, 1
 }
 
 func sign(v float64) float64 {
@@ -280,34 +280,31 @@ func sign(v float64) float64 {
 	return 1
 }
 
-// notify compares this tick's contacts with last tick's, both sorted, and
-// reports the differences in pair order.
+// notify reports the pairs that began touching this tick, in the order
+// they were found, then those that stopped, in last tick's order.
 func (w *World) notify() {
 	if w.Listener == nil {
 		return
 	}
+	w.curTable.reset(len(w.contacts))
+	for k := range w.contacts {
+		w.curTable.put(w.contacts[k].key, k)
+	}
 	cur, prev := w.contacts, w.previous
-	i, j := 0, 0
-	for i < len(cur) || j < len(prev) {
-		// Only touching pairs count: skip the near ones.
-		if i < len(cur) && !cur[i].Touching {
-			i++
+	for i := range cur {
+		if !cur[i].Touching {
 			continue
 		}
-		if j < len(prev) && !prev[j].Touching {
-			j++
-			continue
-		}
-		switch {
-		case j == len(prev) || i < len(cur) && cur[i].key < prev[j].key:
+		if k := w.prevTable.get(cur[i].key); k < 0 || !prev[k].Touching {
 			w.Listener.BeginContact(&cur[i])
-			i++
-		case i == len(cur) || prev[j].key < cur[i].key:
+		}
+	}
+	for j := range prev {
+		if !prev[j].Touching {
+			continue
+		}
+		if k := w.curTable.get(prev[j].key); k < 0 || !cur[k].Touching {
 			w.Listener.EndContact(prev[j].A, prev[j].B)
-			j++
-		default:
-			i++
-			j++
 		}
 	}
 }

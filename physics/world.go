@@ -216,7 +216,8 @@ func (b *Body) extent() float64 {
 }
 
 // ContactListener receives contact events at the end of World.Step, after
-// the solver, in a deterministic order (by body pair). A pair's
+// the solver, in a deterministic order (the begins in the order the pairs
+// were found, then the ends). A pair's
 // BeginContact comes on the first tick the two touch, with the contact as
 // solved (its normal, points, depth and impulse; the pointer is valid
 // during the call); its EndContact on the first tick they do not.
@@ -271,14 +272,15 @@ type World struct {
 	staticBox [][4]float64 // their bounds, cached
 	movers    []int32      // dynamic and kinematic bodies
 
-	grid     grid
-	contacts []Contact // this tick's, sorted by key after the solve
-	previous []Contact // last tick's, sorted by key
-	island   []int32   // union-find parents, by body index
-	rest     []float64 // an island root's least rested time
-	ticks    uint64
-	stepping bool
-	cold     bool // no warm starting (tests measure what it is worth)
+	grid                grid
+	contacts            []Contact // this tick's, sorted by key after the solve
+	previous            []Contact // last tick's, sorted by key
+	prevTable, curTable pairTable // pair key → index in previous, contacts
+	island              []int32   // union-find parents, by body index
+	rest                []float64 // an island root's least rested time
+	ticks               uint64
+	stepping            bool
+	cold                bool // no warm starting (tests measure what it is worth)
 }
 
 // Add puts a body in the world and returns its ID. Prev is set to Pos. It

@@ -171,6 +171,7 @@ func TestBroadPhaseFindsExactlyTheTouchingPairs(t *testing.T) {
 			got = append(got, uint64(c.A.Index())<<32|uint64(c.B.Index()))
 		}
 	}
+	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("grid found %d touching pairs, want %d", len(got), len(want))
 	}

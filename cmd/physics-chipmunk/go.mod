@@ -1,0 +1,11 @@
+module github.com/fixstep/fixstep/cmd/physics-chipmunk
+
+go 1.26.0
+
+require (
+	github.com/fixstep/fixstep v0.0.0
+	github.com/jakecoffman/cp/v2 v2.1.0
+)
+
+// This checkout is the engine under test.
+replace github.com/fixstep/fixstep => ../..
