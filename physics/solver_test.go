@@ -369,3 +369,37 @@ type nopListener struct{}
 
 func (nopListener) BeginContact(*Contact)  {}
 func (nopListener) EndContact(a, b BodyID) {}
+
+// TestDisabled: a disabled body neither moves, nor collides, nor answers
+// queries; enabled again, it falls.
+func TestDisabled(t *testing.T) {
+	w := World{Gravity: Vec2{0, -9.8}}
+	mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 10, HalfH: 1})
+	ball := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.5, Pos: Vec2{0, 5}})
+	other := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.5, Pos: Vec2{0, 5.5}}) // overlapping it
+	w.Body(ball).Disabled = true
+	for range 30 {
+		w.Step(dt)
+	}
+	if p := w.Body(ball).Pos; p != (Vec2{0, 5}) {
+		t.Errorf("a disabled body moved to %v", p)
+	}
+	for _, c := range w.Contacts() {
+		if c.A == ball || c.B == ball {
+			t.Errorf("a disabled body has a contact: %+v", c)
+		}
+	}
+	if h, ok := w.RayCast(Vec2{-5, 5}, Vec2{5, 5}, 0); ok && h.Body == ball {
+		t.Error("a ray hit a disabled body")
+	}
+	if w.Body(other).Pos.Y > 5 {
+		t.Error("the other body did not fall through the disabled one")
+	}
+	w.Body(ball).Disabled = false
+	for range 30 {
+		w.Step(dt)
+	}
+	if w.Body(ball).Pos.Y >= 5 {
+		t.Error("enabled again, the body did not fall")
+	}
+}

@@ -273,8 +273,8 @@ type World struct {
 	movers    []int32      // dynamic and kinematic bodies
 
 	grid                grid
-	contacts            []Contact // this tick's, sorted by key after the solve
-	previous            []Contact // last tick's, sorted by key
+	contacts            []Contact // this tick's, in the order found
+	previous            []Contact // last tick's
 	prevTable, curTable pairTable // pair key → index in previous, contacts
 	island              []int32   // union-find parents, by body index
 	rest                []float64 // an island root's least rested time
