@@ -16,17 +16,11 @@ type RayHit struct {
 // starts inside is hit at fraction 0, its normal against the ray. It tests
 // every body: its cost grows with the world.
 func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
-	if mask == 0 {
-		mask = ^uint32(0)
-	}
 	d := to.Sub(from)
 	best := RayHit{Fraction: math.Inf(1)}
 	for i := range w.bodies {
 		b := &w.bodies[i]
-		if !b.active() {
-			continue
-		}
-		if layer, _ := b.layers(); layer&mask == 0 {
+		if !b.answers(mask) {
 			continue
 		}
 		var t float64
@@ -42,6 +36,13 @@ func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
 		}
 	}
 	return best, !math.IsInf(best.Fraction, 1)
+}
+
+// answers reports whether a query of mask (zero: every layer) sees b: it is
+// in the world, enabled, and in one of the mask's layers.
+func (b *Body) answers(mask uint32) bool {
+	layer, _ := b.layers()
+	return b.active() && (mask == 0 || layer&mask != 0)
 }
 
 // rayCircle intersects the ray p + t·d, t in [0, 1], with a circle.
@@ -120,15 +121,9 @@ func rayAgainst(d Vec2) Vec2 {
 // lo..hi and whose layer is in mask (zero: all), in index order, and
 // returns it. With a dst of enough capacity it allocates nothing.
 func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
-	if mask == 0 {
-		mask = ^uint32(0)
-	}
 	for i := range w.bodies {
 		b := &w.bodies[i]
-		if !b.active() {
-			continue
-		}
-		if layer, _ := b.layers(); layer&mask == 0 {
+		if !b.answers(mask) {
 			continue
 		}
 		blo, bhi := b.bounds()
