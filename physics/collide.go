@@ -87,7 +87,7 @@ func (w *World) detect() {
 			w.contacts = append(w.contacts, r)
 		}
 	}
-	w.prevTable.reset(len(w.previous))
+	w.prevTable.reset(max(len(w.previous), cap(w.previous)))
 	for k := range w.previous {
 		w.prevTable.put(w.previous[k].key, k)
 	}
@@ -286,7 +286,7 @@ func (w *World) notify() {
 	if w.Listener == nil {
 		return
 	}
-	w.curTable.reset(len(w.contacts))
+	w.curTable.reset(max(len(w.contacts), cap(w.contacts)))
 	for k := range w.contacts {
 		w.curTable.put(w.contacts[k].key, k)
 	}

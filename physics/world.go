@@ -316,9 +316,10 @@ func (w *World) Add(b Body) (BodyID, error) {
 		w.island = append(w.island, 0)
 		w.rest = append(w.rest, 0)
 	}
-	// Room for a resting pile's contacts (about four per body), so a
-	// settling world does not grow these slices while it runs.
-	if want := 4 * len(w.bodies); cap(w.contacts) < want {
+	// Room for a resting pile's contacts and near pairs (up to about six
+	// per body), so a settling world does not grow these slices, nor the
+	// pair tables sized from them, while it runs.
+	if want := 6 * len(w.bodies); cap(w.contacts) < want {
 		w.contacts = slices.Grow(w.contacts, want-len(w.contacts))
 		w.previous = slices.Grow(w.previous, want-len(w.previous))
 	}
