@@ -77,7 +77,6 @@ type Mixer struct {
 	cfg       Config
 	live      bool // a device is open
 	suspended bool
-	music     *Music // playing or fading
 
 	// Counts: sounds asked for, dropped for want of a voice, and music
 	// started.
@@ -214,7 +213,6 @@ func (m *Mixer) PlayMusic(mu *Music, fade time.Duration) error {
 	if !m.live || mu == nil || mu.mus == nil {
 		return nil
 	}
-	m.music = mu
 	if err := mu.mus.FadeIn(-1, int(fade.Milliseconds())); err != nil {
 		return fmt.Errorf("audio: play music: %v", err)
 	}

@@ -330,13 +330,6 @@ func (d *decoder) uint32() uint32 {
 	return 0
 }
 
-func (d *decoder) uint64() uint64 {
-	if b := d.bytes(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
-}
-
 func (d *decoder) float32() float32 { return math.Float32frombits(d.uint32()) }
 
 func (d *decoder) button() button {

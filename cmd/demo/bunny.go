@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -166,4 +167,19 @@ func bunnyColor(k int) [3]byte {
 		return [3]byte{230, 180, 200}
 	}
 	return [3]byte{byte(80 + 37*k%176), byte(80 + 71*k%176), byte(80 + 113*k%176)}
+}
+
+// discPixels returns an n×n premultiplied RGBA image: a disc of color c
+// with a one-pixel soft edge on a transparent square.
+func discPixels(n int, c [3]byte) []byte {
+	pix := make([]byte, 4*n*n)
+	r := float64(n)/2 - 0.5 // the center, and the radius
+	for y := range n {
+		for x := range n {
+			a := min(max(r-math.Hypot(float64(x)-r, float64(y)-r), 0), 1)
+			o := 4 * (y*n + x)
+			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(float64(c[0])*a), byte(float64(c[1])*a), byte(float64(c[2])*a), byte(255*a)
+		}
+	}
+	return pix
 }

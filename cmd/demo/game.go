@@ -24,13 +24,11 @@ type game struct {
 	overlay gfx.Overlay
 	loop    *engine.Loop
 
-	frames     uint64 // stop after this many frames; 0 runs until quit
-	screenshot string // save the last frame here
-	shots      int
-	wantShot   bool
-	err        error // a screenshot error, reported at exit
-	extra      []byte
-	drawn      gfx.FrameStats // the last frame's draw calls and sprites
+	flags    gfx.Flags // -frames and -screenshot among them
+	shots    int
+	wantShot bool
+	err      error // a screenshot error, reported at exit
+	extra    []byte
 
 	scaler gfx.Scaler
 	load   time.Duration // artificial work per frame (-load, L toggles)
@@ -170,15 +168,14 @@ func (g *game) Draw(f engine.Frame) {
 	g.overlay.Draw(r, g.loop.Stats(), gfx.OverlayInfo{
 		TPS: g.loop.Timestep().TPS(), Vsync: g.win.Vsync(), State: g.win.State(), Extra: g.extra,
 	})
-	g.drawn = r.EndFrame()
+	r.EndFrame()
 
 	if g.loadOn {
 		g.burn()
 	}
 
-	last := g.frames > 0 && f.Index == g.frames
-	if g.wantShot || last && g.screenshot != "" {
-		path := g.screenshot
+	if g.wantShot || g.flags.Last(f.Index) && g.flags.Screenshot != "" {
+		path := g.flags.Screenshot
 		if g.wantShot {
 			g.shots++
 			path = fmt.Sprintf("fixstep-%d.png", g.shots)
@@ -206,7 +203,7 @@ func (g *game) End(s *engine.Stats) error {
 		}
 	}
 	g.overlay.Record(s)
-	if g.frames > 0 && s.Frames >= g.frames {
+	if g.flags.Done(s) {
 		return engine.ErrStopped
 	}
 	return nil
@@ -240,19 +237,4 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 		r, g, b = v, p, q
 	}
 	return float32(r), float32(g), float32(b)
-}
-
-// discPixels returns an n×n premultiplied RGBA image: a disc of color c
-// with a one-pixel soft edge on a transparent square.
-func discPixels(n int, c [3]byte) []byte {
-	pix := make([]byte, 4*n*n)
-	r := float64(n)/2 - 0.5 // the center, and the radius
-	for y := range n {
-		for x := range n {
-			a := min(max(r-math.Hypot(float64(x)-r, float64(y)-r), 0), 1)
-			o := 4 * (y*n + x)
-			pix[o], pix[o+1], pix[o+2], pix[o+3] = byte(float64(c[0])*a), byte(float64(c[1])*a), byte(float64(c[2])*a), byte(255*a)
-		}
-	}
-	return pix
 }

@@ -270,7 +270,7 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	defer r.Close()
-	g := &game{scene: sc, win: win, r: r, keys: keys, frames: o.Frames, screenshot: o.Screenshot,
+	g := &game{scene: sc, win: win, r: r, keys: keys, flags: o.Flags,
 		load: o.load, loadOn: o.load > 0}
 	defer g.scaler.Delete()
 	g.overlay.Visible = true

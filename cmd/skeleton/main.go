@@ -175,18 +175,17 @@ func run() (err error) {
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
-	loop := g.loop
-	g.flags.Pin(loop)
+	g.flags.Pin(g.loop)
 	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
 	// second one exits at once.
-	release := loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
+	release := g.loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
 	defer release()
 	// However the run ends (a stop, a signal, a panic the loop recovered),
 	// close and report; main turns the error into the exit status.
-	if err = loop.Run(context.Background()); errors.Is(err, engine.ErrStopped) {
+	if err = g.loop.Run(context.Background()); errors.Is(err, engine.ErrStopped) {
 		err = nil
 	}
 	r.Close() // report the GL objects left: none
-	fmt.Fprintf(os.Stdout, "stats %s %s\n", loop.Report(), gfx.Report(win, r))
+	fmt.Fprintf(os.Stdout, "stats %s %s\n", g.loop.Report(), gfx.Report(win, r))
 	return errors.Join(err, g.err)
 }
