@@ -260,15 +260,15 @@ func contactPoints(a, b *Body, m manifold) (pts [2]Vec2, np int) {
 		alo, ahi := a.bounds()
 		blo, bhi := b.bounds()
 		if m.n.X != 0 {
-			x := a.Pos.X + m.n.X*(a.HalfW-m.depth/2)
+			x := a.Pos.X + float64(m.n.X*(a.HalfW-float64(m.depth/2)))
 			return [2]Vec2{{x, max(alo.Y, blo.Y)}, {x, min(ahi.Y, bhi.Y)}}, 2
 		}
-		y := a.Pos.Y + m.n.Y*(a.HalfH-m.depth/2)
+		y := a.Pos.Y + float64(m.n.Y*(a.HalfH-float64(m.depth/2)))
 		return [2]Vec2{{max(alo.X, blo.X), y}, {min(ahi.X, bhi.X), y}}, 2
 	case a.Shape == Circle:
-		pts[0] = a.Pos.Add(m.n.Scale(a.Radius - m.depth/2))
+		pts[0] = a.Pos.Add(m.n.Scale(a.Radius - float64(m.depth/2)))
 	default: // b is the circle
-		pts[0] = b.Pos.Sub(m.n.Scale(b.Radius - m.depth/2))
+		pts[0] = b.Pos.Sub(m.n.Scale(b.Radius - float64(m.depth/2)))
 	}
 	return pts, 1
 }

@@ -48,13 +48,13 @@ func (b *Body) answers(mask uint32) bool {
 // rayCircle intersects the ray p + t·d, t in [0, 1], with a circle.
 func rayCircle(p, d, c Vec2, r float64) (float64, Vec2, bool) {
 	m := p.Sub(c)
-	cc := m.Dot(m) - r*r
+	cc := m.Dot(m) - float64(r*r)
 	if cc <= 0 { // inside
 		return 0, rayAgainst(d), true
 	}
 	a := d.Dot(d)
 	bb := m.Dot(d)
-	disc := bb*bb - a*cc
+	disc := float64(bb*bb) - float64(a*cc)
 	if a == 0 || bb > 0 || disc < 0 {
 		return 0, Vec2{}, false
 	}
@@ -187,7 +187,7 @@ func sweep(a, b *Body, delta Vec2) (float64, Vec2, bool) {
 	try(rayBox(a.Pos, delta, b.Pos, hw+r, hh))
 	try(rayBox(a.Pos, delta, b.Pos, hw, hh+r))
 	for _, s := range [4]Vec2{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}} {
-		try(rayCircle(a.Pos, delta, b.Pos.Add(Vec2{s.X * hw, s.Y * hh}), r))
+		try(rayCircle(a.Pos, delta, b.Pos.Add(Vec2{s.X, s.Y}.Mul(hw, hh)), r))
 	}
 	return best, bn, hit
 }

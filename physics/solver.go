@@ -27,14 +27,14 @@ func (w *World) solveVelocities(dt float64) {
 			if c.Depth < 0 {
 				target = c.Depth / dt
 			}
-			p := max(c.Impulse+c.mass*(target-vn), 0)
+			p := max(c.Impulse+float64(c.mass*(target-vn)), 0)
 			dp := p - c.Impulse
 			c.Impulse = p
 			// Friction, along the tangent, bounded by the normal impulse.
 			t := c.tangent()
 			vt := rv.Dot(t) // the normal impulse is orthogonal: vt is unchanged by it
 			lim := c.friction * c.Impulse
-			f := min(max(c.FrictionImpulse-c.mass*vt, -lim), lim)
+			f := min(max(c.FrictionImpulse-float64(c.mass*vt), -lim), lim)
 			df := f - c.FrictionImpulse
 			c.FrictionImpulse = f
 			w.apply(c, c.Normal.Scale(dp).Add(t.Scale(df)))
@@ -48,7 +48,7 @@ func (w *World) solveVelocities(dt float64) {
 		a, b := &w.bodies[c.ia], &w.bodies[c.ib]
 		if e := max(a.Restitution, b.Restitution); e > 0 && c.vn0 < -bounceSpeed && c.Impulse > 0 {
 			vn := b.Vel.Sub(a.Vel).Dot(c.Normal)
-			p := max(c.Impulse+c.mass*(-e*c.vn0-vn), 0)
+			p := max(c.Impulse+float64(c.mass*(float64(-e*c.vn0)-vn)), 0)
 			dp := p - c.Impulse
 			c.Impulse = p
 			w.apply(c, c.Normal.Scale(dp))

@@ -50,6 +50,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/fixstep/fixstep/detmath"
 )
 
 // Vec2 is a 2D vector.
@@ -62,13 +64,20 @@ func (v Vec2) Add(w Vec2) Vec2 { return Vec2{v.X + w.X, v.Y + w.Y} }
 func (v Vec2) Sub(w Vec2) Vec2 { return Vec2{v.X - w.X, v.Y - w.Y} }
 
 // Scale returns v·s.
-func (v Vec2) Scale(s float64) Vec2 { return Vec2{v.X * s, v.Y * s} }
+//
+// Its products are rounded (float64(v.X*s)), so v.Add(w.Scale(s)) cannot be
+// fused into a multiply-add on any build: see Determinism in the package doc.
+func (v Vec2) Scale(s float64) Vec2 { return Vec2{float64(v.X * s), float64(v.Y * s)} }
+
+// Mul returns v scaled per axis, (v.X·sx, v.Y·sy), its products rounded
+// like Scale's.
+func (v Vec2) Mul(sx, sy float64) Vec2 { return Vec2{float64(v.X * sx), float64(v.Y * sy)} }
 
 // Dot returns v·w.
-func (v Vec2) Dot(w Vec2) float64 { return v.X*w.X + v.Y*w.Y }
+func (v Vec2) Dot(w Vec2) float64 { return detmath.Dot(v.X, v.Y, w.X, w.Y) }
 
 // Len returns |v|.
-func (v Vec2) Len() float64 { return math.Hypot(v.X, v.Y) }
+func (v Vec2) Len() float64 { return detmath.Hypot(v.X, v.Y) }
 
 // F32 returns v's components as float32: the one seam between the
 // simulation, which is float64 for determinism and range, and drawing,
@@ -164,7 +173,7 @@ type Body struct {
 // Lerp returns the body's position a fraction alpha of the way from the
 // previous tick to the current one.
 func (b *Body) Lerp(alpha float64) Vec2 {
-	return Vec2{b.Prev.X + (b.Pos.X-b.Prev.X)*alpha, b.Prev.Y + (b.Pos.Y-b.Prev.Y)*alpha}
+	return Vec2{b.Prev.X + float64((b.Pos.X-b.Prev.X)*alpha), b.Prev.Y + float64((b.Pos.Y-b.Prev.Y)*alpha)}
 }
 
 // Removed reports whether the slot holds no body: skip it when drawing
