@@ -289,7 +289,8 @@ type World struct {
 	rest                []float64 // an island root's least rested time
 	ticks               uint64
 	stepping            bool
-	cold                bool // no warm starting (tests measure what it is worth)
+	cold                bool    // no warm starting (tests measure what it is worth)
+	seen                []uint8 // Restore's scratch: which list names each slot
 }
 
 // Add puts a body in the world and returns its ID. Prev is set to Pos. It

@@ -1,0 +1,519 @@
+package physics
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Snapshot format: a file format, so that a snapshot can be stored, sent
+// and compared as bytes. Little-endian throughout.
+//
+//	header   "FXPW" (4 bytes), version (uint16), then the settings:
+//	         Gravity (2 float64), MaxSubsteps, Iterations,
+//	         PositionIterations (3 int32), SleepTime, SleepSpeed (2 float64),
+//	         cold (uint8), ticks (uint64), then the counts: bodies, free
+//	         slots, statics, movers, contacts (5 uint32)
+//	bodies   bodyBytes each (see putBody)
+//	free     uint32 slot each, in the order Add reuses them
+//	statics  uint32 slot each, then movers: the order the step visits them
+//	contacts contactBytes each (see putContact)
+//
+// Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
+// bytes that follow, every index is checked against the body it names,
+// and a snapshot whose length is not exactly what its counts say is
+// refused. So Restore allocates at most about twice len(src).
+const (
+	snapMagic      = "FXPW"
+	snapVersion    = 1
+	snapHeader     = 4 + 2 + 16 + 12 + 16 + 1 + 8 + 20
+	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8
+	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8
+	slotBytes      = 4
+	maxContactsPer = 64 // contacts a snapshot may hold per body
+)
+
+// MaxSnapshotBodies bounds the body slots a snapshot may hold: 4,194,304,
+// about 550 MB of snapshot. Restore refuses more before allocating.
+const MaxSnapshotBodies = 1 << 22
+
+// ErrBadSnapshot is wrapped by every error Restore returns for bytes that
+// are not a snapshot this build can restore: check it with errors.Is.
+var ErrBadSnapshot = errors.New("physics: bad snapshot")
+
+// Snapshot appends the whole world to dst and returns the extended slice:
+// its settings (everything but the Listener), every body slot with its
+// generation, sleep timer and removed state, the order in which the step
+// visits bodies, and the contacts with their accumulated impulses, which
+// warm-start the next step. Restore puts it back, and stepping the restored
+// world gives the same future bit for bit as stepping this one. With a dst
+// of enough capacity (the last snapshot's buffer, dst[:0]) it allocates
+// nothing. Call it between steps, not from a contact callback: it panics
+// during Step.
+//
+// The bytes are the same on every CPU and build for the same world, so two
+// snapshots can be compared, hashed or stored as they are.
+func (w *World) Snapshot(dst []byte) []byte {
+	if w.stepping {
+		panic("physics: Snapshot during Step (from a contact callback): call it between steps")
+	}
+	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
+		len(w.contacts)*contactBytes
+	off := len(dst)
+	dst = grow(dst, n)
+	b := dst[off : off+n]
+	copy(b, snapMagic)
+	le.PutUint16(b[4:], snapVersion)
+	putF(b[6:], w.Gravity.X)
+	putF(b[14:], w.Gravity.Y)
+	le.PutUint32(b[22:], uint32(int32(w.MaxSubsteps)))
+	le.PutUint32(b[26:], uint32(int32(w.Iterations)))
+	le.PutUint32(b[30:], uint32(int32(w.PositionIterations)))
+	putF(b[34:], w.SleepTime)
+	putF(b[42:], w.SleepSpeed)
+	b[50] = boolByte(w.cold)
+	le.PutUint64(b[51:], w.ticks)
+	le.PutUint32(b[59:], uint32(len(w.bodies)))
+	le.PutUint32(b[63:], uint32(len(w.free)))
+	le.PutUint32(b[67:], uint32(len(w.statics)))
+	le.PutUint32(b[71:], uint32(len(w.movers)))
+	le.PutUint32(b[75:], uint32(len(w.contacts)))
+	p := b[snapHeader:]
+	for i := range w.bodies {
+		putBody(p[:bodyBytes], &w.bodies[i])
+		p = p[bodyBytes:]
+	}
+	for _, s := range w.free {
+		le.PutUint32(p, s)
+		p = p[slotBytes:]
+	}
+	for _, s := range w.statics {
+		le.PutUint32(p, uint32(s))
+		p = p[slotBytes:]
+	}
+	for _, s := range w.movers {
+		le.PutUint32(p, uint32(s))
+		p = p[slotBytes:]
+	}
+	for i := range w.contacts {
+		putContact(p[:contactBytes], &w.contacts[i])
+		p = p[contactBytes:]
+	}
+	return dst
+}
+
+// Restore replaces the world with the snapshot in src: the same world or
+// another one, the zero World included. The Listener is kept. A src that
+// is not a whole, valid snapshot (truncated, extended, corrupted, or of
+// another version) gives an error wrapping ErrBadSnapshot and leaves the
+// world as it was. Restoring into a world that has held as many bodies and
+// contacts before allocates nothing. Call it between steps.
+func (w *World) Restore(src []byte) error {
+	if w.stepping {
+		panic("physics: Restore during Step (from a contact callback): call it between steps")
+	}
+	h, err := checkSnapshot(src, &w.seen)
+	if err != nil {
+		return err
+	}
+	w.Gravity = Vec2{getF(src[6:]), getF(src[14:])}
+	w.MaxSubsteps = int(int32(le.Uint32(src[22:])))
+	w.Iterations = int(int32(le.Uint32(src[26:])))
+	w.PositionIterations = int(int32(le.Uint32(src[30:])))
+	w.SleepTime, w.SleepSpeed = getF(src[34:]), getF(src[42:])
+	w.cold = src[50] != 0
+	w.ticks = le.Uint64(src[51:])
+
+	p := src[snapHeader:]
+	w.bodies = resize(w.bodies, h.bodies)
+	for i := range w.bodies {
+		getBody(p[:bodyBytes], &w.bodies[i])
+		p = p[bodyBytes:]
+	}
+	w.free = resize(w.free, h.free)
+	for i := range w.free {
+		w.free[i] = le.Uint32(p)
+		p = p[slotBytes:]
+	}
+	w.statics = resize(w.statics, h.statics)
+	w.staticBox = resize(w.staticBox, h.statics)
+	for i := range w.statics {
+		s := int32(le.Uint32(p))
+		p = p[slotBytes:]
+		w.statics[i] = s
+		lo, hi := w.bodies[s].bounds()
+		w.staticBox[i] = [4]float64{lo.X, lo.Y, hi.X, hi.Y}
+	}
+	w.movers = resize(w.movers, h.movers)
+	for i := range w.movers {
+		w.movers[i] = int32(le.Uint32(p))
+		p = p[slotBytes:]
+	}
+	w.contacts = resize(w.contacts, h.contacts)
+	for i := range w.contacts {
+		getContact(p[:contactBytes], &w.contacts[i])
+		p = p[contactBytes:]
+	}
+	w.freeing = w.freeing[:0]
+	w.island = resize(w.island, h.bodies)
+	w.rest = resize(w.rest, h.bodies)
+	// The room Add keeps for contacts, so the next steps do not grow it.
+	if want := 6 * len(w.bodies); cap(w.contacts) < want {
+		w.contacts = slices.Grow(w.contacts, want-len(w.contacts))
+	}
+	if want := 6 * len(w.bodies); cap(w.previous) < want {
+		w.previous = slices.Grow(w.previous[:0], want)
+	}
+	w.previous = w.previous[:0]
+	return nil
+}
+
+// snapCounts are a snapshot's counts, checked.
+type snapCounts struct{ bodies, free, statics, movers, contacts int }
+
+// checkSnapshot validates all of src without changing anything: the
+// header, the counts against the length, every slot index and the body it
+// names, every contact's pair. After it, decoding cannot fail.
+func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
+	var h snapCounts
+	if len(src) < snapHeader || string(src[:4]) != snapMagic {
+		return h, fmt.Errorf("%w: %d bytes, not a world snapshot (no %q header)", ErrBadSnapshot, len(src), snapMagic)
+	}
+	if v := le.Uint16(src[4:]); v != snapVersion {
+		return h, fmt.Errorf("%w: version %d; this build restores version %d", ErrBadSnapshot, v, snapVersion)
+	}
+	count := func(off int) int { return int(le.Uint32(src[off:])) }
+	h = snapCounts{count(59), count(63), count(67), count(71), count(75)}
+	switch {
+	case h.bodies > MaxSnapshotBodies:
+		return h, fmt.Errorf("%w: %d bodies, over the limit of %d", ErrBadSnapshot, h.bodies, MaxSnapshotBodies)
+	case h.free > h.bodies || h.statics > h.bodies || h.movers > h.bodies || h.free+h.statics+h.movers != h.bodies:
+		return h, fmt.Errorf("%w: %d free, %d static and %d moving slots for %d bodies", ErrBadSnapshot, h.free, h.statics, h.movers, h.bodies)
+	case h.contacts > maxContactsPer*h.bodies:
+		return h, fmt.Errorf("%w: %d contacts for %d bodies", ErrBadSnapshot, h.contacts, h.bodies)
+	}
+	want := snapHeader + h.bodies*bodyBytes + (h.free+h.statics+h.movers)*slotBytes + h.contacts*contactBytes
+	if len(src) != want {
+		return h, fmt.Errorf("%w: %d bytes, want %d for %d bodies and %d contacts (truncated or extended)",
+			ErrBadSnapshot, len(src), want, h.bodies, h.contacts)
+	}
+	bodies := src[snapHeader : snapHeader+h.bodies*bodyBytes]
+	// Every slot is listed exactly once: free if removed, else static or
+	// moving by its kind.
+	const (
+		seenFree = 1 << iota
+		seenStatic
+		seenMover
+	)
+	mark := resize(*scratch, h.bodies)
+	*scratch = mark
+	clear(mark)
+	lists := src[snapHeader+len(bodies):]
+	for k := range h.free + h.statics + h.movers {
+		s := int(le.Uint32(lists[k*slotBytes:]))
+		if s >= h.bodies {
+			return h, fmt.Errorf("%w: slot %d of %d bodies", ErrBadSnapshot, s, h.bodies)
+		}
+		rec := bodies[s*bodyBytes:]
+		kind, flags := Kind(rec[0]), rec[bodyFlags]
+		removed := flags&flagRemoved != 0
+		var want uint8
+		switch {
+		case k < h.free:
+			want = seenFree
+			if !removed {
+				return h, fmt.Errorf("%w: body %d is listed free but not removed", ErrBadSnapshot, s)
+			}
+		case k < h.free+h.statics:
+			want = seenStatic
+			if removed || kind != Static {
+				return h, fmt.Errorf("%w: body %d is listed static but is not a static body", ErrBadSnapshot, s)
+			}
+		default:
+			want = seenMover
+			if removed || kind == Static {
+				return h, fmt.Errorf("%w: body %d is listed moving but is not a moving body", ErrBadSnapshot, s)
+			}
+		}
+		if mark[s] != 0 {
+			return h, fmt.Errorf("%w: body %d is listed twice", ErrBadSnapshot, s)
+		}
+		mark[s] = want
+	}
+	for s := range h.bodies {
+		rec := bodies[s*bodyBytes:]
+		if Kind(rec[0]) > Static || Shape(rec[1]) > Box {
+			return h, fmt.Errorf("%w: body %d has kind %d, shape %d", ErrBadSnapshot, s, rec[0], rec[1])
+		}
+	}
+	contacts := lists[(h.free+h.statics+h.movers)*slotBytes:]
+	for k := range h.contacts {
+		c := contacts[k*contactBytes:]
+		ia, ib := int(le.Uint32(c)), int(le.Uint32(c[4:]))
+		if ia >= ib || ib >= h.bodies || c[contactNumPoints] > 2 {
+			return h, fmt.Errorf("%w: contact %d joins bodies %d and %d of %d", ErrBadSnapshot, k, ia, ib, h.bodies)
+		}
+	}
+	return h, nil
+}
+
+// Body record flags.
+const (
+	flagDisabled = 1 << iota
+	flagSweep
+	flagRemoved
+	flagAsleep
+)
+
+// bodyFlags is the offset of the flags in a body record.
+const bodyFlags = 106
+
+// putBody writes a body record: kind, shape, 12 float64 (Pos, Prev, Vel,
+// Radius, HalfW, HalfH, Mass, Restitution, Friction), Layer and Mask,
+// flags, Tag, invMass, gen, still.
+func putBody(p []byte, b *Body) {
+	_ = p[bodyBytes-1]
+	p[0], p[1] = byte(b.Kind), byte(b.Shape)
+	putF(p[2:], b.Pos.X)
+	putF(p[10:], b.Pos.Y)
+	putF(p[18:], b.Prev.X)
+	putF(p[26:], b.Prev.Y)
+	putF(p[34:], b.Vel.X)
+	putF(p[42:], b.Vel.Y)
+	putF(p[50:], b.Radius)
+	putF(p[58:], b.HalfW)
+	putF(p[66:], b.HalfH)
+	putF(p[74:], b.Mass)
+	putF(p[82:], b.Restitution)
+	putF(p[90:], b.Friction)
+	le.PutUint32(p[98:], b.Layer)
+	le.PutUint32(p[102:], b.Mask)
+	var f byte
+	if b.Disabled {
+		f |= flagDisabled
+	}
+	if b.Sweep {
+		f |= flagSweep
+	}
+	if b.removed {
+		f |= flagRemoved
+	}
+	if b.asleep {
+		f |= flagAsleep
+	}
+	p[bodyFlags] = f
+	le.PutUint32(p[107:], uint32(b.Tag))
+	putF(p[111:], b.invMass)
+	le.PutUint32(p[119:], b.gen)
+	putF(p[123:], b.still)
+}
+
+func getBody(p []byte, b *Body) {
+	_ = p[bodyBytes-1]
+	f := p[bodyFlags]
+	*b = Body{
+		Kind: Kind(p[0]), Shape: Shape(p[1]),
+		Pos: Vec2{getF(p[2:]), getF(p[10:])}, Prev: Vec2{getF(p[18:]), getF(p[26:])},
+		Vel:    Vec2{getF(p[34:]), getF(p[42:])},
+		Radius: getF(p[50:]), HalfW: getF(p[58:]), HalfH: getF(p[66:]), Mass: getF(p[74:]),
+		Restitution: getF(p[82:]), Friction: getF(p[90:]),
+		Layer: le.Uint32(p[98:]), Mask: le.Uint32(p[102:]),
+		Disabled: f&flagDisabled != 0, Sweep: f&flagSweep != 0,
+		Tag:     int32(le.Uint32(p[107:])),
+		invMass: getF(p[111:]), gen: le.Uint32(p[119:]),
+		removed: f&flagRemoved != 0, asleep: f&flagAsleep != 0,
+		still: getF(p[123:]),
+	}
+}
+
+// contactNumPoints is the offset of NumPoints in a contact record.
+const contactNumPoints = 96
+
+// putContact writes a contact record: ia, ib, A's and B's generations,
+// Normal, Points, Point, Depth... (the offsets below), flags.
+func putContact(p []byte, c *Contact) {
+	_ = p[contactBytes-1]
+	le.PutUint32(p[0:], c.ia)
+	le.PutUint32(p[4:], c.ib)
+	le.PutUint32(p[8:], c.A.gen)
+	le.PutUint32(p[12:], c.B.gen)
+	putF(p[16:], c.Normal.X)
+	putF(p[24:], c.Normal.Y)
+	putF(p[32:], c.Points[0].X)
+	putF(p[40:], c.Points[0].Y)
+	putF(p[48:], c.Points[1].X)
+	putF(p[56:], c.Points[1].Y)
+	putF(p[64:], c.Point.X)
+	putF(p[72:], c.Point.Y)
+	putF(p[80:], c.Depth)
+	putF(p[88:], c.Impulse)
+	p[96] = byte(c.NumPoints)
+	putF(p[97:], c.FrictionImpulse)
+	var f byte
+	if c.Touching {
+		f |= 1
+	}
+	if c.resting {
+		f |= 2
+	}
+	p[105] = f
+	p[106] = c.feature
+	putF(p[107:], c.mass)
+	putF(p[115:], c.vn0)
+	putF(p[123:], c.friction)
+}
+
+func getContact(p []byte, c *Contact) {
+	_ = p[contactBytes-1]
+	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
+	f := p[105]
+	*c = Contact{
+		A: BodyID{ia, le.Uint32(p[8:])}, B: BodyID{ib, le.Uint32(p[12:])},
+		Normal: Vec2{getF(p[16:]), getF(p[24:])},
+		Points: [2]Vec2{{getF(p[32:]), getF(p[40:])}, {getF(p[48:]), getF(p[56:])}},
+		Point:  Vec2{getF(p[64:]), getF(p[72:])},
+		Depth:  getF(p[80:]), Impulse: getF(p[88:]),
+		NumPoints: int(p[96]), FrictionImpulse: getF(p[97:]),
+		Touching: f&1 != 0, resting: f&2 != 0, feature: p[106],
+		ia: ia, ib: ib, key: uint64(ia)<<32 | uint64(ib),
+		mass: getF(p[107:]), vn0: getF(p[115:]), friction: getF(p[123:]),
+	}
+}
+
+var le = binary.LittleEndian
+
+func putF(p []byte, v float64) { le.PutUint64(p, math.Float64bits(v)) }
+func getF(p []byte) float64    { return math.Float64frombits(le.Uint64(p)) }
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// grow returns s with room for n more elements, its length unchanged.
+func grow[S ~[]E, E any](s S, n int) S {
+	if cap(s)-len(s) >= n {
+		return s[:len(s)+n]
+	}
+	t := make(S, len(s)+n, max(len(s)+n, 2*cap(s)))
+	copy(t, s)
+	return t
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough.
+func resize[S ~[]E, E any](s S, n int) S {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make(S, n, n+n/4)
+}
+
+// Diff compares two snapshots and describes the first difference, the way
+// a sync test reports a desync: "body 17 (tag 5) Vel.X: 1.25 != 1.2500000000000002",
+// a setting, a slot list or a contact. It returns "" when they are equal,
+// and says so when one of them is not a valid snapshot. It allocates: it
+// is for reports, not for every tick.
+func Diff(a, b []byte) string {
+	var wa, wb World
+	if err := wa.Restore(a); err != nil {
+		return "first snapshot: " + err.Error()
+	}
+	if err := wb.Restore(b); err != nil {
+		return "second snapshot: " + err.Error()
+	}
+	settings := []struct {
+		name string
+		x, y float64
+	}{
+		{"ticks", float64(wa.ticks), float64(wb.ticks)},
+		{"Gravity.X", wa.Gravity.X, wb.Gravity.X}, {"Gravity.Y", wa.Gravity.Y, wb.Gravity.Y},
+		{"MaxSubsteps", float64(wa.MaxSubsteps), float64(wb.MaxSubsteps)},
+		{"Iterations", float64(wa.Iterations), float64(wb.Iterations)},
+		{"PositionIterations", float64(wa.PositionIterations), float64(wb.PositionIterations)},
+		{"SleepTime", wa.SleepTime, wb.SleepTime}, {"SleepSpeed", wa.SleepSpeed, wb.SleepSpeed},
+		{"body slots", float64(len(wa.bodies)), float64(len(wb.bodies))},
+	}
+	for _, s := range settings {
+		if !same(s.x, s.y) {
+			return fmt.Sprintf("world %s: %v != %v", s.name, s.x, s.y)
+		}
+	}
+	for i := range wa.bodies {
+		if d := diffBody(&wa.bodies[i], &wb.bodies[i]); d != "" {
+			return fmt.Sprintf("body %d (tag %d) %s", i, wa.bodies[i].Tag, d)
+		}
+	}
+	for _, l := range []struct {
+		name string
+		x, y []int32
+	}{{"static", wa.statics, wb.statics}, {"moving", wa.movers, wb.movers}} {
+		if !slices.Equal(l.x, l.y) {
+			return fmt.Sprintf("world: the %s bodies are listed in another order", l.name)
+		}
+	}
+	if !slices.Equal(wa.free, wb.free) {
+		return "world: the free slots are listed in another order"
+	}
+	if len(wa.contacts) != len(wb.contacts) {
+		return fmt.Sprintf("world: %d contacts != %d", len(wa.contacts), len(wb.contacts))
+	}
+	for i := range wa.contacts {
+		ca, cb := &wa.contacts[i], &wb.contacts[i]
+		var ra, rb [contactBytes]byte
+		putContact(ra[:], ca)
+		putContact(rb[:], cb)
+		if ra != rb {
+			return fmt.Sprintf("contact %d (%v, %v): %+v != %+v", i, ca.A, ca.B, *ca, *cb)
+		}
+	}
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("world: the snapshots differ at byte %d of %d", i, len(a))
+		}
+	}
+	return ""
+}
+
+// diffBody names the first field in which a and b differ, with both
+// values, or returns "".
+func diffBody(a, b *Body) string {
+	fields := [...]struct {
+		name string
+		x, y float64
+	}{
+		{"Pos.X", a.Pos.X, b.Pos.X}, {"Pos.Y", a.Pos.Y, b.Pos.Y},
+		{"Prev.X", a.Prev.X, b.Prev.X}, {"Prev.Y", a.Prev.Y, b.Prev.Y},
+		{"Vel.X", a.Vel.X, b.Vel.X}, {"Vel.Y", a.Vel.Y, b.Vel.Y},
+		{"Radius", a.Radius, b.Radius}, {"HalfW", a.HalfW, b.HalfW}, {"HalfH", a.HalfH, b.HalfH},
+		{"Mass", a.Mass, b.Mass}, {"Restitution", a.Restitution, b.Restitution}, {"Friction", a.Friction, b.Friction},
+		{"sleep timer", a.still, b.still}, {"inverse mass", a.invMass, b.invMass},
+	}
+	for _, f := range fields {
+		if !same(f.x, f.y) {
+			return fmt.Sprintf("%s: %v != %v", f.name, f.x, f.y)
+		}
+	}
+	flags := [...]struct {
+		name string
+		x, y any
+	}{
+		{"Kind", a.Kind, b.Kind}, {"Shape", a.Shape, b.Shape}, {"Layer", a.Layer, b.Layer}, {"Mask", a.Mask, b.Mask},
+		{"Disabled", a.Disabled, b.Disabled}, {"Sweep", a.Sweep, b.Sweep}, {"Tag", a.Tag, b.Tag},
+		{"generation", a.gen, b.gen}, {"removed", a.removed, b.removed}, {"asleep", a.asleep, b.asleep},
+	}
+	for _, f := range flags {
+		if f.x != f.y {
+			return fmt.Sprintf("%s: %v != %v", f.name, f.x, f.y)
+		}
+	}
+	return ""
+}
+
+// same compares floats by their bits: NaN is the same as NaN, 0 differs
+// from -0, as the next tick may tell them apart.
+func same(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
