@@ -216,6 +216,8 @@ type Loop struct {
 	stopMu  sync.Mutex
 	stopErr error // why Stop was called, nil for ErrStopped
 
+	sync *syncTest // nil unless SyncTest was called
+
 	in   hook   // the code running, for PanicError
 	tick uint64 // the tick running or next to run, for PanicError
 
@@ -363,7 +365,7 @@ func (l *Loop) frame() error {
 	l.in = inUpdate
 	for i := range f.Ticks {
 		l.tick = f.FirstTick + uint64(i)
-		if err := l.game.Update(f.Tick(i)); err != nil {
+		if err := l.update(f.Tick(i)); err != nil {
 			return err
 		}
 		if l.tickEnd != nil {

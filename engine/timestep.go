@@ -129,6 +129,12 @@ type Tick struct {
 	Dt time.Duration
 	// Lag is the lag before this tick's dt is taken from it.
 	Lag time.Duration
+	// Rerun is true when the tick runs a second time, after a rollback (a
+	// sync test, or netplay correcting a prediction): the world must come
+	// out the same as the first time, but what the tick did outside the
+	// world, such as starting a sound or writing a recording, it did
+	// already. Skip that when Rerun is set.
+	Rerun bool
 
 	num, den int64
 }

@@ -1,0 +1,267 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Saver is state that can be saved and loaded back: a game's whole
+// simulation for rollback and sync tests (the world, the game's own
+// fields, its random generators' states), or the input it reads each tick
+// (input.State implements it).
+//
+// Save appends the state to dst and returns the extended slice; with room
+// in dst it should allocate nothing, since a sync test or a rollback
+// saves every tick. Load puts back what Save wrote; it must leave the
+// state unchanged and return an error for bytes it did not write.
+// Saving the same state twice gives the same bytes: a sync test compares
+// them.
+type Saver interface {
+	Save(dst []byte) []byte
+	Load(src []byte) error
+}
+
+// Differ is an optional Saver interface: Diff describes the first
+// difference between two saved states ("body 17 (tag 5) Vel.X: 1.25 !=
+// 1.2500000000000002"), or returns "" when there is none. A sync test's
+// report uses it; physics.Diff does it for a world's snapshot.
+type Differ interface {
+	Diff(a, b []byte) string
+}
+
+// Sync test depths: the ticks a sync test rolls back.
+const (
+	DefaultSyncDepth = 2
+	MaxSyncDepth     = 8
+)
+
+// SyncError is what Run returns when a sync test finds a tick that runs
+// differently the second time: the game's update is not a function of its
+// saved state and its input. Usual causes: map iteration order, a global
+// or unseeded random source, time.Now, a goroutine, state kept outside
+// Save (a cache, a closure), math.Sin and friends on another build.
+type SyncError struct {
+	// Tick is the first tick whose second run differs.
+	Tick uint64
+	// Depth is how many ticks the rollback went back.
+	Depth int
+	// Diff says what differs: the game's Differ, or the first byte.
+	Diff string
+}
+
+// Error names the tick, the depth and the difference.
+func (e *SyncError) Error() string {
+	return fmt.Sprintf("engine: sync test: tick %d ran differently after a rollback of %d ticks: %s", e.Tick, e.Depth, e.Diff)
+}
+
+// syncTest is the loop's sync test: a ring of the states before the last
+// depth+1 ticks, the input each read and the tick itself.
+type syncTest struct {
+	game   Saver
+	input  Saver // nil: the game reads no input
+	differ Differ
+	depth  int
+	states [MaxSyncDepth + 1][]byte // the game before tick N, at N % (depth+1)
+	inputs [MaxSyncDepth + 1][]byte
+	ticks  [MaxSyncDepth + 1]Tick
+	run    uint64 // ticks run under the test
+	after  []byte // the game after the tick as first run
+	again  []byte // after a tick's second run
+	ticked uint64 // ticks checked: each tick is run depth+1 times in all
+}
+
+// SyncTest turns on the sync test, to find what makes a game's update
+// nondeterministic before players (and rollback netplay) do. Every tick,
+// after the game's update, the loop saves the game, loads its state from
+// depth ticks ago (0 means DefaultSyncDepth; at most MaxSyncDepth), runs
+// those ticks again with the same input and the same Tick values (Rerun
+// set), and compares the state after each with the state the first run
+// left. The first tick that differs stops Run with a *SyncError naming it
+// and what differs. A game runs about depth+1 times slower under it.
+//
+// The game must implement Saver; input is what it reads each tick (the
+// *input.State its window fills), saved before each tick and loaded for
+// each second run; nil when it reads none. Call SyncTest before Run.
+func (l *Loop) SyncTest(depth int, input Saver) error {
+	g, ok := l.game.(Saver)
+	switch {
+	case !ok:
+		return fmt.Errorf("engine: sync test: the game (%T) does not implement engine.Saver", l.game)
+	case depth < 0 || depth > MaxSyncDepth:
+		return fmt.Errorf("engine: sync test depth %d: want 1 to %d (0: %d)", depth, MaxSyncDepth, DefaultSyncDepth)
+	case depth == 0:
+		depth = DefaultSyncDepth
+	}
+	l.sync = &syncTest{game: g, input: input, depth: depth}
+	l.sync.differ, _ = l.game.(Differ)
+	return nil
+}
+
+// update runs tick t of the game, and under a sync test runs the last
+// depth ticks again and compares.
+func (l *Loop) update(t Tick) error {
+	s := l.sync
+	if s == nil {
+		return l.game.Update(t)
+	}
+	r := uint64(s.depth + 1)
+	k := t.N % r
+	s.states[k] = s.game.Save(s.states[k][:0])
+	if s.input != nil {
+		s.inputs[k] = s.input.Save(s.inputs[k][:0])
+	}
+	s.ticks[k] = t
+	if err := l.game.Update(t); err != nil {
+		return err
+	}
+	s.run++
+	if s.run < uint64(s.depth) {
+		return nil
+	}
+	s.after = s.game.Save(s.after[:0])
+	first := t.N + 1 - uint64(s.depth)
+	if err := s.game.Load(s.states[first%r]); err != nil {
+		return fmt.Errorf("engine: sync test: load the state before tick %d: %w", first, err)
+	}
+	for n := first; n <= t.N; n++ {
+		j := n % r
+		if s.input != nil {
+			if err := s.input.Load(s.inputs[j]); err != nil {
+				return fmt.Errorf("engine: sync test: load the input of tick %d: %w", n, err)
+			}
+		}
+		rerun := s.ticks[j]
+		rerun.Rerun = true
+		if err := l.game.Update(rerun); err != nil {
+			return fmt.Errorf("engine: sync test: tick %d run again: %w", n, err)
+		}
+		want := s.after // the state the first run left after tick n
+		if n < t.N {
+			want = s.states[(n+1)%r]
+		}
+		s.again = s.game.Save(s.again[:0])
+		if !bytes.Equal(s.again, want) {
+			return &SyncError{Tick: n, Depth: s.depth, Diff: s.diff(want, s.again)}
+		}
+	}
+	s.ticked++
+	if s.input != nil {
+		// As the loop left it after the first run, for EndTick.
+		if err := s.input.Load(s.inputs[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// diff describes how b differs from a.
+func (s *syncTest) diff(a, b []byte) string {
+	if s.differ != nil {
+		if d := s.differ.Diff(a, b); d != "" {
+			return d
+		}
+	}
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("the saved state differs at byte %d of %d", i, len(a))
+		}
+	}
+	return fmt.Sprintf("the saved state is %d bytes, was %d", len(b), len(a))
+}
+
+// SyncChecked returns how many ticks the sync test has checked (run again
+// and compared), 0 without one.
+func (l *Loop) SyncChecked() uint64 {
+	if l.sync == nil {
+		return 0
+	}
+	return l.sync.ticked
+}
+
+// CheckSync runs a sync test over ticks ticks of g, headless on a
+// simulated clock at the tick rate of cfg, and returns the *SyncError it
+// finds, another error the game returned, or nil. It is the helper for a
+// game's own test: see SyncTest for what it checks and what g and input
+// must be. The game's Begin, End and other hooks run as in a real run, so
+// a bot that drives the input from Begin drives it here.
+func CheckSync(cfg Config, g Game, input Saver, ticks uint64, depth int) error {
+	ts, err := NewTimestep(cfg)
+	if err != nil {
+		return err
+	}
+	// Frames of one tick, floored to whole ns: never two ticks a frame.
+	p := &tickLimit{Sim: NewSim(ConstantFrames(ts.Dt())), ticks: ticks}
+	l, err := NewLoop(cfg, p, g)
+	if err != nil {
+		return err
+	}
+	if err := l.SyncTest(depth, input); err != nil {
+		return err
+	}
+	p.ts = &l.ts
+	p.input, _ = input.(TickEnder)
+	if err := l.Run(context.Background()); !errors.Is(err, ErrStopped) || !p.done {
+		return err
+	}
+	return nil
+}
+
+// tickLimit is a simulated platform that stops the loop after its ticks
+// and ends each tick of the input, as a window does.
+type tickLimit struct {
+	*Sim
+	ts    *Timestep
+	input TickEnder
+	ticks uint64
+	done  bool
+}
+
+func (t *tickLimit) EndTick() {
+	if t.input != nil {
+		t.input.EndTick()
+	}
+}
+
+func (t *tickLimit) Poll() error {
+	if t.ts.ticks >= t.ticks {
+		t.done = true
+		return ErrStopped
+	}
+	return t.Sim.Poll()
+}
+
+// Save appends the timestep's position in game time to dst: the tick
+// counter, so the next Tick.N and Tick.Time continue from it, and the lag,
+// so the next frame's alpha does. Load puts them back. The rest (the
+// configuration, pause, time scale, frame counts) stays. A game saved and
+// loaded whole (a save file, a rewind to a checkpoint) saves its loop's
+// timestep with it: l.Timestep().Save(dst).
+func (t *Timestep) Save(dst []byte) []byte {
+	dst = append(dst, "FXTS"...)
+	dst = binary.LittleEndian.AppendUint64(dst, t.ticks)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(t.lag))
+	return binary.LittleEndian.AppendUint64(dst, uint64(t.num))
+}
+
+// Load restores what Save wrote. Bytes of another length, or saved by a
+// timestep of another tick length, give an error and change nothing.
+func (t *Timestep) Load(src []byte) error {
+	if len(src) != 28 || string(src[:4]) != "FXTS" {
+		return fmt.Errorf("engine: timestep state of %d bytes: want 28 from Timestep.Save", len(src))
+	}
+	ticks := binary.LittleEndian.Uint64(src[4:])
+	lag := int64(binary.LittleEndian.Uint64(src[12:]))
+	num := int64(binary.LittleEndian.Uint64(src[20:]))
+	switch {
+	case num != t.num:
+		return fmt.Errorf("engine: timestep state saved at another tick length (%d/%d ns, this one %d/%d)", num, t.den, t.num, t.den)
+	case lag < 0 || lag/t.den > int64(time.Hour):
+		return fmt.Errorf("engine: timestep state with a lag of %d/%d ns: out of range", lag, t.den)
+	}
+	t.ticks, t.lag = ticks, lag
+	return nil
+}
