@@ -3,12 +3,13 @@
 
 GO       ?= go
 # Debian packages the build and the tests need: cgo, SDL2 and SDL2_mixer,
-# OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe) and a virtual X server.
-DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
-PURE     := $(foreach p,engine physics input shaders,$(if $(wildcard $(p)),./$(p)/...))
+# OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe), a virtual X server,
+# and qemu-user to run the determinism check's arm64 and s390x builds.
+DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
+PURE     := $(foreach p,engine physics input shaders detmath cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
-.PHONY: all deps build run test test-pure test-gl fuzz race soak bench bench-sprites bench-physics lint profile clean new
+.PHONY: all deps build run test test-pure test-gl cross fuzz race soak bench bench-sprites bench-physics lint profile clean new
 
 all: build
 
@@ -38,7 +39,7 @@ run: build
 	else echo "make run: no display, so the demo runs under Xvfb for $(FRAMES) frames and saves demo.png"; \
 	  xvfb-run -a -s "-screen 0 1280x720x24" ./bin/demo -frames $(FRAMES) -screenshot demo.png $(DEMO_FLAGS); fi
 
-test: deps lint test-pure test-gl
+test: deps lint test-pure cross test-gl
 	@echo "make test: all passed"
 
 # The pure packages build and test without cgo: they run headless anywhere.
@@ -47,6 +48,15 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
+
+# cross is the determinism check: cmd/worldhash's scenes (the physics, the
+# demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
+# and as debugger builds (-gcflags=all=-N -l) for amd64 v3 and arm64, each
+# checked against the golden hashes (arm64 and s390x under qemu-user), and
+# the arm64 build's simulation disassembled for fused multiply-adds.
+cross: deps
+	GO=$(GO) bash cmd/worldhash/cross.sh
 
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
@@ -58,6 +68,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
 
 test-gl:
 	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...

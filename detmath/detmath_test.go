@@ -73,7 +73,9 @@ func TestAtan2WithinOneUlp(t *testing.T) {
 func TestSpecialCases(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	vals := []float64{0, math.Copysign(0, -1), 1, -1, inf, -inf, nan, math.Pi, -math.Pi / 2}
-	same := func(a, b float64) bool { return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b) }
+	same := func(a, b float64) bool {
+		return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	for _, y := range vals {
 		for _, x := range vals {
 			if got, want := Atan2(y, x), math.Atan2(y, x); !same(got, want) {

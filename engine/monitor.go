@@ -110,7 +110,7 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 		m.work, m.workSet = float64(work), true
 	} else {
 		a := 1 - math.Exp(-float64(interval)/m.tau)
-		m.work += a * (float64(work) - m.work)
+		m.work += float64(a * (float64(work) - m.work)) // rounded: no build fuses it
 	}
 
 	m.ring[m.next] = interval
@@ -131,7 +131,7 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 		if !m.fpsSet {
 			m.fps, m.fpsSet = float64(m.frames), true
 		} else {
-			m.fps = m.decay*float64(m.frames) + (1-m.decay)*m.fps
+			m.fps = float64(m.decay*float64(m.frames)) + float64((1-m.decay)*m.fps)
 		}
 		m.frames = 0
 		m.fpsAt = m.total - m.second

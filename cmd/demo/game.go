@@ -8,16 +8,19 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 	"github.com/fixstep/fixstep/physics"
 )
 
-// game runs the scene in a window: it adds drawing, the overlay and the
-// demo's hotkeys to the simulation.
+// game runs the scene in a window: it adds drawing, the overlay, the
+// cube and the demo's hotkeys to the simulation.
 type game struct {
-	*scene
+	*arena.Scene
+	sound   *sounds
+	cube    gfx.Interpolated[gfx.Transform]
 	win     *gfx.Window
 	r       *gfx.Renderer
 	keys    *input.State
@@ -36,7 +39,7 @@ type game struct {
 }
 
 // SuspendChanged pauses the sound while the window is minimized.
-func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) }
+func (g *game) SuspendChanged(on bool) { g.sound.mixer.Suspend(on) }
 
 // GPUTime reports the renderer's GPU time to the quality governor.
 func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
@@ -45,13 +48,16 @@ func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
 // simulation side (the debris pool); the rendering knobs are read each
 // frame from Frame.Quality.
 func (g *game) QualityChanged(level int) {
-	g.debris.limit = knobsAt(level).debris
+	g.Debris.Limit = knobsAt(level).debris
 }
 
-// Update adds the hotkeys to the scene's tick: Escape quits, F3 toggles the
-// overlay, F12 saves a screenshot. They are read per tick like any input,
-// so each press acts exactly once.
+// Update adds the hotkeys and the cube to the scene's tick: Escape quits,
+// F3 toggles the overlay, F12 saves a screenshot. They are read per tick
+// like any input, so each press acts exactly once.
 func (g *game) Update(t engine.Tick) error {
+	if t.Rerun { // a sync test: only the scene runs again
+		return g.Scene.Update(t)
+	}
 	if g.keys.Pressed(input.KeyEscape) {
 		return engine.ErrStopped
 	}
@@ -64,7 +70,15 @@ func (g *game) Update(t engine.Tick) error {
 	if g.keys.Pressed(input.KeyL) && g.load > 0 {
 		g.loadOn = !g.loadOn
 	}
-	return g.scene.Update(t)
+	if err := g.Scene.Update(t); err != nil {
+		return err
+	}
+	// The cube turns a quarter turn per second about a tilted axis: drawn,
+	// never simulated, so math and float32 are fine here.
+	c := g.cube.Current()
+	c.Rot = mgl32.QuatRotate(float32(math.Pi/2*t.DtSeconds()), mgl32.Vec3{0.3, 1, 0.2}.Normalize()).Mul(c.Rot).Normalize()
+	g.cube.Set(c)
+	return nil
 }
 
 // Begin builds the overlay's input line: the keys held and the last action
@@ -78,7 +92,7 @@ func (g *game) Begin(engine.Frame) error {
 		}
 	}
 	b = append(b, "\nlast "...)
-	b = append(b, g.lastEdge...)
+	b = append(b, g.LastEdge...)
 	s := g.loop.Stats()
 	k := knobsAt(s.Quality)
 	b = append(b, "\nquality "...)
@@ -125,14 +139,14 @@ func (g *game) Draw(f engine.Frame) {
 
 	// Fit the arena to the window, keeping its aspect.
 	aspect := float32(w) / float32(max(h, 1))
-	cam := gfx.Camera2D{X: arenaW / 2, Y: arenaH / 2, Width: arenaW + 1, Height: arenaH + 1}
+	cam := gfx.Camera2D{X: arena.Width / 2, Y: arena.Height / 2, Width: arena.Width + 1, Height: arena.Height + 1}
 	if aspect > cam.Width/cam.Height {
 		cam.Width = cam.Height * aspect
 	} else {
 		cam.Height = cam.Width / aspect
 	}
 	r.SetCamera(cam.Matrix())
-	bodies := g.world.Bodies()
+	bodies := g.World.Bodies()
 	for i := range bodies {
 		b := &bodies[i]
 		p := b.Lerp(f.Alpha)
@@ -140,10 +154,10 @@ func (g *game) Draw(f engine.Frame) {
 		switch {
 		case b.Kind == physics.Static:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.35, 0.38, 0.45, 1))
-		case b.Tag == tagPlayer:
+		case b.Tag == arena.TagPlayer:
 			r.Rect(x, y, float32(2*b.HalfW)+0.16, float32(2*b.HalfH)+0.16, 0, gfx.White)
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.1, 0.8, 0.3, 1))
-		case b.Tag == tagOscillator:
+		case b.Tag == arena.TagOscillator:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(1, 0.85, 0.2, 1))
 		case b.Shape == physics.Circle:
 			r.Circle(x, y, float32(b.Radius), hue(b.Tag))
@@ -159,7 +173,7 @@ func (g *game) Draw(f engine.Frame) {
 	t.Scale = mgl32.Vec3{0.9, 0.9, 0.9}
 	r.DrawCube(cube3.Matrix(aspect), t.Mat4(), gfx.RGBA(0.55, 0.45, 1, 1))
 	r.SetCamera(cam.Matrix())
-	g.drawDebris(r, f.Alpha)
+	g.drawDebris(f.Alpha)
 	r.Flush()
 	g.scaler.End()
 	r.SetTarget(w, h)
@@ -198,7 +212,7 @@ func (g *game) burn() {
 // End feeds the overlay and stops after -frames frames.
 func (g *game) End(s *engine.Stats) error {
 	if s.Frames == 1 {
-		if err := g.openSound(); err != nil {
+		if err := g.sound.open(); err != nil {
 			return err
 		}
 	}
@@ -207,6 +221,20 @@ func (g *game) End(s *engine.Stats) error {
 		return engine.ErrStopped
 	}
 	return nil
+}
+
+// drawDebris draws the particles alive, interpolated.
+func (g *game) drawDebris(alpha float64) {
+	d := &g.Debris
+	for i := range d.P {
+		p := &d.P[i]
+		if p.Life <= 0 || i >= d.Limit {
+			continue
+		}
+		x := p.Prev.X + (p.Pos.X-p.Prev.X)*alpha
+		y := p.Prev.Y + (p.Pos.Y-p.Prev.Y)*alpha
+		g.r.Rect(float32(x), float32(y), 0.1, 0.1, 0, hue(p.Tag))
+	}
 }
 
 // hue returns a color for a bouncing body from its tag.

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/audio"
+	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
@@ -112,6 +113,9 @@ func parse(args []string) (options, error) {
 	if o.simFrame < 0 {
 		return o, fmt.Errorf("-sim-frame %v: must be positive", o.simFrame)
 	}
+	if o.SyncTest != 0 && (o.replay != "" || o.bench != "") {
+		return o, errors.New("-synctest runs the demo's world: it does not go with -replay or -bench")
+	}
 	if o.textures < 1 || o.textures > 256 {
 		return o, fmt.Errorf("-textures %d: want 1 to 256", o.textures)
 	}
@@ -181,35 +185,51 @@ func run(args []string, stdout io.Writer) (err error) {
 		return err
 	}
 	keys := &input.State{}
-	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
+	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		return err
 	}
-	sc.panicAt = o.panicAt
+	sc.PanicAt = o.panicAt
 	if o.record != "" {
 		var rec *recording
 		if rec, err = createRecording(o.record, o); err != nil {
 			return err
 		}
-		sc.keys, sc.recorder = keys, rec.w
+		sc.Keys, sc.Recorder = keys, rec.w
 		// err is run's result here: the end record says how the run ended.
 		defer func() { err = errors.Join(err, rec.close(err)) }()
 	}
 	// Sound: counted from the start, played once the window has shown its
 	// first frame (opening a device can take 100 ms or more; start-up does
 	// not wait for it), counted only, headless.
-	sc.sound = audio.Silent()
-	defer func() { sc.sound.Close(); sc.bounce.Free() }()
+	snd := newSounds(sc)
+	defer snd.close()
 	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
 	if o.headless {
-		return runHeadless(o, cfg, sc, stdout)
+		return runHeadless(o, cfg, sc, keys, stdout)
 	}
-	return runWindow(o, cfg, sc, keys, stdout)
+	return runWindow(o, cfg, sc, snd, keys, stdout)
 }
 
-// openSound opens the audio device and loads the demo's sounds; without a
+// sounds are the demo's mixer and its bounce: a silent mixer that counts
+// until the window opens the device.
+type sounds struct {
+	mixer  *audio.Mixer
+	bounce audio.Sound
+}
+
+// newSounds starts silent and plays the scene's bounces.
+func newSounds(sc *arena.Scene) *sounds {
+	s := &sounds{mixer: audio.Silent()}
+	sc.Bounce = s.play
+	return s
+}
+
+func (s *sounds) play(volume, pan float32) { s.mixer.Play(s.bounce, volume, pan) }
+
+// open opens the audio device and loads the demo's sounds; without a
 // device it says so and the demo plays on silently.
-func (sc *scene) openSound() error {
+func (s *sounds) open() error {
 	m, err := audio.Open(audio.Config{})
 	if err != nil && !errors.Is(err, audio.ErrNoDevice) {
 		return err
@@ -217,10 +237,15 @@ func (sc *scene) openSound() error {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 	}
-	m.Played, m.Dropped = sc.sound.Played, sc.sound.Dropped // the counts so far
-	sc.sound = m
-	sc.bounce, err = m.LoadSound(assets, "assets/bounce.wav")
+	m.Played, m.Dropped = s.mixer.Played, s.mixer.Dropped // the counts so far
+	s.mixer = m
+	s.bounce, err = m.LoadSound(assets, "assets/bounce.wav")
 	return err
+}
+
+func (s *sounds) close() {
+	s.mixer.Close()
+	s.bounce.Free()
 }
 
 // assets are the demo's sounds, in the binary.
@@ -237,11 +262,11 @@ func exitOnSecondSignal(s os.Signal) {
 
 func loadBindings(path string) (*input.Bindings, error) {
 	names := map[string]input.Action{}
-	for a, n := range actionNames {
+	for a, n := range arena.ActionNames {
 		names[n] = input.Action(a)
 	}
 	if path == "" {
-		return input.ParseBindings(strings.NewReader(defaultBindings), "built-in bindings", names)
+		return input.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings", names)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -251,7 +276,7 @@ func loadBindings(path string) (*input.Bindings, error) {
 	return input.ParseBindings(f, path, names)
 }
 
-func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdout io.Writer) error {
+func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys *input.State, stdout io.Writer) error {
 	level := slog.LevelInfo
 	if o.glDebug {
 		level = slog.LevelDebug
@@ -270,8 +295,9 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	defer r.Close()
-	g := &game{scene: sc, win: win, r: r, keys: keys, flags: o.Flags,
+	g := &game{Scene: sc, sound: snd, win: win, r: r, keys: keys, flags: o.Flags,
 		load: o.load, loadOn: o.load > 0}
+	g.cube.Teleport(gfx.Identity())
 	defer g.scaler.Delete()
 	g.overlay.Visible = true
 	cfg.Quality.Levels = len(levels) - 1
@@ -280,6 +306,9 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 		return err
 	}
 	o.Pin(g.loop) // Run calls QualityChanged with the level before the first frame
+	if err := o.StartSyncTest(g.loop, keys); err != nil {
+		return err
+	}
 	release := g.loop.StopOnSignals(exitOnSecondSignal)
 	defer release()
 	// However the run ends (a stop, a signal, an error, a panic the loop
@@ -293,14 +322,14 @@ func runWindow(o options, cfg engine.Config, sc *scene, keys *input.State, stdou
 	if err := r.Close(); err != nil {
 		return errors.Join(runErr, err)
 	}
-	fmt.Fprintf(stdout, "stats %s %s sounds=%d sounds_dropped=%d audio=%v\n",
-		g.loop.Report(), gfx.Report(win, r), sc.sound.Played, sc.sound.Dropped, sc.sound.Live())
+	fmt.Fprintf(stdout, "stats %s %s sounds=%d sounds_dropped=%d audio=%v%s\n",
+		g.loop.Report(), gfx.Report(win, r), snd.mixer.Played, snd.mixer.Dropped, snd.mixer.Live(), o.SyncReport(g.loop))
 	return errors.Join(runErr, g.err)
 }
 
 // headless runs the scene without a window and prints its progress.
 type headless struct {
-	*scene
+	*arena.Scene
 	out       io.Writer
 	ticks     uint64
 	until     time.Duration
@@ -311,10 +340,10 @@ type headless struct {
 func (h *headless) Draw(engine.Frame) {}
 
 func (h *headless) Update(t engine.Tick) error {
-	if err := h.scene.Update(t); err != nil {
+	if err := h.Scene.Update(t); err != nil {
 		return err
 	}
-	if h.ticks > 0 && t.N+1 >= h.ticks {
+	if h.ticks > 0 && t.N+1 >= h.ticks && !t.Rerun {
 		return engine.ErrStopped
 	}
 	return nil
@@ -323,7 +352,7 @@ func (h *headless) Update(t engine.Tick) error {
 func (h *headless) End(s *engine.Stats) error {
 	if !h.quiet && s.Sim-h.lastPrint >= time.Second {
 		h.lastPrint = s.Sim
-		p := h.world.Body(h.osc).Pos
+		p := h.World.Body(h.Osc).Pos
 		fmt.Fprintf(h.out, "t=%-4v box=(%.3f, %.3f) ticks=%d fps=%.1f p99=%v dropped=%v\n",
 			s.Sim, p.X, p.Y, s.Ticks, s.FPS, s.FrameP99, s.Dropped)
 	}
@@ -333,8 +362,8 @@ func (h *headless) End(s *engine.Stats) error {
 	return nil
 }
 
-func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) error {
-	h := &headless{scene: sc, out: stdout, ticks: o.ticks}
+func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.State, stdout io.Writer) error {
+	h := &headless{Scene: sc, out: stdout, ticks: o.ticks}
 	var p engine.Platform
 	switch {
 	case o.simFrame > 0:
@@ -352,6 +381,9 @@ func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := o.StartSyncTest(loop, keys); err != nil {
+		return err
+	}
 	release := loop.StopOnSignals(exitOnSecondSignal)
 	defer release()
 	err = loop.Run(context.Background())
@@ -362,8 +394,8 @@ func runHeadless(o options, cfg engine.Config, sc *scene, stdout io.Writer) erro
 	s := loop.Stats()
 	// The world's own tick count: -ticks stops inside a frame, before the
 	// loop has counted that frame.
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f fps_last=%.1f vsync=none dropped_ms=%.3f overruns=%d\n",
-		s.Frames, sc.world.Ticks(), s.RunFPS, s.FPS, float64(s.Dropped)/1e6, s.Overruns)
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f fps_last=%.1f vsync=none dropped_ms=%.3f overruns=%d%s\n",
+		s.Frames, sc.World.Ticks(), s.RunFPS, s.FPS, float64(s.Dropped)/1e6, s.Overruns, o.SyncReport(loop))
 	if o.ticks > 0 {
 		fmt.Fprintf(stdout, "state-hash=%016x\n", sc.Hash())
 	}

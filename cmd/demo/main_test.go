@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 )
@@ -45,11 +46,11 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := newScene(300, 1, input.NewActions(&input.State{}, bindings))
+		sc, err := arena.New(300, 1, input.NewActions(&input.State{}, bindings))
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := &headless{scene: sc, ticks: 3600, quiet: true}
+		h := &headless{Scene: sc, ticks: 3600, quiet: true}
 		loop, err := engine.NewLoop(engine.Config{TPS: 60}, engine.NewSim(frames), h)
 		if err != nil {
 			t.Fatal(err)
@@ -57,7 +58,7 @@ func TestDeterminism(t *testing.T) {
 		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 			t.Fatal(err)
 		}
-		return sc.Hash(), sc.world.Ticks()
+		return sc.Hash(), sc.World.Ticks()
 	}
 	want, ticks := hash(engine.ConstantFrames(16_670 * time.Microsecond))
 	if ticks != 3600 {
@@ -172,17 +173,17 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 func TestQualityNeverChangesTheSimulation(t *testing.T) {
 	hash := func(limit int) uint64 {
 		bindings, _ := loadBindings("")
-		sc, err := newScene(200, 3, input.NewActions(&input.State{}, bindings))
+		sc, err := arena.New(200, 3, input.NewActions(&input.State{}, bindings))
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.debris.limit = limit
-		h := &headless{scene: sc, ticks: 600, quiet: true}
+		sc.Debris.Limit = limit
+		h := &headless{Scene: sc, ticks: 600, quiet: true}
 		loop, _ := engine.NewLoop(engine.Config{}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), h)
 		loop.Run(context.Background())
 		return sc.Hash()
 	}
-	if a, b := hash(0), hash(maxDebris); a != b {
+	if a, b := hash(0), hash(arena.MaxDebris); a != b {
 		t.Errorf("hash with no debris %016x, with full debris %016x", a, b)
 	}
 }

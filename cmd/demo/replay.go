@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fixstep/fixstep/audio"
+	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 )
@@ -99,7 +99,7 @@ func replay(path string, stdout io.Writer) error { return replayWith(path, stdou
 
 // replayWith is replay with a hook that runs before each tick's update:
 // tests change the simulation with it, as a code change would.
-func replayWith(path string, stdout io.Writer, before func(*scene, engine.Tick)) error {
+func replayWith(path string, stdout io.Writer, before func(*arena.Scene, engine.Tick)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -125,13 +125,13 @@ func replayWith(path string, stdout io.Writer, before func(*scene, engine.Tick))
 		return err
 	}
 	keys := &input.State{}
-	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
+	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		return err
 	}
-	sc.keys, sc.panicAt, sc.sound = keys, o.panicAt, audio.Silent()
-	sc.replayer = input.NewPlayer(nil)
-	v := &verifier{scene: sc, rr: rr, before: before}
+	sc.Keys, sc.PanicAt = keys, o.panicAt
+	sc.Replayer = input.NewPlayer(nil)
+	v := &verifier{Scene: sc, rr: rr, before: before}
 	loop, err := engine.NewLoop(engine.Config{TPS: o.tps}, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(o.tps))), v)
 	if err != nil {
 		return err
@@ -160,31 +160,31 @@ func replayWith(path string, stdout io.Writer, before func(*scene, engine.Tick))
 		return fmt.Errorf("replay %s: the recording ended with %q, the replay ran to the end", path, v.rr.End.Message)
 	}
 	if v.hashes == 0 {
-		fmt.Fprintf(stdout, "replay ran %d ticks, but the recording has no state hashes to compare: nothing verified\n", sc.world.Ticks())
+		fmt.Fprintf(stdout, "replay ran %d ticks, but the recording has no state hashes to compare: nothing verified\n", sc.World.Ticks())
 		return nil
 	}
 	fmt.Fprintf(stdout, "replay ok: %d ticks, %d hashes match, recorded by fixstep %s, re-run in %v\n",
-		sc.world.Ticks(), v.matched, rr.Header.Engine, took)
+		sc.World.Ticks(), v.matched, rr.Header.Engine, took)
 	return nil
 }
 
 // verifier runs the scene on the recorded input, fed a chunk at a time,
 // and checks its hash at every recorded tick.
 type verifier struct {
-	*scene
+	*arena.Scene
 	rr        *input.ReplayReader
 	pending   []input.TickHash // hashes of the current chunk not yet checked
 	hashes    int              // hashes read
 	matched   int
 	diverged  error
 	truncated error
-	before    func(*scene, engine.Tick)
+	before    func(*arena.Scene, engine.Tick)
 }
 
 func (v *verifier) Draw(engine.Frame) {}
 
 func (v *verifier) Update(t engine.Tick) error {
-	for v.replayer.Done() {
+	for v.Replayer.Done() {
 		c, err := v.rr.Next()
 		switch {
 		case err == io.EOF:
@@ -195,17 +195,17 @@ func (v *verifier) Update(t engine.Tick) error {
 		case err != nil:
 			return err
 		}
-		v.replayer.Feed(c.Input)
+		v.Replayer.Feed(c.Input)
 		v.pending = append(v.pending[:0], c.Hashes...)
 		v.hashes += len(c.Hashes)
 	}
 	if v.before != nil {
-		v.before(v.scene, t)
+		v.before(v.Scene, t)
 	}
-	if err := v.scene.Update(t); err != nil {
+	if err := v.Scene.Update(t); err != nil {
 		return err
 	}
-	now := v.world.Ticks()
+	now := v.World.Ticks()
 	for len(v.pending) > 0 && v.pending[0].Tick <= now {
 		h := v.pending[0]
 		v.pending = v.pending[1:]

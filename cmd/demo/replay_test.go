@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 )
@@ -49,7 +50,7 @@ func record(t *testing.T, path string, panicAt int64) error {
 	o := options{tps: 60, seed: 5, n: 80, panicAt: panicAt}
 	bindings, _ := loadBindings("")
 	keys := &input.State{}
-	sc, err := newScene(o.n, o.seed, input.NewActions(keys, bindings))
+	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +58,12 @@ func record(t *testing.T, path string, panicAt int64) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc.keys, sc.recorder, sc.panicAt = keys, rec.w, panicAt
-	h := &headless{scene: sc, ticks: 900, quiet: true}
+	sc.Keys, sc.Recorder, sc.PanicAt = keys, rec.w, panicAt
+	h := &headless{Scene: sc, ticks: 900, quiet: true}
 	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
 	loop, _ := engine.NewLoop(engine.Config{TPS: 60}, p, h)
 	runErr := loop.Run(context.Background())
-	if sc.world.Body(sc.player).Pos.X == 0 {
+	if sc.World.Body(sc.Player).Pos.X == 0 {
 		t.Fatal("the player never moved: the input did not reach the scene")
 	}
 	if err := rec.close(runErr); err != nil {
@@ -130,9 +131,9 @@ func TestReplayReportsDivergence(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
 	record(t, path, 0)
 	// The simulation changes at tick 299, as a code change would.
-	err := replayWith(path, &bytes.Buffer{}, func(sc *scene, tk engine.Tick) {
+	err := replayWith(path, &bytes.Buffer{}, func(sc *arena.Scene, tk engine.Tick) {
 		if tk.N == 299 {
-			sc.world.Body(sc.player).Vel.Y += 0.001
+			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
 	})
 	if err == nil || !strings.Contains(err.Error(), "replay diverged: first differing hash at tick 300") {

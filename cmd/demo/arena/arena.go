@@ -1,0 +1,328 @@
+// Package arena is the demo's simulation: a physics world of bouncing
+// boxes and balls, a player box driven by input, the oscillating box and
+// the debris of hard impacts. It imports no cgo package, so it runs
+// headless, in a replay, under a sync test, and cross-compiled to every
+// CPU the determinism check runs on (cmd/worldhash): the demo's window
+// (cmd/demo) only draws it and plays its sounds.
+//
+// Everything in Update is portable arithmetic (see the detmath package):
+// the same input gives the same world, bit for bit, on every build.
+package arena
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/fixstep/fixstep/detmath"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
+)
+
+// The demo's actions: game code asks for these, never for keys.
+const (
+	Left input.Action = iota
+	Right
+	Jump
+	NumActions
+)
+
+// ActionNames are the actions' names in a bindings file.
+var ActionNames = [NumActions]string{"left", "right", "jump"}
+
+// DefaultBindings is the demo's bindings file, in input.ParseBindings form.
+const DefaultBindings = `
+left  = key:Left key:A axis:LeftX-/0.25 pad:DpadLeft
+right = key:Right key:D axis:LeftX+/0.25 pad:DpadRight
+jump  = key:Space key:W key:Up pad:A
+`
+
+// Arena size in world units (metres); the camera shows all of it.
+const (
+	Width  = 32.0
+	Height = 18.0
+)
+
+// Tags of the bodies that are not bouncers (bouncers are tagged 0..n-1).
+const (
+	TagPlayer     = -1
+	TagOscillator = -2
+)
+
+// HashEvery is how often a recording stores the state hash, in ticks.
+const HashEvery = 60
+
+// MaxSoundsPerTick bounds the bounces heard in one tick: a heap that lands
+// at once is one clatter, not a hundred voices.
+const MaxSoundsPerTick = 3
+
+// Scene is the demo's world and the state of its game. Its zero value is
+// not usable: make one with New.
+type Scene struct {
+	World physics.World
+	// In is the input the scene reads: the demo's actions.
+	In input.Actions
+	// Player and Osc are the player's box and the oscillating box; First
+	// is the Bodies index of the first bouncer.
+	Player, Osc physics.BodyID
+	First       int
+	// Grounded says whether the player stood on something after the last
+	// tick: it may jump.
+	Grounded bool
+	// LastEdge is the last action edge the player made, for the overlay.
+	LastEdge string
+
+	// Recording and replaying (both optional): Keys is the state the
+	// actions read, Recorder the recording it goes to (with a hash every
+	// HashEvery ticks), Replayer the recording it comes from.
+	Keys     *input.State
+	Recorder *input.ReplayWriter
+	Replayer *input.Player
+	// PanicAt makes Update panic at that tick (-panic-at, to try crash
+	// reproduction); 0 never.
+	PanicAt int64
+
+	// Bounce, when set, plays a bounce at volume (0 to 1) and pan (-1 left
+	// to 1 right). The scene calls it from the contact events inside
+	// Update, at most MaxSoundsPerTick a tick, never on a rerun, so a
+	// replay or a headless run triggers the same ones.
+	Bounce func(volume, pan float32)
+
+	// Debris is visual only: not in the world, its hash or Save.
+	Debris Debris
+
+	rngSrc    *rand.PCG // kicks; seeded, so runs repeat exactly; saved
+	rng       *rand.Rand
+	fx        *rand.Rand // debris: its own stream, so quality never changes the world
+	tickSound int
+	rerun     bool // the tick being run is a rerun (engine.Tick.Rerun)
+}
+
+// New makes the scene: the walls and a ledge, the player, the oscillator
+// and n bouncers placed by seed.
+func New(n int, seed uint64, in input.Actions) (*Scene, error) {
+	s := &Scene{In: in}
+	w := &s.World
+	w.Gravity = physics.Vec2{Y: -20}
+	walls := []physics.Body{
+		{Pos: physics.Vec2{X: Width / 2, Y: -0.5}, HalfW: Width/2 + 1, HalfH: 0.5},
+		{Pos: physics.Vec2{X: Width / 2, Y: Height + 0.5}, HalfW: Width/2 + 1, HalfH: 0.5},
+		{Pos: physics.Vec2{X: -0.5, Y: Height / 2}, HalfW: 0.5, HalfH: Height / 2},
+		{Pos: physics.Vec2{X: Width + 0.5, Y: Height / 2}, HalfW: 0.5, HalfH: Height / 2},
+		{Pos: physics.Vec2{X: Width * 0.3, Y: Height * 0.35}, HalfW: 3, HalfH: 0.2}, // a ledge
+	}
+	for _, b := range walls {
+		b.Kind, b.Shape, b.Friction = physics.Static, physics.Box, 0.6
+		if _, err := w.Add(b); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if s.Player, err = w.Add(physics.Body{Shape: physics.Box, HalfW: 0.6, HalfH: 0.6,
+		Pos: physics.Vec2{X: Width * 0.3, Y: Height*0.35 + 1}, Mass: 4, Friction: 0.8, Tag: TagPlayer}); err != nil {
+		return nil, err
+	}
+	if s.Osc, err = w.Add(physics.Body{Kind: physics.Kinematic, Shape: physics.Box, HalfW: 1.2, HalfH: 0.3,
+		Pos: physics.Vec2{X: Width * 0.7, Y: Height * 0.5}, Friction: 0.5, Tag: TagOscillator}); err != nil {
+		return nil, err
+	}
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	s.rngSrc = rand.NewPCG(seed, seed+2)
+	s.rng = rand.New(s.rngSrc)
+	s.fx = rand.New(rand.NewPCG(seed, seed+3))
+	s.First = w.Len()
+	// Every product that is added to is rounded: float64(a*b) + c cannot
+	// be fused into a multiply-add on any build (see package detmath).
+	for i := range n {
+		b := physics.Body{
+			Shape: physics.Shape(i % 2),
+			Pos: physics.Vec2{X: 1 + float64(r.Float64()*(Width-2)),
+				Y: Height*0.4 + float64(float64(r.Float64()*Height)*0.55)},
+			Vel:         physics.Vec2{X: float64(r.Float64()*10) - 5, Y: r.Float64() * 5},
+			Restitution: 0.5 + float64(0.45*r.Float64()),
+			Friction:    0.2,
+			Tag:         int32(i),
+		}
+		size := 0.15 + float64(0.2*r.Float64())
+		b.Radius, b.HalfW, b.HalfH = size, size, size
+		if _, err := w.Add(b); err != nil {
+			return nil, err
+		}
+	}
+	s.Debris.Limit = MaxDebris
+	w.Listener = s
+	return s, nil
+}
+
+// Update runs one fixed tick: input, the oscillator, the kicks, physics.
+func (s *Scene) Update(t engine.Tick) error {
+	s.rerun = t.Rerun
+	if !t.Rerun {
+		switch {
+		case s.Recorder != nil:
+			s.Recorder.Tick(s.Keys)
+		case s.Replayer != nil:
+			if err := s.Replayer.Tick(s.Keys); err != nil {
+				return err
+			}
+		}
+	}
+	if s.PanicAt > 0 && t.N == uint64(s.PanicAt) {
+		panic(fmt.Sprintf("demo: -panic-at %d", t.N))
+	}
+	dt := t.DtSeconds()
+	s.tickSound = 0
+	p := s.World.Body(s.Player)
+	move := float64(s.In.Value(Right)) - float64(s.In.Value(Left))
+	p.Vel.X = 8 * move
+	if s.In.Pressed(Jump) {
+		s.LastEdge = "jump pressed"
+		if s.Grounded {
+			p.Vel.Y = 11
+		}
+	}
+	if s.In.Released(Jump) {
+		s.LastEdge = "jump released"
+	}
+
+	// The oscillating box: 0.5 Hz, 3 m amplitude, moved by velocity so
+	// that it pushes what it touches.
+	o := s.World.Body(s.Osc)
+	game := float64(t.Time+t.Dt) / 1e9
+	target := Width*0.7 + float64(3*detmath.Sin(float64(math.Pi*game)))
+	o.Vel = physics.Vec2{X: (target - o.Pos.X) / dt}
+
+	// Every three seconds a random half of the bouncers get kicked up, so
+	// the scene never settles.
+	if t.N > 0 && t.EveryN(uint64(math.Round(3/dt))) {
+		bodies := s.World.Bodies()
+		for i := s.First; i < len(bodies); i++ {
+			if s.rng.IntN(2) == 0 {
+				bodies[i].Vel.Y += 6 + float64(8*s.rng.Float64())
+				bodies[i].Vel.X += float64(4*s.rng.Float64()) - 2
+			}
+		}
+	}
+
+	s.World.Step(dt)
+	s.Grounded = s.onGround()
+	s.Debris.step(dt)
+
+	if s.Recorder != nil && !t.Rerun && s.World.Ticks()%HashEvery == 0 {
+		s.Recorder.Hash(s.World.Ticks(), s.Hash())
+	}
+	return nil
+}
+
+// onGround reports whether the player rests on something below it: a
+// touching contact whose normal points up from it to the player.
+func (s *Scene) onGround() bool {
+	for _, c := range s.World.Contacts() {
+		switch {
+		case !c.Touching:
+		case c.B == s.Player && c.Normal.Y > 0.7, c.A == s.Player && c.Normal.Y < -0.7:
+			return true
+		}
+	}
+	return false
+}
+
+// Hash is the simulation's state hash, for determinism checks.
+func (s *Scene) Hash() uint64 { return s.World.Hash() }
+
+// BeginContact plays a bounce and throws debris where a fast bouncer hits
+// something: the scene is the world's ContactListener.
+func (s *Scene) BeginContact(c *physics.Contact) {
+	if s.rerun {
+		return // it did all this the first time
+	}
+	s.bounceSound(c)
+	if s.Debris.Limit == 0 {
+		return
+	}
+	for _, id := range [2]physics.BodyID{c.A, c.B} {
+		body := s.World.Body(id)
+		if body.Kind != physics.Dynamic || body.Tag < 0 || body.Vel.Len() < 6 {
+			continue
+		}
+		for range 4 {
+			s.Debris.add(Particle{Pos: body.Pos, Prev: body.Pos, Life: 40, Tag: body.Tag,
+				Vel: physics.Vec2{X: float64(s.fx.Float64()*8) - 4, Y: s.fx.Float64() * 6}})
+		}
+	}
+}
+
+// bounceSound plays a bounce for a contact that begins hard enough: louder
+// for a larger impulse (mass times the speed change), panned to where it
+// happened.
+func (s *Scene) bounceSound(c *physics.Contact) {
+	if s.Bounce == nil || s.tickSound >= MaxSoundsPerTick || c.Impulse < 1 {
+		return
+	}
+	s.tickSound++
+	s.Bounce(float32(min(c.Impulse/8, 1)), float32(float64(2*c.Point.X/Width)-1))
+}
+
+// EndContact does nothing.
+func (s *Scene) EndContact(a, b physics.BodyID) {}
+
+// Saved state: "FXDA", a version byte, Grounded, the kicks' generator
+// (rngBytes) and the world's snapshot.
+const (
+	saveMagic   = "FXDA"
+	saveVersion = 1
+	saveHeader  = 6
+	rngBytes    = 20 // rand.PCG's binary form
+)
+
+// Save appends the scene's state to dst: the world's snapshot, whether
+// the player may jump and the kicks' random generator. With room in dst it
+// allocates nothing. The debris, the overlay's text and the cube are left
+// out: they never feed the next tick.
+func (s *Scene) Save(dst []byte) []byte {
+	dst = append(dst, saveMagic...)
+	dst = append(dst, saveVersion, 0)
+	if s.Grounded {
+		dst[len(dst)-1] = 1
+	}
+	dst, _ = s.rngSrc.AppendBinary(dst) // a PCG never fails to encode
+	return s.World.Snapshot(dst)
+}
+
+// Load puts back a state Save wrote, or returns an error and changes
+// nothing.
+func (s *Scene) Load(src []byte) error {
+	if len(src) < saveHeader+rngBytes || string(src[:4]) != saveMagic || src[4] != saveVersion || src[5] > 1 {
+		return errors.New("arena: not a saved scene of this version")
+	}
+	var pcg rand.PCG
+	if err := pcg.UnmarshalBinary(src[saveHeader : saveHeader+rngBytes]); err != nil {
+		return fmt.Errorf("arena: saved generator: %w", err)
+	}
+	if err := s.World.Restore(src[saveHeader+rngBytes:]); err != nil {
+		return err
+	}
+	s.Grounded = src[5] == 1
+	*s.rngSrc = pcg
+	return nil
+}
+
+// Diff describes the first difference between two saved scenes: the
+// world's first body and field, for a sync test's report.
+func (s *Scene) Diff(a, b []byte) string {
+	if len(a) < saveHeader+rngBytes || len(b) < saveHeader+rngBytes {
+		return "arena: a saved scene is too short"
+	}
+	if d := physics.Diff(a[saveHeader+rngBytes:], b[saveHeader+rngBytes:]); d != "" {
+		return d
+	}
+	switch {
+	case a[5] != b[5]:
+		return fmt.Sprintf("Grounded: %v != %v", a[5] == 1, b[5] == 1)
+	case string(a[saveHeader:saveHeader+rngBytes]) != string(b[saveHeader:saveHeader+rngBytes]):
+		return "the kicks' random generator is in another state"
+	}
+	return ""
+}

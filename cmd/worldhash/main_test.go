@@ -1,0 +1,29 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestGolden checks the scenes on this build against the golden hashes:
+// make cross runs the same on the other CPUs and builds.
+func TestGolden(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, false); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if n := strings.Count(out.String(), " ok "); n != len(scenes) {
+		t.Errorf("%d of %d scenes ok:\n%s", n, len(scenes), out.String())
+	}
+}
+
+func TestParseGolden(t *testing.T) {
+	if _, err := parseGolden("game 12zz\n"); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("a bad line: %v", err)
+	}
+	m, err := parseGolden("a 00000000000000ff\nb 1\n")
+	if err != nil || m["a"] != 255 || m["b"] != 1 {
+		t.Errorf("parseGolden = %v, %v", m, err)
+	}
+}

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/fixstep/fixstep/cmd/demo/arena"
+	"github.com/fixstep/fixstep/detmath"
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
+)
+
+// A scene is a simulation run from a fixed start; its result is a hash of
+// the world it ends with (and of the snapshot bytes, which are a portable
+// format: the same on big-endian CPUs).
+type scene struct {
+	name string
+	run  func() (uint64, error)
+}
+
+var scenes = []scene{
+	{"detmath", func() (uint64, error) { return detmath.Golden(), nil }},
+	{"game", game},
+	{"pile", pile},
+	{"fast", fast},
+	{"demo", demo},
+}
+
+const dt = 1.0 / 60
+
+// fnv mixes v into h, FNV-1a.
+func fnv(h, v uint64) uint64 {
+	for range 8 {
+		h ^= v & 0xff
+		h *= 1099511628211
+		v >>= 8
+	}
+	return h
+}
+
+const fnvStart = 14695981039346656037
+
+// worldHash is the world's own hash mixed with its snapshot's bytes.
+func worldHash(w *physics.World) uint64 {
+	h := fnv(fnvStart, w.Hash())
+	for _, b := range w.Snapshot(nil) {
+		h ^= uint64(b)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// game is a game's own scene through the public API: 400 boxes and
+// circles of random sizes, masses and materials in a walled room with
+// ledges, a random half kicked every 3 s, for 600 ticks.
+func game() (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}}
+	for _, b := range []physics.Body{
+		{Pos: physics.Vec2{X: 20, Y: -1}, HalfW: 22, HalfH: 1}, {Pos: physics.Vec2{X: -1, Y: 15}, HalfW: 1, HalfH: 16},
+		{Pos: physics.Vec2{X: 41, Y: 15}, HalfW: 1, HalfH: 16}, {Pos: physics.Vec2{X: 12, Y: 8}, HalfW: 5, HalfH: 0.3},
+		{Pos: physics.Vec2{X: 28, Y: 12}, HalfW: 5, HalfH: 0.3},
+	} {
+		b.Kind, b.Shape, b.Friction, b.Restitution = physics.Static, physics.Box, 0.5, 0.2
+		if _, err := w.Add(b); err != nil {
+			return 0, err
+		}
+	}
+	r := rand.New(rand.NewPCG(19, 20))
+	for i := range 400 {
+		size := 0.2 + float64(0.3*r.Float64())
+		b := physics.Body{Shape: physics.Shape(i % 2), Radius: size, HalfW: size, HalfH: float64(size * 0.7),
+			Pos:  physics.Vec2{X: 1 + float64(38*r.Float64()), Y: 2 + float64(25*r.Float64())},
+			Vel:  physics.Vec2{X: float64(8*r.Float64()) - 4, Y: float64(4 * r.Float64())},
+			Mass: 0.5 + float64(2*r.Float64()), Restitution: float64(0.6 * r.Float64()), Friction: 0.3}
+		if _, err := w.Add(b); err != nil {
+			return 0, err
+		}
+	}
+	for tick := range 600 {
+		if tick > 0 && tick%180 == 0 {
+			for i := 5; i < w.Len(); i++ {
+				if r.IntN(2) == 0 {
+					w.ApplyImpulse(w.ID(i), physics.Vec2{X: float64(4*r.Float64()) - 2, Y: 4 + float64(6*r.Float64())})
+				}
+			}
+		}
+		w.Step(dt)
+	}
+	return worldHash(w), nil
+}
+
+// pile is 300 boxes falling into a heap that comes to rest and sleeps:
+// the solver's warm starting, position passes and islands.
+func pile() (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -10}}
+	if _, err := w.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -1}, HalfW: 12, HalfH: 1, Friction: 0.6}); err != nil {
+		return 0, err
+	}
+	for i := range 300 {
+		x := float64(i%15) - 7 + float64(float64(i%7)*0.07)
+		if _, err := w.Add(physics.Body{Shape: physics.Box, HalfW: 0.45, HalfH: 0.45,
+			Pos: physics.Vec2{X: x, Y: 0.5 + float64(i/15)}, Friction: 0.6}); err != nil {
+			return 0, err
+		}
+	}
+	for range 600 {
+		w.Step(dt)
+	}
+	return worldHash(w), nil
+}
+
+// fast is small fast bodies sub-stepped against thin walls, a sweeping
+// kinematic paddle, bodies removed and added, ray casts, box queries and
+// casts mixed into the hash, and a snapshot restored midway into another
+// world that finishes the run.
+func fast() (uint64, error) {
+	w := &physics.World{}
+	for _, b := range []physics.Body{
+		{Pos: physics.Vec2{X: 0, Y: -10}, HalfW: 10, HalfH: 0.05}, {Pos: physics.Vec2{X: 0, Y: 10}, HalfW: 10, HalfH: 0.05},
+		{Pos: physics.Vec2{X: -10, Y: 0}, HalfW: 0.05, HalfH: 10}, {Pos: physics.Vec2{X: 10, Y: 0}, HalfW: 0.05, HalfH: 10},
+	} {
+		b.Kind, b.Shape, b.Restitution = physics.Static, physics.Box, 1
+		if _, err := w.Add(b); err != nil {
+			return 0, err
+		}
+	}
+	paddle, err := w.Add(physics.Body{Kind: physics.Kinematic, Shape: physics.Box, Sweep: true, HalfW: 2, HalfH: 0.3, Vel: physics.Vec2{X: 7}})
+	if err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(23, 24))
+	var ids []physics.BodyID
+	for range 60 {
+		a := float64(6.283185307179586 * r.Float64())
+		s, c := detmath.SinCos(a)
+		id, err := w.Add(physics.Body{Shape: physics.Circle, Radius: 0.08, Restitution: 0.9,
+			Pos: physics.Vec2{X: float64(16*r.Float64()) - 8, Y: float64(16*r.Float64()) - 8},
+			Vel: physics.Vec2{X: float64(c * 300), Y: float64(s * 300)}})
+		if err != nil {
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	h := uint64(fnvStart)
+	var q []physics.BodyID
+	var z physics.World
+	for tick := range 600 {
+		p := w.Body(paddle)
+		if p.Pos.X > 7 || p.Pos.X < -7 {
+			p.Vel.X = -p.Vel.X
+		}
+		if tick%25 == 0 {
+			k := tick / 25 % len(ids)
+			if err := w.Remove(ids[k]); err != nil {
+				return 0, err
+			}
+			if ids[k], err = w.Add(physics.Body{Shape: physics.Box, HalfW: 0.1, HalfH: 0.1, Restitution: 0.5,
+				Vel: physics.Vec2{X: float64(tick%13) * 20, Y: 150}}); err != nil {
+				return 0, err
+			}
+		}
+		w.Step(dt)
+		if hit, ok := w.RayCast(physics.Vec2{X: -9, Y: -9}, physics.Vec2{X: 9, Y: float64(tick%19) - 9}, 0); ok {
+			h = fnv(fnv(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12))
+		}
+		q = w.QueryAABB(physics.Vec2{X: -3, Y: -3}, physics.Vec2{X: 3, Y: 3}, 0, q[:0])
+		h = fnv(h, uint64(len(q)))
+		if c, ok := w.Cast(paddle, physics.Vec2{Y: 5}); ok {
+			h = fnv(h, uint64(c.Fraction*1e12))
+		}
+		if tick == 300 { // the rest of the run in a restored copy
+			if err := z.Restore(w.Snapshot(nil)); err != nil {
+				return 0, err
+			}
+			w = &z
+		}
+	}
+	return fnv(h, worldHash(w)), nil
+}
+
+// demo is the demo's own world (cmd/demo/arena, 300 bodies, seed 1) for
+// 600 ticks (three kicks), its player driven by a scripted hand through the demo's
+// bindings, on a jittery simulated clock, under a sync test of depth 2:
+// the same path as `demo -headless -ticks N` with input.
+func demo() (uint64, error) {
+	names := map[string]input.Action{}
+	for a, n := range arena.ActionNames {
+		names[n] = input.Action(a)
+	}
+	b, err := input.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings", names)
+	if err != nil {
+		return 0, err
+	}
+	keys := &input.State{}
+	sc, err := arena.New(300, 1, input.NewActions(keys, b))
+	if err != nil {
+		return 0, err
+	}
+	g := &hand{Scene: sc, keys: keys, ticks: 600}
+	p := &handPlatform{Sim: engine.NewSim(engine.NewJitterFrames(3, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
+	loop, err := engine.NewLoop(engine.Config{TPS: 60}, p, g)
+	if err != nil {
+		return 0, err
+	}
+	if err := loop.SyncTest(2, keys); err != nil {
+		return 0, err
+	}
+	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
+		return 0, err
+	}
+	return worldHash(&sc.World), nil
+}
+
+// hand plays the demo: right, jump, left, in a fixed rhythm of frames.
+type hand struct {
+	*arena.Scene
+	keys  *input.State
+	frame int
+	ticks uint64
+}
+
+func (h *hand) Begin(engine.Frame) error {
+	h.frame++
+	switch h.frame % 90 {
+	case 1:
+		h.keys.KeyEvent(input.KeyRight, true)
+	case 20:
+		h.keys.KeyEvent(input.KeySpace, true)
+		h.keys.KeyEvent(input.KeySpace, false)
+	case 40:
+		h.keys.KeyEvent(input.KeyRight, false)
+		h.keys.KeyEvent(input.KeyLeft, true)
+	case 70:
+		h.keys.KeyEvent(input.KeyLeft, false)
+	}
+	return nil
+}
+
+func (h *hand) Update(t engine.Tick) error {
+	if err := h.Scene.Update(t); err != nil {
+		return err
+	}
+	if !t.Rerun && t.N+1 >= h.ticks {
+		return engine.ErrStopped
+	}
+	return nil
+}
+
+func (h *hand) Draw(engine.Frame) {}
+
+// handPlatform is a simulated clock whose ticks end the input's edges, as
+// the window does.
+type handPlatform struct {
+	*engine.Sim
+	keys *input.State
+}
+
+func (p *handPlatform) EndTick() { p.keys.EndTick() }
