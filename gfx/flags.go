@@ -13,9 +13,9 @@ import (
 
 // Flags are the command-line flags every windowed fixstep game has, in one
 // place so the demo, the skeleton and your game share them: -frames,
-// -screenshot, -quality, -vsync, -fps-cap and the profiling flags. The
-// zero value, registered and parsed, runs until quit with automatic
-// quality and adaptive vsync.
+// -screenshot, -quality, -vsync, -fps-cap, -synctest and the profiling
+// flags. The zero value, registered and parsed, runs until quit with
+// automatic quality and adaptive vsync.
 type Flags struct {
 	// Frames stops the run after this many frames (0: until quit).
 	Frames uint64
@@ -27,6 +27,9 @@ type Flags struct {
 	// or not honoured (0: the display's).
 	Vsync  string
 	FPSCap float64
+	// SyncTest is the depth of the sync test (engine.Loop.SyncTest) to run
+	// the game under, 1 to engine.MaxSyncDepth; 0 runs none.
+	SyncTest int
 	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
 	Profile profile.Flags
 }
@@ -38,6 +41,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Quality, "quality", "auto", "quality level: auto, or a level from 0 (lowest) to pin")
 	fs.StringVar(&f.Vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
 	fs.Float64Var(&f.FPSCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")
+	fs.IntVar(&f.SyncTest, "synctest", 0, fmt.Sprintf("run every tick again after a rollback of this many ticks (1 to %d) and stop at the first that differs: finds nondeterminism (0: off)", engine.MaxSyncDepth))
 	f.Profile.Register(fs)
 }
 
@@ -55,6 +59,9 @@ func (f *Flags) Check(levels int) error {
 	}
 	if f.FPSCap < 0 || f.FPSCap > 10000 {
 		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) to 10000", f.FPSCap)
+	}
+	if f.SyncTest < 0 || f.SyncTest > engine.MaxSyncDepth {
+		return fmt.Errorf("-synctest %d: want 0 (off) to %d ticks", f.SyncTest, engine.MaxSyncDepth)
 	}
 	if f.Screenshot != "" {
 		if err := checkWritable(f.Screenshot); err != nil {
@@ -95,6 +102,29 @@ func (f *Flags) Window(cfg WindowConfig) WindowConfig {
 func (f *Flags) Pin(l *engine.Loop) {
 	q, _ := f.PinnedQuality(l.Governor().Levels())
 	l.Governor().Pin(q)
+}
+
+// StartSyncTest turns on the loop's sync test when -synctest asks for one:
+// the game must implement engine.Saver, and input is what it reads each
+// tick (the window's *input.State). Call it before Run.
+func (f *Flags) StartSyncTest(l *engine.Loop, input engine.Saver) error {
+	if f.SyncTest == 0 {
+		return nil
+	}
+	if err := l.SyncTest(f.SyncTest, input); err != nil {
+		return fmt.Errorf("-synctest: %w", err)
+	}
+	return nil
+}
+
+// SyncReport returns the stats line's sync test fields, " synctest=N
+// synctest_checked=M" (the ticks run again and found the same), or ""
+// without -synctest.
+func (f *Flags) SyncReport(l *engine.Loop) string {
+	if f.SyncTest == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" synctest=%d synctest_checked=%d", f.SyncTest, l.SyncChecked())
 }
 
 // Last reports whether frame index (Frame.Index) is the last one -frames

@@ -42,7 +42,7 @@ type game struct {
 	world  physics.World
 	player physics.BodyID
 	loop   *engine.Loop
-	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, profiling
+	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, profiling
 	err    error     // a screenshot that failed, reported at exit
 	sound  *audio.Mixer
 	jump   audio.Sound
@@ -56,7 +56,8 @@ var sounds embed.FS
 // Begin runs once per frame, before the updates: frame-level logic.
 func (g *game) Begin(f engine.Frame) error { return nil }
 
-// Update runs at the fixed tick, the same dt every time: all simulation here.
+// Update runs at the fixed tick, the same dt every time: all simulation
+// here, in portable arithmetic (see the README's Determinism section).
 func (g *game) Update(t engine.Tick) error {
 	if g.keys.Pressed(input.KeyEscape) {
 		return engine.ErrStopped // a clean stop
@@ -65,11 +66,23 @@ func (g *game) Update(t engine.Tick) error {
 	p.Vel.X = 6 * float64(g.in.Value(right)-g.in.Value(left))
 	if g.in.Pressed(jump) && p.Pos.Y < 0.51 { // each press is seen by exactly one update
 		p.Vel.Y = 9
-		g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
+		if !t.Rerun { // a rerun after a rollback (-synctest) played it already
+			g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
+		}
 	}
 	g.world.Step(t.DtSeconds())
 	return nil
 }
+
+// Save appends the game's state to dst, for -synctest and rollback: the
+// world is all of it here. Save what your Update changes.
+func (g *game) Save(dst []byte) []byte { return g.world.Snapshot(dst) }
+
+// Load puts back what Save wrote.
+func (g *game) Load(src []byte) error { return g.world.Restore(src) }
+
+// Diff names what differs between two saves, for -synctest's report.
+func (g *game) Diff(a, b []byte) string { return physics.Diff(a, b) }
 
 // Draw runs once per frame: draw between the last two ticks at f.Alpha.
 func (g *game) Draw(f engine.Frame) {
@@ -176,6 +189,9 @@ func run() (err error) {
 		return err
 	}
 	g.flags.Pin(g.loop)
+	if err := g.flags.StartSyncTest(g.loop, keys); err != nil { // -synctest N
+		return err
+	}
 	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
 	// second one exits at once.
 	release := g.loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
@@ -186,6 +202,6 @@ func run() (err error) {
 		err = nil
 	}
 	r.Close() // report the GL objects left: none
-	fmt.Fprintf(os.Stdout, "stats %s %s\n", g.loop.Report(), gfx.Report(win, r))
+	fmt.Fprintf(os.Stdout, "stats %s %s%s\n", g.loop.Report(), gfx.Report(win, r), g.flags.SyncReport(g.loop))
 	return errors.Join(err, g.err)
 }

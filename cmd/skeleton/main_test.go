@@ -45,3 +45,19 @@ func TestSkeletonRuns(t *testing.T) {
 		t.Errorf("CPU profile not flushed at exit: %v", err)
 	}
 }
+
+// TestSkeletonSyncTest runs the skeleton under -synctest 8: every tick is
+// run again after a rollback of 8 ticks, and none differs.
+func TestSkeletonSyncTest(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1",
+		"FIXSTEP_SKELETON_ARGS=-frames 90 -synctest 8")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		skipWithoutGL(t, string(out))
+		t.Fatalf("skeleton failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), " synctest=8 synctest_checked=") || strings.Contains(string(out), "synctest_checked=0\n") {
+		t.Errorf("no ticks checked:\n%s", out)
+	}
+}
