@@ -15,6 +15,12 @@
 //	Draw(frame)       once, at frame.Alpha between the last two ticks
 //	End(stats)        optional: after Present, with FPS and overruns
 //
+// Determinism: Update must be a function of the game's state and its input
+// alone, in portable arithmetic (see package detmath and the README's
+// Determinism section). Loop.SyncTest (and CheckSync, for a game's own
+// test) runs every tick again after a rollback and names the first that
+// differs; Tick.Rerun tells the game a tick is such a second run.
+//
 // The package imports no cgo package: it runs the same on a server, in a
 // test or in a tool. The window lives in package gfx, which implements
 // Platform. Everything here runs on the goroutine that calls Loop.Run.
@@ -34,6 +40,8 @@
 //	)
 //
 //	// box oscillates on a 1 Hz spring; Update integrates it at the fixed tick.
+//	// Each product is rounded before it is added (float64(...)), so no
+//	// build fuses it into a multiply-add: the same world on every CPU.
 //	type box struct {
 //		prev, pos, vel float64
 //	}
@@ -41,8 +49,8 @@
 //	func (b *box) Update(t engine.Tick) error {
 //		dt := t.DtSeconds()
 //		b.prev = b.pos
-//		b.vel -= 4 * math.Pi * math.Pi * b.pos * dt
-//		b.pos += b.vel * dt
+//		b.vel -= float64(4 * math.Pi * math.Pi * b.pos * dt)
+//		b.pos += float64(b.vel * dt)
 //		if (t.N+1)%60 == 0 { // every game second
 //			fmt.Printf("second %d: pos=%+.3f\n", (t.N+1)/60, b.pos)
 //		}

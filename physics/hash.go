@@ -5,8 +5,7 @@ import "math"
 // Hash returns a stable 64-bit FNV-1a hash of the world's full state: every
 // body's kind, shape, position, previous position and velocity, and the
 // touching pairs. Two worlds that hash alike have evolved identically, so
-// hashes compare runs across frame rates, machines of one architecture and
-// replays.
+// hashes compare runs across frame rates, builds, CPUs and replays.
 func (w *World) Hash() uint64 {
 	h := uint64(14695981039346656037)
 	mix := func(v uint64) {

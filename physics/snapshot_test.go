@@ -3,6 +3,7 @@ package physics
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -222,5 +223,25 @@ func TestDiffNamesTheBodyAndField(t *testing.T) {
 	}
 	if d := Diff(a, b[:10]); !strings.Contains(d, "second snapshot") {
 		t.Errorf("Diff with a bad snapshot = %q", d)
+	}
+}
+
+// BenchmarkSnapshotRestore saves an awake pile and restores it, with a
+// reused buffer: the cost a rollback pays per saved tick, to compare with
+// BenchmarkStep/awake.
+func BenchmarkSnapshotRestore(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
+			w := awakePile(b, n)
+			buf := w.Snapshot(nil)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(buf)))
+			for b.Loop() {
+				buf = w.Snapshot(buf[:0])
+				if err := w.Restore(buf); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -6,9 +6,21 @@
 // the depth and the impulse.
 //
 // A World is stepped only by the engine's fixed tick, with the same dt every
-// time, so the same inputs give a bit-identical world on the same
-// architecture whatever the frame rate. Every body keeps its position at the
-// previous tick and the current one for the renderer to interpolate.
+// time, so the same inputs give a bit-identical world whatever the frame
+// rate. Every body keeps its position at the previous tick and the current
+// one for the renderer to interpolate.
+//
+// # Determinism
+//
+// The world is the same bit for bit on every build and CPU: amd64
+// (GOAMD64=v1 or v3), 386, arm64, s390x, debugger builds. Every product
+// that is added to is rounded explicitly (float64(x*y) + z), so no
+// compiler fuses it into a multiply-add, and the only math functions used
+// are exact ones (Sqrt, Floor, Abs): see package detmath. Vec2's Scale,
+// Mul, Dot and Len round for you. cmd/worldhash checks golden hashes on
+// all those builds (make cross). Snapshot and Restore save and load the
+// whole world, for rollback, sync tests and save files; Diff names the
+// first body and field in which two snapshots differ.
 //
 // Bodies are a slice of structs, not a pointer graph, and a step allocates
 // nothing once the world has reached its size. Units are yours (metres or

@@ -306,7 +306,26 @@ func BenchmarkStep(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(w.Contacts())), "contacts")
 		})
+		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
+			w := awakePile(b, n)
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Step(dt)
+			}
+			b.ReportMetric(float64(len(w.Contacts())), "contacts")
+		})
 	}
+}
+
+// awakePile is the arena's pile with sleeping off, after 600 steps of
+// settling: every body is solved every step.
+func awakePile(tb testing.TB, n int) *World {
+	w := arena(tb, n)
+	w.SleepTime = -1
+	for range 600 {
+		w.Step(dt)
+	}
+	return w
 }
 
 func TestTeleportStaticMovesItsCollision(t *testing.T) {
