@@ -11,9 +11,12 @@ import (
 )
 
 // ReplayVersion is the replay file format this build writes and reads.
-// Version 2 is written as the run goes, in checksummed chunks; version 1
-// files (one block written at exit) are refused with a clear error.
-const ReplayVersion = 2
+// Version 3 has version 2's layout (written as the run goes, in
+// checksummed chunks); its number changed with the physics' broad phase,
+// which finds contacts in another order, so a version 2 recording no
+// longer replays to its hashes: it is refused with a clear error, as
+// version 1 files (one block written at exit) are.
+const ReplayVersion = 3
 
 // Limits on what a replay file may declare. A replay is untrusted input
 // (people attach them to bug reports): the reader checks every count and
@@ -243,7 +246,11 @@ func NewReplayReader(r io.Reader) (*ReplayReader, error) {
 	rr.buf = append(rr.buf, magic[:]...)
 	v := uint16(rr.fixed(2))
 	if rr.err == nil && v != ReplayVersion {
-		return nil, fmt.Errorf("%w: format version %d; this build reads version %d", ErrBadReplay, v, ReplayVersion)
+		why := ""
+		if v == 2 {
+			why = " (a version 2 recording was made by a fixstep whose physics found contacts in another order: record it again)"
+		}
+		return nil, fmt.Errorf("%w: format version %d; this build reads version %d%s", ErrBadReplay, v, ReplayVersion, why)
 	}
 	h := &rr.Header
 	h.TPS = uint32(rr.fixed(4))

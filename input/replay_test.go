@@ -128,7 +128,7 @@ func TestReplayDamage(t *testing.T) {
 		"not a replay":  {[]byte("PNG\x00\x00\x00\x00\x00\x00\x00"), "not a fixstep replay"},
 		"empty":         {nil, "not a fixstep replay"},
 		"header only":   {data[:11], "truncated header"},
-		"old version":   {v1, "format version 1; this build reads version 2"},
+		"old version":   {v1, "format version 1; this build reads version 3"},
 		"trailing data": {append(append([]byte(nil), data...), 0), "data after the end record"},
 	} {
 		_, _, _, _, err := ReadReplay(c.data)

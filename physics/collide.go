@@ -42,7 +42,10 @@ func (c *Contact) tangent() Vec2 { return Vec2{-c.Normal.Y, c.Normal.X} }
 // Contacts returns the pairs touching at the last step, or near enough to
 // touch within a tick (see Contact.Touching), in a deterministic order. The
 // slice is valid until the next step.
-func (w *World) Contacts() []Contact { return w.contacts }
+func (w *World) Contacts() []Contact {
+	w.purge()
+	return w.contacts
+}
 
 // Restitution and position-correction constants (see the package doc).
 const (
@@ -54,37 +57,46 @@ const (
 )
 
 // detect finds this tick's contacts at the current positions: movers
-// against movers through the grid, dynamic movers against statics by a scan
-// of their cached bounds. Then it sorts them by pair and warm-starts each
-// from the same contact of the last tick.
+// against movers through the movers' grid, awake dynamic movers against
+// the statics' grid. Then it warm-starts each from the same contact of the
+// last tick. Past the world's contact limit it stops and reports an
+// overload.
 func (w *World) detect() {
+	w.limit = MaxContactsPerBody * len(w.bodies)
+	w.over = false
 	if len(w.movers) > 0 {
-		w.grid.build(w.bodies, w.movers)
+		w.grid.build(w.bodies, w.movers, margin/2)
 		w.grid.pairs(w.pairMovers)
 	}
+	w.refreshStatics()
 	for _, i := range w.movers {
 		b := &w.bodies[i]
-		if b.Kind != Dynamic || b.asleep || b.Disabled {
+		if b.Kind != Dynamic || b.asleep || b.Disabled || w.over {
 			continue
 		}
 		lo, hi := b.bounds()
-		lo, hi = lo.Sub(Vec2{margin, margin}), hi.Add(Vec2{margin, margin})
-		for k, si := range w.statics {
-			sb := &w.staticBox[k]
-			if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
-				continue
+		lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2})
+		w.near = w.staticGrid.query(lo, hi, w.near[:0])
+		for _, k := range w.near {
+			if !w.narrow(w.statics[k], i) {
+				break
 			}
-			w.narrow(si, i)
 		}
 	}
 	// Pairs with no awake body are not tested again: they stay as they
 	// were, so a sleeping heap keeps its contacts (and sends no events).
 	for k := range w.previous {
 		c := &w.previous[k]
-		if w.sleeping(c.ia) && w.sleeping(c.ib) {
+		if w.sleeping(c.ia) && w.sleeping(c.ib) && w.room() {
 			r := *c
 			r.resting = true
 			w.contacts = append(w.contacts, r)
+		}
+	}
+	if w.over {
+		w.overloads++
+		if l, ok := w.Listener.(FaultListener); ok {
+			l.ContactOverload(w.limit)
 		}
 	}
 	w.prevTable.reset(max(len(w.previous), cap(w.previous)))
@@ -102,28 +114,43 @@ func (w *World) sleeping(i uint32) bool {
 	return b.asleep || b.Kind == Static
 }
 
-// pairMovers is the grid's callback for movers mi and mj.
-func (w *World) pairMovers(mi, mj int32) {
+// pairMovers is the grid's callback for movers mi and mj; false stops the
+// search (the contact limit).
+func (w *World) pairMovers(mi, mj int32) bool {
 	i, j := w.movers[mi], w.movers[mj]
 	a, b := &w.bodies[i], &w.bodies[j]
 	if a.Kind != Dynamic && b.Kind != Dynamic || a.asleep && b.asleep {
-		return
+		return true
 	}
-	w.narrow(i, j)
+	return w.narrow(i, j)
 }
 
-// narrow tests bodies i and j and records their contact.
-func (w *World) narrow(i, j int32) {
+// room reports whether the step may record another contact, and marks the
+// step overloaded when not.
+func (w *World) room() bool {
+	if len(w.contacts) < w.limit {
+		return true
+	}
+	w.over = true
+	return false
+}
+
+// narrow tests bodies i and j and records their contact; false when the
+// contact limit is reached.
+func (w *World) narrow(i, j int32) bool {
 	if i > j {
 		i, j = j, i
 	}
 	a, b := &w.bodies[i], &w.bodies[j]
 	if a.Disabled || b.Disabled || !collides(a, b) {
-		return
+		return true
 	}
 	m, ok := collideNear(a, b)
 	if !ok {
-		return
+		return true
+	}
+	if !w.room() {
+		return false
 	}
 	pts, np := contactPoints(a, b, m)
 	c := Contact{
@@ -139,6 +166,7 @@ func (w *World) narrow(i, j int32) {
 		c.Point = pts[0].Add(pts[1]).Scale(0.5)
 	}
 	w.contacts = append(w.contacts, c)
+	return true
 }
 
 // warmStart gives each contact the impulses the same contact (same pair,

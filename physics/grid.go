@@ -2,59 +2,93 @@ package physics
 
 import "math"
 
-// grid is a spatial hash of the moving bodies, rebuilt every step. Cells
-// are as wide as the largest moving body, so two bodies that touch have
-// their centers in the same cell or in neighbouring ones. Each body is
-// entered once, in the cell of its center; the entries are counting-sorted
-// by hash bucket, so the pair search reads memory in order and touches a
-// body only for the narrow phase. Each pair is tested once: a body looks at
-// the later bodies of its own cell and at the bodies of four of its eight
-// neighbours (the other four look at it). Nothing is allocated once the
-// world has reached its size.
+// grid is a hierarchical spatial hash: each body goes in one cell, of the
+// level whose cells are the smallest power of two (in world units) its
+// bounds fit in, at its centre. Two touching bodies of one level have
+// their centres in the same or neighbouring cells; a body finds larger
+// ones in the 3×3 cells around its centre at each larger level in use.
+// So the cost per body does not depend on the largest body in the world
+// (one kinematic box of half-width 100 among balls of 0.2 costs what a
+// ball costs), nor on how far apart bodies are: cells are 64-bit, never
+// clamped, and coordinates are bounded by MaxCoordinate.
+//
+// The entries are counting-sorted by hash bucket, so the pair search reads
+// memory in order. Nothing is allocated once the grid has held as many
+// bodies. The order of everything it reports depends only on the bodies:
+// it is the same on every build.
 type grid struct {
-	inv     float64 // 1 / cell size
 	mask    uint32  // buckets - 1
 	entries []entry // unsorted, as built
 	sorted  []entry // by bucket
 	start   []int32 // bucket b's entries are sorted[start[b]:start[b+1]]
+	levels  []int8  // the levels in use, ascending
+	byLevel [levelSpan]int32
 }
 
 type entry struct {
 	box    [4]float64 // the body's bounds: min x, min y, max x, max y
-	mover  int32      // index into World.movers
-	x, y   int32      // the cell of the body's center
+	cx, cy float64    // its centre
+	item   int32      // the index the grid was built from
+	level  int8
+	x, y   int64 // the cell of the centre
 	bucket uint32
 }
 
-// forward are the neighbour cells a body searches; with its own cell they
-// cover every touching pair once.
-var forward = [4][2]int32{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+// Levels: a cell of level L is 2^L units wide. Bodies are between MinSize
+// and MaxSize, so levels run from about -13 to 21.
+const (
+	minLevel  = -20
+	levelSpan = 48
+)
 
-func (g *grid) build(bodies []Body, movers []int32) {
-	largest := 0.0
-	for _, id := range movers {
-		b := &bodies[id]
-		largest = math.Max(largest, math.Max(b.Radius, math.Max(b.HalfW, b.HalfH)))
+// levelOf returns the smallest level whose cells are at least size wide:
+// the exponent of size, rounded up, read from its bits (exact).
+func levelOf(size float64) int8 {
+	b := math.Float64bits(size)
+	e := int((b>>52)&0x7ff) - 1023
+	if b&(1<<52-1) != 0 {
+		e++
 	}
-	g.inv = 1 / (2 * largest)
+	return int8(min(max(e, minLevel), minLevel+levelSpan-1))
+}
+
+// inv returns 1/2^level, exactly.
+func inv(level int8) float64 { return math.Float64frombits(uint64(1023-int(level)) << 52) }
+
+func cell(v float64, level int8) int64 { return int64(math.Floor(v * inv(level))) }
+
+// build fills the grid with bodies[ids[k]] for every k, each bounds grown
+// by pad on every side (pairs that near count).
+func (g *grid) build(bodies []Body, ids []int32, pad float64) {
 	size := uint32(1)
-	for size < uint32(len(movers)) {
+	for size < uint32(len(ids)) {
 		size <<= 1
 	}
 	g.mask = size - 1
-	if len(g.start) != int(size)+1 {
-		g.start = make([]int32, size+1)
+	if cap(g.start) < int(size)+1 {
+		g.start = make([]int32, size+1, 2*size+1)
 	}
+	g.start = g.start[:size+1]
 	clear(g.start)
+	clear(g.byLevel[:])
 	g.entries = g.entries[:0]
-	for m, id := range movers {
+	for k, id := range ids {
 		b := &bodies[id]
 		lo, hi := b.bounds()
-		lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2}) // near pairs too
-		cx, cy := g.coord(b.Pos.X), g.coord(b.Pos.Y)
-		k := g.bucket(cx, cy)
-		g.entries = append(g.entries, entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}, mover: int32(m), x: cx, y: cy, bucket: k})
-		g.start[k+1]++
+		lo, hi = lo.Sub(Vec2{pad, pad}), hi.Add(Vec2{pad, pad})
+		l := levelOf(max(hi.X-lo.X, hi.Y-lo.Y))
+		g.byLevel[l-minLevel]++
+		x, y := cell(b.Pos.X, l), cell(b.Pos.Y, l)
+		bk := g.bucket(l, x, y)
+		g.entries = append(g.entries, entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}, cx: b.Pos.X, cy: b.Pos.Y,
+			item: int32(k), level: l, x: x, y: y, bucket: bk})
+		g.start[bk+1]++
+	}
+	g.levels = g.levels[:0]
+	for l, n := range g.byLevel {
+		if n > 0 {
+			g.levels = append(g.levels, int8(l+minLevel))
+		}
 	}
 	// Counting sort by bucket; stable, so the order is deterministic.
 	for b := 1; b < len(g.start); b++ {
@@ -75,48 +109,99 @@ func (g *grid) build(bodies []Body, movers []int32) {
 	g.start[0] = 0
 }
 
-// pairs calls f for every pair of movers whose bounds overlap, once per
-// pair, in a deterministic order.
-func (g *grid) pairs(f func(a, b int32)) {
+// forward are the neighbour cells a body searches at its own level; with
+// its own cell they cover every pair of the level once.
+var forward = [4][2]int64{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
+
+// pairs calls f for every pair of items whose bounds overlap, once per
+// pair, in a deterministic order, and stops early when f returns false.
+func (g *grid) pairs(f func(a, b int32) bool) {
 	s := g.sorted
 	for i := range s {
 		e := &s[i]
 		// Later bodies of the same cell.
 		for j := i + 1; j < int(g.start[e.bucket+1]); j++ {
-			if o := &s[j]; o.x == e.x && o.y == e.y && overlap(e, o) {
-				f(e.mover, o.mover)
+			if o := &s[j]; o.x == e.x && o.y == e.y && o.level == e.level && overlap(e, o) && !f(e.item, o.item) {
+				return
 			}
 		}
-		// Four neighbours.
+		// Four neighbours at its level.
 		for _, d := range forward {
-			nx, ny := e.x+d[0], e.y+d[1]
-			b := g.bucket(nx, ny)
-			for j := g.start[b]; j < g.start[b+1]; j++ {
-				if o := &s[j]; o.x == nx && o.y == ny && overlap(e, o) {
-					f(e.mover, o.mover)
+			if !g.visit(e, e.level, e.x+d[0], e.y+d[1], f) {
+				return
+			}
+		}
+		// The 3×3 cells around it at each larger level.
+		for _, l := range g.levels {
+			if l <= e.level {
+				continue
+			}
+			x, y := cell(e.cx, l), cell(e.cy, l)
+			for dy := int64(-1); dy <= 1; dy++ {
+				for dx := int64(-1); dx <= 1; dx++ {
+					if !g.visit(e, l, x+dx, y+dy, f) {
+						return
+					}
 				}
 			}
 		}
 	}
 }
 
+// visit calls f for e and each body of cell (l, x, y) that e overlaps.
+func (g *grid) visit(e *entry, l int8, x, y int64, f func(a, b int32) bool) bool {
+	b := g.bucket(l, x, y)
+	for j := g.start[b]; j < g.start[b+1]; j++ {
+		if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(e, o) && !f(e.item, o.item) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxQueryCells bounds the cells a query visits at one level; past it the
+// query reads the level's bodies one by one instead.
+const maxQueryCells = 64
+
+// query appends to dst the items whose bounds overlap lo..hi, each once,
+// level by level, in a deterministic order.
+func (g *grid) query(lo, hi Vec2, dst []int32) []int32 {
+	for _, l := range g.levels {
+		// A body of level l reaches at most half a cell from its centre.
+		half := 0.5 / inv(l)
+		x0, x1 := cell(lo.X-half, l), cell(hi.X+half, l)
+		y0, y1 := cell(lo.Y-half, l), cell(hi.Y+half, l)
+		q := entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}}
+		if (x1-x0+1)*(y1-y0+1) > maxQueryCells {
+			for i := range g.sorted {
+				if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
+					dst = append(dst, o.item)
+				}
+			}
+			continue
+		}
+		for y := y0; y <= y1; y++ {
+			for x := x0; x <= x1; x++ {
+				b := g.bucket(l, x, y)
+				for j := g.start[b]; j < g.start[b+1]; j++ {
+					if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(&q, o) {
+						dst = append(dst, o.item)
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
 func overlap(a, b *entry) bool {
 	return a.box[0] <= b.box[2] && b.box[0] <= a.box[2] && a.box[1] <= b.box[3] && b.box[1] <= a.box[3]
 }
 
-func (g *grid) coord(v float64) int32 {
-	c := math.Floor(v * g.inv)
-	if c < -1<<30 {
-		return -1 << 30
-	}
-	if c > 1<<30 {
-		return 1 << 30
-	}
-	return int32(c)
-}
-
-func (g *grid) bucket(x, y int32) uint32 {
-	h := uint32(x)*0x9E3779B1 ^ uint32(y)*0x85EBCA77
-	h ^= h >> 15
-	return h & g.mask
+func (g *grid) bucket(l int8, x, y int64) uint32 {
+	h := uint64(x)*0x9E3779B97F4A7C15 ^ uint64(y)*0xC2B2AE3D27D4EB4F ^ uint64(uint8(l))*0x165667B19E3779F9
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	h ^= h >> 32
+	return uint32(h) & g.mask
 }

@@ -16,8 +16,11 @@ type RayHit struct {
 // starts inside is hit at fraction 0, its normal against the ray. It tests
 // every body: its cost grows with the world.
 func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
-	d := to.Sub(from)
 	best := RayHit{Fraction: math.Inf(1)}
+	if !finite(from) || !finite(to) {
+		return best, false // a ray that is not finite meets nothing
+	}
+	d := to.Sub(from)
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		if !b.answers(mask) {
@@ -37,6 +40,9 @@ func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
 	}
 	return best, !math.IsInf(best.Fraction, 1)
 }
+
+// finite reports whether both of v's components are finite.
+func finite(v Vec2) bool { return !math.IsNaN(v.X-v.X) && !math.IsNaN(v.Y-v.Y) }
 
 // answers reports whether a query of mask (zero: every layer) sees b: it is
 // in the world, enabled, and in one of the mask's layers.
@@ -121,6 +127,9 @@ func rayAgainst(d Vec2) Vec2 {
 // lo..hi and whose layer is in mask (zero: all), in index order, and
 // returns it. With a dst of enough capacity it allocates nothing.
 func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
+	if !finite(lo) || !finite(hi) {
+		return dst // a box that is not finite holds nothing
+	}
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		if !b.answers(mask) {
@@ -151,6 +160,9 @@ type Hit struct {
 func (w *World) Cast(id BodyID, delta Vec2) (Hit, bool) {
 	b := w.Body(id)
 	best := Hit{Fraction: math.Inf(1)}
+	if !finite(delta) {
+		return best, false
+	}
 	for i := range w.bodies {
 		o := &w.bodies[i]
 		if i == int(id.index) || !o.active() || o.Kind == Dynamic || !collides(b, o) {

@@ -32,7 +32,7 @@ const (
 	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8
 	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8
 	slotBytes      = 4
-	maxContactsPer = 64 // contacts a snapshot may hold per body
+	maxContactsPer = 2 * MaxContactsPerBody // contacts a snapshot may hold per body
 )
 
 // MaxSnapshotBodies bounds the body slots a snapshot may hold: 4,194,304,
@@ -59,6 +59,7 @@ func (w *World) Snapshot(dst []byte) []byte {
 	if w.stepping {
 		panic("physics: Snapshot during Step (from a contact callback): call it between steps")
 	}
+	w.purge()
 	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
 		len(w.contacts)*contactBytes
 	off := len(dst)
@@ -138,19 +139,18 @@ func (w *World) Restore(src []byte) error {
 		p = p[slotBytes:]
 	}
 	w.statics = resize(w.statics, h.statics)
-	w.staticBox = resize(w.staticBox, h.statics)
 	for i := range w.statics {
 		s := int32(le.Uint32(p))
 		p = p[slotBytes:]
-		w.statics[i] = s
-		lo, hi := w.bodies[s].bounds()
-		w.staticBox[i] = [4]float64{lo.X, lo.Y, hi.X, hi.Y}
+		w.statics[i], w.bodies[s].slot = s, int32(i)
 	}
 	w.movers = resize(w.movers, h.movers)
 	for i := range w.movers {
-		w.movers[i] = int32(le.Uint32(p))
+		s := int32(le.Uint32(p))
 		p = p[slotBytes:]
+		w.movers[i], w.bodies[s].slot = s, int32(i)
 	}
+	w.staticsDirty, w.stale = true, false
 	w.contacts = resize(w.contacts, h.contacts)
 	for i := range w.contacts {
 		getContact(p[:contactBytes], &w.contacts[i])
@@ -193,6 +193,11 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		return h, fmt.Errorf("%w: %d free, %d static and %d moving slots for %d bodies", ErrBadSnapshot, h.free, h.statics, h.movers, h.bodies)
 	case h.contacts > maxContactsPer*h.bodies:
 		return h, fmt.Errorf("%w: %d contacts for %d bodies", ErrBadSnapshot, h.contacts, h.bodies)
+	}
+	settings := World{Gravity: Vec2{getF(src[6:]), getF(src[14:])}, MaxSubsteps: int(int32(le.Uint32(src[22:]))),
+		Iterations: int(int32(le.Uint32(src[26:]))), PositionIterations: int(int32(le.Uint32(src[30:])))}
+	if err := settings.checkStep(1.0 / 60); err != nil {
+		return h, fmt.Errorf("%w: %v", ErrBadSnapshot, err)
 	}
 	want := snapHeader + h.bodies*bodyBytes + (h.free+h.statics+h.movers)*slotBytes + h.contacts*contactBytes
 	if len(src) != want {

@@ -1,9 +1,24 @@
 // Package physics is fixstep's deterministic fixed-step world: circles and
-// axis-aligned boxes under gravity, with restitution, friction, a spatial
-// hash broad phase, sub-stepping against static bodies so fast small bodies
-// do not tunnel through thin walls, sleeping, collision layers, ray, box
-// and sweep queries, and contact events that carry the normal, the point,
-// the depth and the impulse.
+// axis-aligned boxes under gravity, with restitution, friction, a
+// hierarchical spatial hash broad phase (movers rebuilt every step, statics
+// in a grid of their own), sub-stepping against static bodies so fast
+// small bodies do not tunnel through thin walls, sleeping, collision
+// layers, ray, box and sweep queries, and contact events that carry the
+// normal, the point, the depth and the impulse.
+//
+// # Untrusted numbers
+//
+// A world contains what a game, a level file or a peer gives it. Add
+// refuses a number that is not finite or out of its limit (MaxCoordinate,
+// MaxSpeed, MinSize..MaxSize, MinMass..MaxMass, MaxFriction), naming the
+// field; Step panics on a dt or a setting out of range, a caller bug; a
+// body the game makes non-finite between steps is taken out before it
+// touches anything (Faults, FaultListener); the queries ignore non-finite
+// input; a step solves at most MaxContactsPerBody contacts per body
+// (Overloads). The broad phase stays near-linear whatever the layout: a
+// giant among small bodies, bodies a billion units apart, thousands of
+// statics, fast bodies sub-stepped among them. Remove is O(1), and IDs
+// never wrap into a live body's or the zero ID.
 //
 // A World is stepped only by the engine's fixed tick, with the same dt every
 // time, so the same inputs give a bit-identical world whatever the frame
@@ -177,6 +192,7 @@ type Body struct {
 
 	invMass float64
 	gen     uint32  // the slot's generation
+	slot    int32   // the body's index in World.statics or World.movers
 	removed bool    // the slot is free (or freed at the end of this step)
 	asleep  bool    // sleeping: not integrated, not solved against sleepers
 	still   float64 // seconds spent slow, towards sleep
@@ -286,14 +302,20 @@ type World struct {
 	// SleepSpeed zero means DefaultSleepSpeed.
 	SleepTime, SleepSpeed float64
 
-	bodies    []Body
-	free      []uint32     // free slots, reused by Add
-	freeing   []uint32     // slots removed during this step, freed at its end
-	statics   []int32      // static bodies, scanned during sub-steps
-	staticBox [][4]float64 // their bounds, cached
-	movers    []int32      // dynamic and kinematic bodies
+	bodies  []Body
+	free    []uint32 // free slots, reused by Add
+	freeing []uint32 // slots removed during this step, freed at its end
+	statics []int32  // static bodies; Body.slot is the index here
+	movers  []int32  // dynamic and kinematic bodies; Body.slot is the index here
 
-	grid                grid
+	grid                grid      // the movers, rebuilt every step
+	staticGrid          grid      // the statics, rebuilt when they change
+	staticsDirty        bool      // a static was added, removed or moved
+	near                []int32   // statics near the body being moved or tested
+	stale               bool      // contacts may name removed bodies: purge them
+	faults, overloads   uint64    // bodies taken out, steps over the contact limit
+	limit               int       // this step's contact limit
+	over                bool      // this step reached it
 	contacts            []Contact // this tick's, in the order found
 	previous            []Contact // last tick's
 	prevTable, curTable pairTable // pair key → index in previous, contacts
@@ -305,20 +327,39 @@ type World struct {
 	seen                []uint8 // Restore's scratch: which list names each slot
 }
 
+// Limits of a body's numbers. Add refuses a body outside them, with an
+// error naming the field; Step takes out a body that leaves them (the game
+// wrote NaN into it, or teleported it beyond MaxCoordinate) and reports it
+// (World.Faults, FaultListener), so one bad body never changes another.
+// They keep every product the solver forms finite and every grid cell
+// exact.
+const (
+	// MaxCoordinate bounds |Pos.X| and |Pos.Y|.
+	MaxCoordinate = 1e9
+	// MaxSpeed bounds |Vel.X| and |Vel.Y|; Step clamps a velocity the
+	// solver makes faster.
+	MaxSpeed = 1e6
+	// MinSize and MaxSize bound Radius, HalfW and HalfH.
+	MinSize, MaxSize = 1e-4, 1e6
+	// MinMass and MaxMass bound a dynamic body's Mass (zero means 1).
+	MinMass, MaxMass = 1e-6, 1e9
+	// MaxFriction bounds Friction; Restitution is in [0, 1].
+	MaxFriction = 100
+	// MaxContactsPerBody bounds a step's contacts at this many per body
+	// slot: beyond, pairs are not solved that step (World.Overloads,
+	// FaultListener), so bodies piled on one point slow a step down
+	// instead of exhausting memory.
+	MaxContactsPerBody = 16
+)
+
 // Add puts a body in the world and returns its ID. Prev is set to Pos. It
-// reuses the slot of a removed body, with a new generation.
+// reuses the slot of a removed body, with a new generation. A body with a
+// number that is not finite or outside its limit (MaxCoordinate, MaxSpeed,
+// MinSize..MaxSize, MinMass..MaxMass, MaxFriction, restitution in [0, 1])
+// is refused with an error naming the field.
 func (w *World) Add(b Body) (BodyID, error) {
-	switch {
-	case b.Shape == Circle && !(b.Radius > 0):
-		return BodyID{}, fmt.Errorf("physics: circle radius %v: must be positive", b.Radius)
-	case b.Shape == Box && !(b.HalfW > 0 && b.HalfH > 0):
-		return BodyID{}, fmt.Errorf("physics: box half extents %v x %v: must be positive", b.HalfW, b.HalfH)
-	case b.Shape > Box:
-		return BodyID{}, fmt.Errorf("physics: unknown shape %d", b.Shape)
-	case b.Kind > Static:
-		return BodyID{}, fmt.Errorf("physics: unknown kind %d", b.Kind)
-	case b.Mass < 0 || math.IsNaN(b.Mass):
-		return BodyID{}, fmt.Errorf("physics: mass %v: must be positive (or zero for 1)", b.Mass)
+	if err := b.check(); err != nil {
+		return BodyID{}, err
 	}
 	b.invMass, b.removed, b.asleep, b.still = 0, false, false, 0
 	if b.Kind == Dynamic {
@@ -349,16 +390,60 @@ func (w *World) Add(b Body) (BodyID, error) {
 	return BodyID{i, b.gen}, nil
 }
 
+// check reports the first field of b that is not finite or out of its
+// range, or nil.
+func (b *Body) check() error {
+	inside := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // false for NaN
+	switch {
+	case b.Shape > Box:
+		return fmt.Errorf("physics: unknown shape %d", b.Shape)
+	case b.Kind > Static:
+		return fmt.Errorf("physics: unknown kind %d", b.Kind)
+	case b.Shape == Circle && !inside(b.Radius, MinSize, MaxSize):
+		return fmt.Errorf("physics: circle radius %v: want %v to %v", b.Radius, MinSize, MaxSize)
+	case b.Shape == Box && !(inside(b.HalfW, MinSize, MaxSize) && inside(b.HalfH, MinSize, MaxSize)):
+		return fmt.Errorf("physics: box half extents %v x %v: want %v to %v each", b.HalfW, b.HalfH, MinSize, MaxSize)
+	case !inside(b.Pos.X, -MaxCoordinate, MaxCoordinate) || !inside(b.Pos.Y, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("physics: position %v: want finite coordinates within ±%v", b.Pos, float64(MaxCoordinate))
+	case !inside(b.Vel.X, -MaxSpeed, MaxSpeed) || !inside(b.Vel.Y, -MaxSpeed, MaxSpeed):
+		return fmt.Errorf("physics: velocity %v: want finite components within ±%v", b.Vel, float64(MaxSpeed))
+	case b.Mass != 0 && !inside(b.Mass, MinMass, MaxMass):
+		return fmt.Errorf("physics: mass %v: want %v to %v (or zero for 1)", b.Mass, MinMass, MaxMass)
+	case !inside(b.Restitution, 0, 1):
+		return fmt.Errorf("physics: restitution %v: want 0 to 1", b.Restitution)
+	case !inside(b.Friction, 0, MaxFriction):
+		return fmt.Errorf("physics: friction %v: want 0 to %v", b.Friction, float64(MaxFriction))
+	}
+	return nil
+}
+
 // index lists body i with the statics or the movers.
 func (w *World) index(i int32) {
 	b := &w.bodies[i]
 	if b.Kind == Static {
+		b.slot = int32(len(w.statics))
 		w.statics = append(w.statics, i)
-		lo, hi := b.bounds()
-		w.staticBox = append(w.staticBox, [4]float64{lo.X, lo.Y, hi.X, hi.Y})
+		w.staticsDirty = true
 	} else {
+		b.slot = int32(len(w.movers))
 		w.movers = append(w.movers, i)
 	}
+}
+
+// unindex takes body i out of the statics or the movers in O(1): the last
+// one takes its place.
+func (w *World) unindex(i int32) {
+	b := &w.bodies[i]
+	list := &w.movers
+	if b.Kind == Static {
+		list = &w.statics
+		w.staticsDirty = true
+	}
+	l := *list
+	last := l[len(l)-1]
+	l[b.slot] = last
+	w.bodies[last].slot = b.slot
+	*list = l[:len(l)-1]
 }
 
 func cmpOr(v, def float64) float64 {
@@ -368,35 +453,50 @@ func cmpOr(v, def float64) float64 {
 	return v
 }
 
-// Remove takes a body out of the world. Its ID is stale from then on:
-// Alive reports false, Body panics, Remove returns an error, and the slot's
-// next body gets another ID. Its contacts end without EndContact events.
+// Remove takes a body out of the world, in constant time. Its ID is stale
+// from then on: Alive reports false, Body panics, Remove returns an error,
+// and the slot's next body gets another ID (a slot whose generation has
+// run out is never used again, so no ID comes back). Its contacts end
+// without EndContact events.
 func (w *World) Remove(id BodyID) error {
 	if !w.Alive(id) {
 		return fmt.Errorf("physics: Remove(%v): no such body (removed already, or never added)", id)
 	}
-	b := &w.bodies[id.index]
-	b.removed = true
-	if b.Kind == Static {
-		k := slices.Index(w.statics, int32(id.index))
-		w.statics = slices.Delete(w.statics, k, k+1)
-		w.staticBox = slices.Delete(w.staticBox, k, k+1)
-	} else {
-		k := slices.Index(w.movers, int32(id.index))
-		w.movers = slices.Delete(w.movers, k, k+1)
-	}
-	if w.stepping {
-		w.freeing = append(w.freeing, id.index)
-	} else {
-		w.release(id.index)
-	}
+	w.remove(id.index)
 	return nil
 }
 
-// release frees slot i for reuse and drops its contacts.
+func (w *World) remove(i uint32) {
+	w.bodies[i].removed = true
+	w.unindex(int32(i))
+	w.stale = true
+	if w.stepping {
+		w.freeing = append(w.freeing, i)
+	} else {
+		w.release(i)
+	}
+}
+
+// release frees slot i for reuse, unless its generation has run out. The
+// slot keeps only its generation: a removed body leaves nothing behind in
+// a snapshot.
 func (w *World) release(i uint32) {
-	w.contacts = slices.DeleteFunc(w.contacts, func(c Contact) bool { return c.ia == i || c.ib == i })
-	w.free = append(w.free, i)
+	gen := w.bodies[i].gen
+	w.bodies[i] = Body{gen: gen, removed: true}
+	if gen < math.MaxUint32 {
+		w.free = append(w.free, i)
+	}
+}
+
+// purge drops the contacts of removed bodies, in one pass.
+func (w *World) purge() {
+	if !w.stale {
+		return
+	}
+	w.stale = false
+	w.contacts = slices.DeleteFunc(w.contacts, func(c Contact) bool {
+		return w.bodies[c.ia].removed || w.bodies[c.ib].removed
+	})
 }
 
 // Alive reports whether id names a body in the world.
@@ -427,15 +527,16 @@ func (w *World) Bodies() []Body { return w.bodies }
 
 // Teleport moves a body to pos at once: both its previous and current
 // positions, so the renderer does not draw a streak across the jump. It
-// wakes the body.
+// wakes the body. Move or resize a static body only with Teleport (or
+// call it after changing its size), which refreshes the statics' grid. A
+// pos that is not finite or beyond MaxCoordinate takes the body out at
+// the next Step, as a fault.
 func (w *World) Teleport(id BodyID, pos Vec2) {
 	b := w.Body(id)
 	b.Pos, b.Prev = pos, pos
 	b.asleep, b.still = false, 0
 	if b.Kind == Static {
-		k := slices.Index(w.statics, int32(id.index))
-		lo, hi := b.bounds()
-		w.staticBox[k] = [4]float64{lo.X, lo.Y, hi.X, hi.Y}
+		w.staticsDirty = true
 	}
 }
 
@@ -456,12 +557,36 @@ func (w *World) Wake(id BodyID) {
 // Ticks returns how many steps the world has taken.
 func (w *World) Ticks() uint64 { return w.ticks }
 
+// Limits of the World's settings, which Step checks.
+const (
+	// MaxDt bounds Step's dt: a tick of at most a second.
+	MaxDt = 1.0
+	// MaxIterations bounds Iterations and PositionIterations.
+	MaxIterations = 1000
+	// MaxMaxSubsteps bounds MaxSubsteps.
+	MaxMaxSubsteps = 4096
+)
+
 // Step advances the world by dt seconds: one fixed tick. Call it from the
 // game's Update with tick.DtSeconds(), never with a frame time.
+//
+// A dt that is not in (0, MaxDt], or a setting out of its range (Gravity
+// not finite within ±MaxSpeed, Iterations or PositionIterations above
+// MaxIterations, MaxSubsteps above MaxMaxSubsteps), is a bug in the
+// caller: Step panics naming it, before changing anything. A body whose
+// numbers are not finite or out of their limits (see MaxCoordinate),
+// because the game wrote them so, is taken out of the world before it
+// touches anything (World.Faults counts it, a FaultListener hears it): it
+// never changes another body.
 func (w *World) Step(dt float64) {
+	if err := w.checkStep(dt); err != nil {
+		panic(err.Error())
+	}
 	w.ticks++
+	w.purge()
 	w.stepping = true
 	w.previous, w.contacts = w.contacts, w.previous[:0]
+	w.contain("before the step")
 	for _, i := range w.movers {
 		b := &w.bodies[i]
 		b.Prev = b.Pos
@@ -476,6 +601,7 @@ func (w *World) Step(dt float64) {
 	w.solveVelocities(dt)
 	w.integrate(dt)
 	w.solvePositions()
+	w.contain("during the step")
 	w.sleep(dt)
 	w.notify()
 	w.stepping = false
@@ -483,7 +609,92 @@ func (w *World) Step(dt float64) {
 		w.release(i)
 	}
 	w.freeing = w.freeing[:0]
+	w.purge()
 }
+
+// checkStep reports a dt or a setting out of range.
+func (w *World) checkStep(dt float64) error {
+	g := w.Gravity
+	switch {
+	case !(dt > 0 && dt <= MaxDt):
+		return fmt.Errorf("physics: Step(%v): dt must be in (0, %v] seconds", dt, MaxDt)
+	case !(math.Abs(g.X) <= MaxSpeed && math.Abs(g.Y) <= MaxSpeed):
+		return fmt.Errorf("physics: World.Gravity = %v: want finite components within ±%v", g, float64(MaxSpeed))
+	case w.Iterations > MaxIterations || w.PositionIterations > MaxIterations:
+		return fmt.Errorf("physics: World.Iterations = %d, PositionIterations = %d: want at most %d", w.Iterations, w.PositionIterations, MaxIterations)
+	case w.MaxSubsteps > MaxMaxSubsteps:
+		return fmt.Errorf("physics: World.MaxSubsteps = %d: want at most %d", w.MaxSubsteps, MaxMaxSubsteps)
+	}
+	return nil
+}
+
+// contain takes out every moving body whose numbers are not finite or out
+// of their limits, and clamps speeds to MaxSpeed. Before the step it finds
+// what the game wrote; after, what the solver made of absurd numbers.
+func (w *World) contain(when string) {
+	for k := 0; k < len(w.movers); k++ {
+		i := w.movers[k]
+		b := &w.bodies[i]
+		if finite(b.Vel) { // a speed the solver made too high is clamped
+			b.Vel = Vec2{min(max(b.Vel.X, -MaxSpeed), MaxSpeed), min(max(b.Vel.Y, -MaxSpeed), MaxSpeed)}
+		}
+		err := b.check()
+		if err == nil {
+			continue
+		}
+		w.fault(i, when, err)
+		k-- // the last mover took its place
+	}
+}
+
+// fault takes body i out of the world and reports why.
+func (w *World) fault(i int32, when string, err error) {
+	w.faults++
+	id := w.ID(int(i))
+	before := w.bodies[i]
+	w.remove(uint32(i))
+	if l, ok := w.Listener.(FaultListener); ok {
+		l.BodyFault(id, &before, fmt.Sprintf("%s: %v", when, err))
+	}
+}
+
+// refreshStatics rebuilds the statics' grid after a change, first taking
+// out a static body teleported out of its limits.
+func (w *World) refreshStatics() {
+	if !w.staticsDirty {
+		return
+	}
+	w.staticsDirty = false
+	for k := 0; k < len(w.statics); k++ {
+		if err := w.bodies[w.statics[k]].check(); err != nil {
+			w.fault(w.statics[k], "a static body", err)
+			k--
+		}
+	}
+	w.staticsDirty = false
+	w.staticGrid.build(w.bodies, w.statics, margin/2)
+}
+
+// FaultListener is an optional ContactListener interface for what Step
+// refuses to simulate, so a game can log it or put things right.
+type FaultListener interface {
+	// BodyFault runs when Step takes a body out of the world because a
+	// number of it is not finite or out of its limits: b is the body as
+	// it was, why names the field. The body is removed (id is stale).
+	BodyFault(id BodyID, b *Body, why string)
+	// ContactOverload runs when a step finds more pairs near enough to
+	// touch than MaxContactsPerBody per body: the rest are not solved
+	// this step.
+	ContactOverload(limit int)
+}
+
+// Faults returns how many bodies Step has taken out because their numbers
+// were not finite or out of their limits.
+func (w *World) Faults() uint64 { return w.faults }
+
+// Overloads returns how many steps found more contacts than the world's
+// limit (MaxContactsPerBody per body) and left the rest unsolved.
+func (w *World) Overloads() uint64 { return w.overloads }
 
 // integrate moves the bodies over dt, fast dynamic ones in sub-steps short
 // enough that they cannot pass through a static body, meeting statics at
@@ -510,10 +721,18 @@ func (w *World) integrate(dt float64) {
 			b.Pos = b.Pos.Add(b.Vel.Scale(dt))
 			continue
 		}
+		// The statics anywhere along the way, found once for all its
+		// sub-steps.
+		lo, hi := b.bounds()
+		d := b.Vel.Scale(dt)
+		lo = Vec2{lo.X + min(d.X, 0) - margin, lo.Y + min(d.Y, 0) - margin}
+		hi = Vec2{hi.X + max(d.X, 0) + margin, hi.Y + max(d.Y, 0) + margin}
+		w.refreshStatics()
+		w.near = w.staticGrid.query(lo, hi, w.near[:0])
 		h := dt / float64(n)
 		for range n {
 			b.Pos = b.Pos.Add(b.Vel.Scale(h))
-			w.meetStatics(i, b)
+			w.meetStatics(b)
 		}
 	}
 }
@@ -538,18 +757,16 @@ func (w *World) sweepKinematic(i int32, b *Body, dt float64) bool {
 	return true
 }
 
-// meetStatics stops a fast body at the statics it reached in a sub-step:
-// out of them, and no longer moving into them (with restitution), as the
-// contact solver would have had it seen them.
-func (w *World) meetStatics(i int32, b *Body) {
+// meetStatics stops a fast body at the statics near its path (w.near)
+// that it reached in a sub-step: out of them, and no longer moving into
+// them (with restitution), as the contact solver would have had it seen
+// them.
+func (w *World) meetStatics(b *Body) {
 	lo, hi := b.bounds()
-	for k, si := range w.statics {
-		sb := &w.staticBox[k]
-		if lo.X > sb[2] || sb[0] > hi.X || lo.Y > sb[3] || sb[1] > hi.Y {
-			continue
-		}
-		s := &w.bodies[si]
-		if s.Disabled || !collides(b, s) {
+	for _, k := range w.near {
+		s := &w.bodies[w.statics[k]]
+		slo, shi := s.bounds()
+		if lo.X > shi.X || slo.X > hi.X || lo.Y > shi.Y || slo.Y > hi.Y || s.Disabled || !collides(b, s) {
 			continue
 		}
 		if c, ok := collide(s, b); ok {

@@ -216,9 +216,19 @@ func TestAddRejectsBadBodies(t *testing.T) {
 		b    Body
 		want string
 	}{
-		{Body{Shape: Circle}, "physics: circle radius 0: must be positive"},
-		{Body{Shape: Box, HalfW: 1}, "physics: box half extents 1 x 0: must be positive"},
-		{Body{Shape: Circle, Radius: 1, Mass: -2}, "physics: mass -2: must be positive (or zero for 1)"},
+		{Body{Shape: Circle}, "physics: circle radius 0: want 0.0001 to 1e+06"},
+		{Body{Shape: Box, HalfW: 1}, "physics: box half extents 1 x 0: want 0.0001 to 1e+06 each"},
+		{Body{Shape: Circle, Radius: 1, Mass: -2}, "physics: mass -2: want 1e-06 to 1e+09 (or zero for 1)"},
+		{Body{Shape: Circle, Radius: math.Inf(1)}, "physics: circle radius +Inf: want 0.0001 to 1e+06"},
+		{Body{Shape: Circle, Radius: 1, Pos: Vec2{math.NaN(), 0}}, "physics: position {NaN 0}: want finite coordinates within ±1e+09"},
+		{Body{Shape: Circle, Radius: 1, Pos: Vec2{0, 2e9}}, "physics: position {0 2e+09}: want finite coordinates within ±1e+09"},
+		{Body{Shape: Circle, Radius: 1, Vel: Vec2{0, math.Inf(-1)}}, "physics: velocity {0 -Inf}: want finite components within ±1e+06"},
+		{Body{Shape: Circle, Radius: 1, Mass: math.Inf(1)}, "physics: mass +Inf: want 1e-06 to 1e+09 (or zero for 1)"},
+		{Body{Shape: Circle, Radius: 1, Mass: 1e308}, "physics: mass 1e+308: want 1e-06 to 1e+09 (or zero for 1)"},
+		{Body{Shape: Circle, Radius: 1, Mass: 1e-308}, "physics: mass 1e-308: want 1e-06 to 1e+09 (or zero for 1)"},
+		{Body{Shape: Circle, Radius: 1, Friction: math.NaN()}, "physics: friction NaN: want 0 to 100"},
+		{Body{Shape: Circle, Radius: 1, Restitution: 1.5}, "physics: restitution 1.5: want 0 to 1"},
+		{Body{Shape: 7, Radius: 1}, "physics: unknown shape 7"},
 	} {
 		if _, err := w.Add(c.b); err == nil || err.Error() != c.want {
 			t.Errorf("Add(%+v) error %v, want %q", c.b, err, c.want)

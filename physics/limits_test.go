@@ -1,0 +1,335 @@
+package physics
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestStepRefusesBadDtAndSettings: a dt that is not finite and positive,
+// or a setting out of range, is a caller bug: Step panics naming it and
+// changes nothing.
+func TestStepRefusesBadDtAndSettings(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		dt   float64
+		set  func(*World)
+		want string
+	}{
+		{"NaN", math.NaN(), nil, "Step(NaN)"},
+		{"zero", 0, nil, "Step(0)"},
+		{"negative", -dt, nil, "Step(-0.01666"},
+		{"+Inf", math.Inf(1), nil, "Step(+Inf)"},
+		{"too long", 2, nil, "Step(2)"},
+		{"gravity NaN", dt, func(w *World) { w.Gravity.Y = math.NaN() }, "World.Gravity"},
+		{"iterations", dt, func(w *World) { w.Iterations = 1 << 30 }, "World.Iterations"},
+		{"substeps", dt, func(w *World) { w.MaxSubsteps = 1 << 30 }, "World.MaxSubsteps"},
+	} {
+		w := lively(t, 30)
+		run(t, w, 0, 10)
+		if c.set != nil {
+			c.set(w)
+		}
+		before := w.Snapshot(nil)
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), c.want) {
+					t.Errorf("%s: Step panicked with %v, want %q", c.name, r, c.want)
+				}
+			}()
+			w.Step(c.dt)
+		}()
+		if !bytes.Equal(w.Snapshot(nil), before) {
+			t.Errorf("%s: a refused Step changed the world", c.name)
+		}
+	}
+}
+
+// faults records what a FaultListener hears.
+type faults struct {
+	bodies    []BodyID
+	why       []string
+	overloads int
+}
+
+func (f *faults) BeginContact(*Contact)  {}
+func (f *faults) EndContact(a, b BodyID) {}
+func (f *faults) BodyFault(id BodyID, b *Body, why string) {
+	f.bodies = append(f.bodies, id)
+	f.why = append(f.why, why)
+}
+func (f *faults) ContactOverload(int) { f.overloads++ }
+
+// TestBadBodyNeverChangesAnother: a body the game made non-finite (or
+// sent beyond MaxCoordinate) between steps is taken out before the step,
+// and every other body ends the step exactly as in a world where the game
+// had removed it instead.
+func TestBadBodyNeverChangesAnother(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		spoil func(w *World, id BodyID)
+		want  string
+	}{
+		{"NaN position", func(w *World, id BodyID) { w.Body(id).Pos.X = math.NaN() }, "position"},
+		{"+Inf velocity", func(w *World, id BodyID) { w.Body(id).Vel.Y = math.Inf(1) }, "velocity"},
+		{"NaN impulse", func(w *World, id BodyID) { w.ApplyImpulse(id, Vec2{math.NaN(), 0}) }, "velocity"},
+		{"NaN radius", func(w *World, id BodyID) { w.Body(id).Radius, w.Body(id).HalfW = math.NaN(), math.NaN() }, "NaN"},
+		{"teleported far", func(w *World, id BodyID) { w.Teleport(id, Vec2{0, 1e12}) }, "position"},
+	} {
+		w := lively(t, 200)
+		run(t, w, 0, 100)
+		ref := &World{}
+		if err := ref.Restore(w.Snapshot(nil)); err != nil {
+			t.Fatal(err)
+		}
+		var heard faults
+		w.Listener = &heard
+		id := w.ID(60) // in the thick of the pile
+		for !w.Alive(id) {
+			id = w.ID(id.Index() + 1)
+		}
+		c.spoil(w, id)
+		if err := ref.Remove(id); err != nil {
+			t.Fatal(err)
+		}
+		for range 60 {
+			w.Step(dt)
+			ref.Step(dt)
+		}
+		if w.Alive(id) || w.Faults() != 1 || len(heard.bodies) != 1 || heard.bodies[0] != id || !strings.Contains(heard.why[0], c.want) {
+			t.Errorf("%s: alive %v, %d faults, heard %v %q", c.name, w.Alive(id), w.Faults(), heard.bodies, heard.why)
+		}
+		w.Listener = nil
+		if a, b := w.Snapshot(nil), ref.Snapshot(nil); !bytes.Equal(a, b) {
+			t.Errorf("%s: the other bodies differ from a world without it: %s", c.name, Diff(b, a))
+		}
+		for i := range w.bodies {
+			if b := &w.bodies[i]; !b.removed && b.check() != nil {
+				t.Fatalf("%s: body %d spoiled: %v", c.name, i, b.check())
+			}
+		}
+	}
+}
+
+// TestQueriesIgnoreNonFiniteInput: a NaN or infinite ray, box or sweep
+// finds nothing.
+func TestQueriesIgnoreNonFiniteInput(t *testing.T) {
+	w := lively(t, 50)
+	run(t, w, 0, 20)
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, r := range [][2]Vec2{{{nan, 0}, {1, 1}}, {{0, 0}, {inf, 5}}, {{-inf, 0}, {inf, 0}}} {
+		if h, ok := w.RayCast(r[0], r[1], 0); ok {
+			t.Errorf("RayCast(%v, %v) hit %v", r[0], r[1], h)
+		}
+	}
+	if got := w.QueryAABB(Vec2{nan, -100}, Vec2{100, 100}, 0, nil); len(got) != 0 {
+		t.Errorf("QueryAABB with NaN found %d bodies", len(got))
+	}
+	if got := w.QueryAABB(Vec2{-inf, -inf}, Vec2{inf, inf}, 0, nil); len(got) != 0 {
+		t.Errorf("QueryAABB with infinities found %d bodies", len(got))
+	}
+	if h, ok := w.Cast(w.ID(4), Vec2{nan, 1}); ok {
+		t.Errorf("Cast along NaN hit %v", h)
+	}
+}
+
+// TestContactLimit: 2,000 bodies on one point make every pair a contact;
+// each step solves up to the limit, reports the overload and goes on, and
+// the pile spreads.
+func TestContactLimit(t *testing.T) {
+	w := &World{}
+	var heard faults
+	w.Listener = &heard
+	for i := range 2000 {
+		mustAdd(t, w, Body{Shape: Shape(i % 2), Radius: 0.5, HalfW: 0.5, HalfH: 0.5})
+	}
+	limit := MaxContactsPerBody * 2000
+	w.Step(dt)
+	if n := len(w.Contacts()); n != limit || w.Overloads() != 1 || heard.overloads != 1 {
+		t.Fatalf("%d contacts (limit %d), %d overloads, heard %d", n, limit, w.Overloads(), heard.overloads)
+	}
+	lo, hi := 0.0, 0.0
+	for range 100 {
+		w.Step(dt)
+		if n := len(w.Contacts()); n > limit {
+			t.Fatalf("%d contacts, over the limit of %d", n, limit)
+		}
+	}
+	for i := range w.bodies {
+		if err := w.bodies[i].check(); err != nil {
+			t.Fatal(err)
+		}
+		lo, hi = min(lo, w.bodies[i].Pos.Y), max(hi, w.bodies[i].Pos.Y)
+	}
+	if hi-lo < 20 {
+		t.Errorf("the pile spans %v..%v after 100 steps: it did not spread", lo, hi)
+	}
+}
+
+// TestIDsNeverWrap: a slot whose generation has run out is retired, so no
+// ID ever comes back, the zero ID least of all.
+func TestIDsNeverWrap(t *testing.T) {
+	var w World
+	id := mustAdd(t, &w, Body{Radius: 1})
+	w.bodies[id.index].gen = math.MaxUint32 - 1
+	id = BodyID{id.index, math.MaxUint32 - 1}
+	for k := range 3 {
+		if err := w.Remove(id); err != nil {
+			t.Fatal(err)
+		}
+		next := mustAdd(t, &w, Body{Radius: 1})
+		if next == (BodyID{}) || next == id || w.Alive(id) {
+			t.Fatalf("round %d: Add after Remove(%v) gave %v", k, id, next)
+		}
+		id = next
+	}
+	// Slot 0 took generation 2^32-1 in round 0 and retired in round 1;
+	// slot 1 came then, and was reused in round 2.
+	if w.Len() != 2 || id != (BodyID{1, 2}) {
+		t.Errorf("%d slots, last ID %v; want 2 slots and slot 1 at generation 2", w.Len(), id)
+	}
+}
+
+// TestBroadPhaseMatchesBruteForce: over random worlds of mixed sizes (a
+// few giants among small bodies), statics, far-apart clusters and
+// layers, the contacts a step finds are exactly the pairs a test of every
+// pair finds.
+func TestBroadPhaseMatchesBruteForce(t *testing.T) {
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		var w World
+		for i := range 300 {
+			b := Body{Kind: Kind(r.IntN(3)), Shape: Shape(r.IntN(2)), Layer: 1 << r.IntN(2), Mask: 1 | uint32(r.IntN(2))<<1}
+			size := 0.05 + r.Float64()*r.Float64()*2
+			if i%97 == 0 {
+				size = 20 + r.Float64()*100 // a giant
+			}
+			b.Radius, b.HalfW, b.HalfH = size, size, size*(0.3+r.Float64())
+			cluster := float64(r.IntN(3)) * 4e8 // far apart
+			b.Pos = Vec2{cluster + r.Float64()*30, r.Float64()*30 - cluster}
+			mustAdd(t, &w, b)
+		}
+		var want []uint64
+		for i := range w.bodies {
+			for j := i + 1; j < len(w.bodies); j++ {
+				a, b := &w.bodies[i], &w.bodies[j]
+				if a.Kind != Dynamic && b.Kind != Dynamic || !collides(a, b) {
+					continue
+				}
+				if _, ok := collideNear(a, b); ok {
+					want = append(want, uint64(i)<<32|uint64(j))
+				}
+			}
+		}
+		w.Step(dt)
+		var got []uint64
+		for _, c := range w.Contacts() {
+			got = append(got, c.key)
+		}
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("seed %d: the step found %d pairs, testing every pair finds %d", seed, len(got), len(want))
+		}
+	}
+}
+
+// layout builds one of the layouts that used to make the broad phase
+// quadratic, at n bodies.
+func layout(tb testing.TB, name string, n int) *World {
+	w := &World{Gravity: Vec2{0, -9.8}, SleepTime: -1}
+	r := rand.New(rand.NewPCG(1, 2))
+	side := math.Sqrt(float64(n)) * 2
+	spaced := func(i int) Vec2 { return Vec2{float64(i%int(side/2)) * 2, float64(i/int(side/2)) * 2} }
+	switch name {
+	case "spaced": // the baseline: n bodies 2 units apart
+		w.Gravity = Vec2{}
+		for i := range n {
+			mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.4, HalfW: 0.4, HalfH: 0.4, Pos: spaced(i)})
+		}
+	case "giant": // and one kinematic box of half-width 100
+		w.Gravity = Vec2{}
+		for i := range n - 1 {
+			mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.4, HalfW: 0.4, HalfH: 0.4, Pos: spaced(i)})
+		}
+		mustAdd(tb, w, Body{Kind: Kinematic, Shape: Box, HalfW: 100, HalfH: 1, Pos: Vec2{side / 2, side / 2}})
+	case "far": // bodies 1e5 apart, out to 1e9
+		w.Gravity = Vec2{}
+		for i := range n {
+			p := spaced(i).Scale(5e4)
+			mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.4, HalfW: 0.4, HalfH: 0.4, Pos: p})
+		}
+	case "statics": // n/2 statics under n/2 falling bodies
+		for i := range n / 2 {
+			mustAdd(tb, w, Body{Kind: Static, Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{float64(i%100) * 1.5, -float64(i / 100)}})
+			mustAdd(tb, w, Body{Shape: Circle, Radius: 0.3, Pos: Vec2{float64(i%100) * 1.5, 2 + float64(i/100)}})
+		}
+	case "fast": // n/10 fast tiny bodies over n/2 statics
+		for i := range n / 2 {
+			mustAdd(tb, w, Body{Kind: Static, Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{float64(i%100) * 1.5, -float64(i / 100)}})
+		}
+		for range n / 10 {
+			mustAdd(tb, w, Body{Shape: Circle, Radius: 0.02, Restitution: 1, Pos: Vec2{r.Float64() * 150, 5},
+				Vel: Vec2{r.Float64()*600 - 300, -r.Float64() * 600}})
+		}
+	}
+	return w
+}
+
+// BenchmarkLayouts steps each layout at 20,000 bodies: none may cost much
+// more than the spaced baseline (BENCHMARKS.md has the ratios).
+func BenchmarkLayouts(b *testing.B) {
+	for _, name := range []string{"spaced", "giant", "far", "statics", "fast"} {
+		b.Run(name, func(b *testing.B) {
+			w := layout(b, name, 20000)
+			w.Step(dt)
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Step(dt)
+			}
+		})
+	}
+}
+
+// churner removes both bodies of every pair that begins touching and adds
+// two new ones, from inside the callback.
+type churner struct {
+	w     *World
+	r     *rand.Rand
+	churn int
+}
+
+func (c *churner) BeginContact(ct *Contact) {
+	for _, id := range [2]BodyID{ct.A, ct.B} {
+		if c.w.Alive(id) && c.w.Body(id).Kind == Dynamic {
+			c.w.Remove(id)
+			c.churn++
+			c.w.Add(Body{Shape: Circle, Radius: 0.4, Pos: Vec2{c.r.Float64() * 280, c.r.Float64() * 280},
+				Vel: Vec2{c.r.Float64()*10 - 5, c.r.Float64()*10 - 5}})
+		}
+	}
+}
+func (c *churner) EndContact(a, b BodyID) {}
+
+// BenchmarkRemoveInCallbacks: bodies removed and added inside contact
+// callbacks cost the same whatever the world's size.
+func BenchmarkRemoveInCallbacks(b *testing.B) {
+	for _, n := range []int{1000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			w := layout(b, "spaced", n)
+			c := &churner{w: w, r: rand.New(rand.NewPCG(3, 3))}
+			for i := range w.bodies {
+				w.bodies[i].Vel = Vec2{c.r.Float64()*10 - 5, c.r.Float64()*10 - 5}
+			}
+			w.Listener = c
+			for b.Loop() {
+				w.Step(dt)
+			}
+			b.ReportMetric(float64(c.churn)/float64(b.N), "removals/op")
+		})
+	}
+}
