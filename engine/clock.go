@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // This file is the only place in the engine that reads the wall clock or
 // sleeps: everything else is driven with numbers.
@@ -36,15 +39,22 @@ type Pacer struct {
 	// spins. Zero means DefaultSpin; negative means never spin.
 	Spin time.Duration
 
-	next time.Duration
+	next  time.Duration
+	once  sync.Once
+	wake  chan struct{} // Interrupt's
+	timer *time.Timer   // reused: a wait allocates nothing
 }
 
-// Wait blocks until the next deadline on clock c and returns the time then.
+func (p *Pacer) init() { p.once.Do(func() { p.wake = make(chan struct{}, 1) }) }
+
+// Wait blocks until the next deadline on clock c and returns the time then,
+// or returns at once after Interrupt.
 func (p *Pacer) Wait(c Clock) time.Duration {
 	now := c.Now()
 	if p.Period <= 0 {
 		return now
 	}
+	p.init()
 	if p.next == 0 || now-p.next > p.Period {
 		p.next = now + p.Period
 	}
@@ -53,12 +63,34 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 		spin = DefaultSpin
 	}
 	if d := p.next - now - max(spin, 0); d > 0 {
-		time.Sleep(d)
+		if p.timer == nil {
+			p.timer = time.NewTimer(d)
+		} else {
+			p.timer.Reset(d)
+		}
+		select {
+		case <-p.timer.C:
+		case <-p.wake:
+			p.timer.Stop()
+			p.next = 0 // a new schedule from the next wait
+			return c.Now()
+		}
 	}
 	for now = c.Now(); now < p.next; now = c.Now() {
 	}
 	p.next += p.Period
 	return now
+}
+
+// Interrupt ends a Wait in progress, or the next one: a stop request must
+// not wait out a long period (a frame-rate cap of 1 fps). It is safe to
+// call from any goroutine.
+func (p *Pacer) Interrupt() {
+	p.init()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Headless is the server-mode Platform: no window, frames paced by a Pacer
@@ -90,6 +122,9 @@ func (h *Headless) Poll() error { return nil }
 
 // FramePeriod returns the pacing period; part of Paced.
 func (h *Headless) FramePeriod() time.Duration { return h.pacer.Period }
+
+// Interrupt ends a pacing wait at once; part of Interrupter.
+func (h *Headless) Interrupt() { h.pacer.Interrupt() }
 
 // Present waits for the next frame deadline.
 func (h *Headless) Present() error {

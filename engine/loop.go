@@ -91,6 +91,13 @@ type VsyncReporter interface {
 	VsyncPeriod() (total time.Duration, frames int64)
 }
 
+// Interrupter is an optional Platform interface: Interrupt ends a wait in
+// Present or WaitEvent at once. Stop and StopWith call it, from any
+// goroutine, so a stop never waits out a long pacing period.
+type Interrupter interface {
+	Interrupt()
+}
+
 // Paced is an optional Platform interface: FramePeriod returns the frame
 // period the platform holds to (the display period under vsync, or its
 // pacing period), 0 when it does not pace. It is the quality governor's
@@ -311,9 +318,15 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 	}
 }
 
-// Stop makes Run return ErrStopped between two frames. It is safe to call
-// from any goroutine and from the hooks.
-func (l *Loop) Stop() { l.stop.Store(true) }
+// Stop makes Run return ErrStopped between two frames, ending a pacing wait
+// at once (Interrupter). It is safe to call from any goroutine and from the
+// hooks.
+func (l *Loop) Stop() {
+	l.stop.Store(true)
+	if i, ok := l.plat.(Interrupter); ok {
+		i.Interrupt()
+	}
+}
 
 // Timestep returns the loop's timestep, to pause, step, scale time or
 // resync from the hooks.

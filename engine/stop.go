@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 )
 
@@ -89,7 +90,7 @@ func (l *Loop) StopWith(err error) {
 		l.stopErr = err
 	}
 	l.stopMu.Unlock()
-	l.stop.Store(true)
+	l.Stop()
 }
 
 // StopOnSignals stops the loop cleanly (Run returns a *SignalError) on the
@@ -98,33 +99,97 @@ func (l *Loop) StopWith(err error) {
 // signal while the loop stops calls again, if not nil, on the loop's
 // goroutine's behalf from the signal goroutine: a command passes a func
 // that exits at once. The returned func stops listening; call it when Run
-// has returned.
+// has returned. A command should rather catch signals with CatchSignals
+// from the first line of main, so that none is lost before the loop runs
+// or after it returns.
 func (l *Loop) StopOnSignals(again func(os.Signal), sigs ...os.Signal) (release func()) {
+	s := CatchSignals(again, sigs...)
+	s.Watch(l)
+	return s.Release
+}
+
+// Signals catches the stop signals for a whole run: from the first line
+// of main, before anything else runs, to the last byte written after the
+// loop. The first signal stops the loop it watches (at once if it came
+// before the loop started: Run then draws one frame and returns the
+// *SignalError), or is kept for Err when no loop runs; a second one calls
+// again (a command exits at once). Without it, a signal in the first
+// milliseconds of a run, or during its shutdown, would kill the process by
+// the default action, losing the recording's last chunk and the profiles.
+type Signals struct {
+	ch    chan os.Signal
+	done  chan struct{}
+	again func(os.Signal)
+	mu    sync.Mutex
+	first os.Signal
+	loop  *Loop
+}
+
+// CatchSignals starts catching SIGINT, SIGTERM and SIGHUP, or sigs when
+// given. Call it first in main, and Release last.
+func CatchSignals(again func(os.Signal), sigs ...os.Signal) *Signals {
 	if len(sigs) == 0 {
 		sigs = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 	}
-	ch := make(chan os.Signal, 2)
-	done := make(chan struct{})
-	signal.Notify(ch, sigs...)
-	go func() {
-		first := true
-		for {
-			select {
-			case s := <-ch:
-				if first {
-					first = false
-					l.StopWith(&SignalError{Signal: s})
-				} else if again != nil {
-					again(s)
-				}
-			case <-done:
-				return
+	s := &Signals{ch: make(chan os.Signal, 2), done: make(chan struct{}), again: again}
+	signal.Notify(s.ch, sigs...)
+	go s.listen()
+	return s
+}
+
+func (s *Signals) listen() {
+	for {
+		select {
+		case sig := <-s.ch:
+			s.mu.Lock()
+			first, l := s.first == nil, s.loop
+			if first {
+				s.first = sig
 			}
+			s.mu.Unlock()
+			switch {
+			case first && l != nil:
+				l.StopWith(&SignalError{Signal: sig})
+			case !first && s.again != nil:
+				s.again(sig)
+			}
+		case <-s.done:
+			return
 		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
+	}
+}
+
+// Watch makes the first signal stop l; a signal caught before stops it
+// now, so its Run returns the *SignalError after one frame.
+func (s *Signals) Watch(l *Loop) {
+	s.mu.Lock()
+	s.loop = l
+	first := s.first
+	s.mu.Unlock()
+	if first != nil {
+		l.StopWith(&SignalError{Signal: first})
+	}
+}
+
+// Err returns a *SignalError for the first signal caught, or nil: a
+// command that ended for another reason while a signal came reports it.
+func (s *Signals) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.first == nil {
+		return nil
+	}
+	return &SignalError{Signal: s.first}
+}
+
+// Release stops catching: the default actions apply again. Call it when
+// everything is written.
+func (s *Signals) Release() {
+	signal.Stop(s.ch)
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
 	}
 }
 

@@ -114,3 +114,22 @@ func TestStopWithAndSignals(t *testing.T) {
 		t.Errorf("Run after SIGUSR1 = %v", err)
 	}
 }
+
+// TestStopInterruptsPacing: a loop paced at one frame in 20 s stops at
+// once when asked, instead of waiting out the period (-fps-cap 0.05).
+func TestStopInterruptsPacing(t *testing.T) {
+	l, err := NewLoop(Config{}, NewHeadless(0.05), UpdateFunc(func(Tick) error { return nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		l.StopWith(&SignalError{Signal: syscall.SIGTERM})
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var se *SignalError
+	if err := l.Run(ctx); !errors.As(err, &se) {
+		t.Errorf("Run = %v, want the SIGTERM within 5 s (the pacing wait was not interrupted)", err)
+	}
+}

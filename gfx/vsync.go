@@ -100,6 +100,10 @@ func (w *Window) configurePacing() {
 	}
 }
 
+// Interrupt ends a pacing wait in Present at once: engine.Loop.Stop calls
+// it from any goroutine. Part of engine.Interrupter.
+func (w *Window) Interrupt() { w.pacer.Interrupt() }
+
 // Present swaps the buffers: it blocks on vsync where the driver honours
 // it, or waits for the pacer's deadline where it does not. It also measures
 // the present interval, which refines the vsync period and detects

@@ -121,7 +121,14 @@ func (g *game) QualityChanged(level int) {}
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix(name + ": ")
-	err := run()
+	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button, from
+	// the first line to the last byte written; a second one exits at once.
+	sig := engine.CatchSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
+	err := run(sig)
+	if err == nil {
+		err = sig.Err() // a signal during the shutdown
+	}
+	sig.Release()
 	if err == nil {
 		return
 	}
@@ -137,7 +144,7 @@ func main() {
 // name is the game's name: its window title and its messages' prefix.
 const name = "skeleton"
 
-func run() (err error) {
+func run(sig *engine.Signals) (err error) {
 	g := &game{}
 	g.flags.Register(flag.CommandLine)
 	flag.Parse()
@@ -192,10 +199,7 @@ func run() (err error) {
 	if err := g.flags.StartSyncTest(g.loop, keys); err != nil { // -synctest N
 		return err
 	}
-	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button; a
-	// second one exits at once.
-	release := g.loop.StopOnSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
-	defer release()
+	sig.Watch(g.loop) // a signal caught before now stops it after one frame
 	// However the run ends (a stop, a signal, a panic the loop recovered),
 	// close and report; main turns the error into the exit status.
 	if err = g.loop.Run(context.Background()); errors.Is(err, engine.ErrStopped) {
