@@ -18,10 +18,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"path/filepath"
 	"runtime"
 	rpprof "runtime/pprof"
 	"runtime/trace"
@@ -54,54 +56,154 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 
 // Session is the profiles a Start began.
 type Session struct {
-	cpu, trace *os.File
-	mem        *os.File
+	cpu, trace *output
+	mem        *output
 	server     *http.Server
 	addr       string
 }
 
-// Start begins the profiles f asks for. On error it stops what it started.
+// output is a profile being written: to a temporary file beside its path,
+// renamed over the path only when everything was written, so a full disk
+// or a failed start never leaves a truncated profile nor touches a file
+// already there. It remembers the first write error.
+type output struct {
+	flag, path string
+	f          *os.File
+	err        error
+}
+
+func create(flag, path string) (*output, error) {
+	if err := checkPath(path); err != nil {
+		return nil, fmt.Errorf("profile: %s %s: %w", flag, path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name says nothing to the user
+		}
+		return nil, fmt.Errorf("profile: %s %s: cannot write there: %w", flag, path, err)
+	}
+	return &output{flag: flag, path: path, f: f}, nil
+}
+
+// checkPath refuses a path that names something other than a regular file
+// (a directory, a device): a profile replaces what is there.
+func checkPath(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
+	}
+	return nil
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.f.Write(p)
+	o.err = err
+	return n, err
+}
+
+// finish closes the file and renames it over the path, or removes it and
+// says why the profile could not be written.
+func (o *output) finish() error {
+	err := errors.Join(o.err, o.f.Sync(), o.f.Close())
+	if err == nil {
+		err = os.Rename(o.f.Name(), o.path)
+	}
+	if err != nil {
+		os.Remove(o.f.Name())
+		return fmt.Errorf("profile: %s %s not written: %w", o.flag, o.path, err)
+	}
+	return nil
+}
+
+// discard removes an output that was never finished.
+func (o *output) discard() {
+	o.f.Close()
+	os.Remove(o.f.Name())
+}
+
+// Start begins the profiles f asks for. On error it stops what it started
+// and leaves no file behind. The same path for two profiles is an error.
 func (f Flags) Start() (*Session, error) {
 	s := &Session{}
 	if err := s.start(f); err != nil {
-		s.Stop()
+		for _, o := range []*output{s.cpu, s.trace, s.mem} {
+			if o != nil {
+				o.discard()
+			}
+		}
+		if s.cpu != nil {
+			rpprof.StopCPUProfile()
+		}
+		if s.trace != nil {
+			trace.Stop()
+		}
+		if s.server != nil {
+			s.server.Close()
+		}
 		return &Session{}, err
 	}
 	return s, nil
 }
 
+// Outputs returns the files the flags ask to write, by flag name, for a
+// command to check against its other outputs and inputs.
+func (f Flags) Outputs() map[string]string {
+	m := map[string]string{}
+	for flag, p := range map[string]string{"-cpuprofile": f.CPU, "-memprofile": f.Mem, "-trace": f.Trace} {
+		if p != "" {
+			m[flag] = p
+		}
+	}
+	return m
+}
+
 func (s *Session) start(f Flags) error {
+	if f.Mem != "" && (f.Mem == f.CPU || f.Mem == f.Trace) || f.CPU != "" && f.CPU == f.Trace {
+		return errors.New("profile: -cpuprofile, -memprofile and -trace need three different files")
+	}
 	if f.Mem != "" {
 		// Opened now, like every output: a run that could not write its
 		// profile at the end never starts.
-		fh, err := os.Create(f.Mem)
+		o, err := create("-memprofile", f.Mem)
 		if err != nil {
-			return fmt.Errorf("profile: -memprofile: %w", err)
+			return err
 		}
-		s.mem = fh
+		s.mem = o
 		runtime.MemProfileRate = 1
 	}
 	if f.CPU != "" {
-		fh, err := os.Create(f.CPU)
+		o, err := create("-cpuprofile", f.CPU)
 		if err != nil {
+			return err
+		}
+		s.cpu = o
+		if err := rpprof.StartCPUProfile(o); err != nil {
+			s.cpu = nil
+			o.discard()
 			return fmt.Errorf("profile: -cpuprofile: %w", err)
 		}
-		if err := rpprof.StartCPUProfile(fh); err != nil {
-			fh.Close()
-			return fmt.Errorf("profile: -cpuprofile: %w", err)
-		}
-		s.cpu = fh
 	}
 	if f.Trace != "" {
-		fh, err := os.Create(f.Trace)
+		o, err := create("-trace", f.Trace)
 		if err != nil {
+			return err
+		}
+		s.trace = o
+		if err := trace.Start(o); err != nil {
+			s.trace = nil
+			o.discard()
 			return fmt.Errorf("profile: -trace: %w", err)
 		}
-		if err := trace.Start(fh); err != nil {
-			fh.Close()
-			return fmt.Errorf("profile: -trace: %w", err)
-		}
-		s.trace = fh
 	}
 	if f.Addr != "" {
 		addr := f.Addr
@@ -132,25 +234,27 @@ func (s *Session) Active() bool { return s.cpu != nil || s.trace != nil || s.ser
 // Addr returns the pprof server's address, "" when there is none.
 func (s *Session) Addr() string { return s.addr }
 
-// Stop flushes and closes every profile; it is safe to call twice.
+// Stop flushes every profile and puts each in its place; it is safe to
+// call twice. A profile that could not be written completely (a full disk)
+// is an error naming it, and no truncated file is left.
 func (s *Session) Stop() error {
 	var errs []error
 	if s.cpu != nil {
 		rpprof.StopCPUProfile()
-		errs = append(errs, s.cpu.Close())
+		errs = append(errs, s.cpu.finish())
 		s.cpu = nil
 	}
 	if s.trace != nil {
 		trace.Stop()
-		errs = append(errs, s.trace.Close())
+		errs = append(errs, s.trace.finish())
 		s.trace = nil
 	}
 	if s.mem != nil {
 		runtime.GC() // up-to-date statistics
-		if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil {
-			errs = append(errs, fmt.Errorf("profile: -memprofile: %w", err))
+		if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil && s.mem.err == nil {
+			s.mem.err = err
 		}
-		errs = append(errs, s.mem.Close())
+		errs = append(errs, s.mem.finish())
 		s.mem = nil
 	}
 	if s.server != nil {

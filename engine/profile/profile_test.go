@@ -3,6 +3,7 @@ package profile
 import (
 	"flag"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -53,7 +54,68 @@ func TestFlagsWriteEveryProfile(t *testing.T) {
 
 func TestBadPathIsAClearError(t *testing.T) {
 	_, err := Flags{CPU: "/nonexistent/dir/cpu.prof"}.Start()
-	if err == nil || !strings.Contains(err.Error(), "profile: -cpuprofile:") {
+	if err == nil || !strings.Contains(err.Error(), "profile: -cpuprofile /nonexistent/dir/cpu.prof: cannot write there: no such file or directory") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestFailedWriteLeavesNothing: a profile whose writes fail (a full disk)
+// is an error from Stop naming it, and neither a truncated profile nor a
+// temporary file is left.
+func TestFailedWriteLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cpu.prof")
+	s, err := Flags{CPU: path}.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cpu.f.Close() // every write from now on fails, as on a full disk
+	err = s.Stop()
+	if err == nil || !strings.Contains(err.Error(), "-cpuprofile "+path+" not written") {
+		t.Errorf("Stop = %v, want an error naming the profile", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// TestFailedStartTouchesNothing: a start that fails (here on -pprof) leaves
+// a file already at -cpuprofile's path as it was, and no temporary file.
+func TestFailedStartTouchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keep.prof")
+	if err := os.WriteFile(path, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, err := (Flags{CPU: path, Trace: filepath.Join(dir, "t.out"), Addr: ln.Addr().String()}).Start(); err == nil {
+		t.Fatal("Start on a busy port succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "precious" {
+		t.Errorf("the file at -cpuprofile now holds %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+func TestRefusesBadPaths(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x")
+	for _, c := range []struct {
+		f    Flags
+		want string
+	}{
+		{Flags{CPU: p, Trace: p}, "three different files"},
+		{Flags{CPU: dir}, "not a regular file"},
+		{Flags{Mem: "/dev/null"}, "not a regular file"},
+	} {
+		if _, err := c.f.Start(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: Start = %v, want %q", c.f, err, c.want)
+		}
 	}
 }
