@@ -122,21 +122,28 @@ func (m *Monitor) Observe(interval, work time.Duration, ticks int) {
 	m.n++
 
 	// The FPS average moves once per real second. A frame that spans
-	// several seconds closes them all; the later ones saw no frame.
+	// several seconds closes them all; the later ones saw no frame, so the
+	// average decays by (1-decay) for each: in constant time, however long
+	// the frame (a SIGSTOP of days is one frame).
 	m.frames++
 	m.total += interval
 	m.second += interval
-	for m.second >= time.Second {
-		m.second -= time.Second
-		if !m.fpsSet {
-			m.fps, m.fpsSet = float64(m.frames), true
-		} else {
-			m.fps = float64(m.decay*float64(m.frames)) + float64((1-m.decay)*m.fps)
-		}
-		m.frames = 0
-		m.fpsAt = m.total - m.second
-		m.percentiles()
+	if m.second < time.Second {
+		return
 	}
+	closed := m.second / time.Second
+	m.second -= closed * time.Second
+	if !m.fpsSet {
+		m.fps, m.fpsSet = float64(m.frames), true
+	} else {
+		m.fps = float64(m.decay*float64(m.frames)) + float64((1-m.decay)*m.fps)
+	}
+	if closed > 1 {
+		m.fps *= math.Pow(1-m.decay, float64(closed-1))
+	}
+	m.frames = 0
+	m.fpsAt = m.total - m.second
+	m.percentiles()
 }
 
 // percentiles refreshes p50/p95/p99 from the ring. It runs once a second so

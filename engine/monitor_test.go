@@ -127,3 +127,25 @@ func TestRunFigures(t *testing.T) {
 		t.Errorf("p99 of 400 ms frames = %v, want within 1 %% below", p99)
 	}
 }
+
+// TestHugeFrameCostsOneFrame: a frame of two hundred years (a SIGSTOP, a
+// laptop lid) closes its seconds at once: the FPS average decays to 0
+// and the next second's frames count as usual. Walking its seconds one by
+// one would not finish.
+func TestHugeFrameCostsOneFrame(t *testing.T) {
+	m, _ := NewMonitor(Config{FPSDecay: 0.5})
+	for range 120 {
+		m.Observe(time.Second/60, time.Millisecond, 1)
+	}
+	if m.FPS() < 59 || m.FPS() > 61 {
+		t.Fatalf("FPS %v, want about 60", m.FPS())
+	}
+	m.Observe(200*365*24*time.Hour, time.Millisecond, 1)
+	if m.FPS() != 0 {
+		t.Errorf("FPS after two hundred years %v, want 0", m.FPS())
+	}
+	m.Observe(3*time.Second, time.Millisecond, 1) // three seconds: 1 frame, then none, none
+	if want := 0.5 * 1 * 0.25; m.FPS() != want {
+		t.Errorf("FPS %v, want %v", m.FPS(), want)
+	}
+}
