@@ -57,8 +57,8 @@ func (f *Flags) Check(levels int) error {
 	if _, err := ParseVsync(f.vsync()); err != nil {
 		return err
 	}
-	if f.FPSCap < 0 || f.FPSCap > 10000 {
-		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) to 10000", f.FPSCap)
+	if !(f.FPSCap == 0 || f.FPSCap >= 1 && f.FPSCap <= 10000) {
+		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) or 1 to 10000", f.FPSCap)
 	}
 	if f.SyncTest < 0 || f.SyncTest > engine.MaxSyncDepth {
 		return fmt.Errorf("-synctest %d: want 0 (off) to %d ticks", f.SyncTest, engine.MaxSyncDepth)

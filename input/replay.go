@@ -155,6 +155,11 @@ func (w *ReplayWriter) Hash(tick, hash uint64) {
 	}
 }
 
+// Err returns the first write error, nil while everything was written: a
+// game checks it each tick and ends the run when the disk is full, rather
+// than learning at exit that the recording stopped.
+func (w *ReplayWriter) Err() error { return w.err }
+
 // Flush writes the pending chunk, if it has ticks or hashes.
 func (w *ReplayWriter) Flush() error {
 	if w.err != nil || w.ticks == 0 && len(w.hashes) == 0 {
@@ -320,6 +325,11 @@ func (rr *ReplayReader) Next() (ReplayChunk, error) {
 	rr.checksum(fmt.Sprintf("chunk of ticks %d-%d", rr.ticks, rr.ticks+c.Ticks))
 	if rr.err == nil && c.First != rr.ticks {
 		rr.err = fmt.Errorf("%w: a chunk starts at tick %d, after tick %d", ErrBadReplay, c.First, rr.ticks)
+	}
+	if rr.err == nil && c.Ticks > uint64(len(c.Input)) {
+		// Every tick's input takes a byte at least: a chunk cannot make
+		// its reader run ticks it holds no input for.
+		rr.err = fmt.Errorf("%w: a chunk of %d ticks holds %d bytes of input", ErrBadReplay, c.Ticks, len(c.Input))
 	}
 	if rr.err != nil {
 		return ReplayChunk{}, rr.err

@@ -320,3 +320,56 @@ func fixAllCRCs(b []byte) []byte {
 	}
 	return b
 }
+
+// TestChunkTicksNeedInput: a chunk that declares more ticks than it holds
+// bytes of input (every tick takes one at least) is refused: a tiny file
+// cannot make its reader run a million ticks.
+func TestChunkTicksNeedInput(t *testing.T) {
+	var b bytes.Buffer
+	w, err := NewReplayWriter(&b, ReplayHeader{TPS: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s State
+	for range 10 {
+		w.Tick(&s)
+	}
+	w.Close("")
+	data := b.Bytes()
+	// Forge: the chunk record is the first 0x01 mark after the header;
+	// rewrite its tick count (uvarint 10) to 60,000 and fix the checksum
+	// by re-encoding the chunk with the writer's layout.
+	r, err := NewReplayReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Next()
+	if err != nil || c.Ticks != 10 || len(c.Input) != 10 {
+		t.Fatalf("chunk %+v, %v: want 10 ticks of 1 byte", c, err)
+	}
+	head := len(data) - len(chunkBytes(c.First, 10, c.Input)) - endBytes(10)
+	forged := append(bytes.Clone(data[:head]), chunkBytes(c.First, 60000, c.Input)...)
+	r, err = NewReplayReader(bytes.NewReader(forged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), "a chunk of 60000 ticks holds 10 bytes of input") {
+		t.Errorf("forged chunk: %v", err)
+	}
+}
+
+// chunkBytes encodes a chunk record with no hashes as ReplayWriter does.
+func chunkBytes(first, ticks uint64, in []byte) []byte {
+	b := []byte{markChunk}
+	b = binary.AppendUvarint(b, first)
+	b = binary.AppendUvarint(b, ticks)
+	b = binary.AppendUvarint(b, uint64(len(in)))
+	b = append(b, in...)
+	b = binary.AppendUvarint(b, 0)
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// endBytes is the size of an empty end record after ticks.
+func endBytes(ticks uint64) int {
+	return 1 + len(binary.AppendUvarint(nil, ticks)) + 1 + 4
+}

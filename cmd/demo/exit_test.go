@@ -138,7 +138,7 @@ func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
 	}{
 		{[]string{"-frames", "60", "-screenshot", "/proc/x.png", "-record", ok}, "-screenshot: open /proc/x.png"},
 		{[]string{"-frames", "60", "-record", "/proc/x.fxr"}, "-record: open /proc/x.fxr"},
-		{[]string{"-frames", "60", "-memprofile", "/proc/x.prof", "-record", ok}, "-memprofile: open /proc/x.prof"},
+		{[]string{"-frames", "60", "-memprofile", "/proc/x.prof", "-record", ok}, "-memprofile /proc/x.prof: cannot write there"},
 	} {
 		out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, c.args...)
 		if err == nil || !strings.Contains(out, c.want) {
@@ -149,6 +149,32 @@ func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
 		}
 		if _, err := os.Stat(ok); err == nil {
 			t.Errorf("%q: %s was written, though the run never started", c.args, ok)
+		}
+	}
+}
+
+// TestSignalAtStartEndsCleanly: a SIGTERM in the first tens of
+// milliseconds, while the demo still opens its window, is caught (main
+// catches signals before anything else) and ends the run as a later one
+// would: status 143, the stats line, a closed recording, a profile.
+func TestSignalAtStartEndsCleanly(t *testing.T) {
+	for _, delay := range []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 60 * time.Millisecond} {
+		dir := t.TempDir()
+		rec, prof := filepath.Join(dir, "run.fxr"), filepath.Join(dir, "cpu.prof")
+		cmd, out := startDemo(t, "-record", rec, "-cpuprofile", prof)
+		time.Sleep(delay)
+		cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		if code := exitCode(err); code != 143 || !strings.Contains(out.String(), "stats frames=") {
+			t.Errorf("SIGTERM after %v: status %d, want 143 and the stats line:\n%s", delay, code, out)
+			continue
+		}
+		var rout bytes.Buffer
+		if err := replay(rec, &rout); err != nil {
+			t.Errorf("SIGTERM after %v: the recording does not replay: %v", delay, err)
+		}
+		if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+			t.Errorf("SIGTERM after %v: no CPU profile: %v", delay, err)
 		}
 	}
 }

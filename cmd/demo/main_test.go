@@ -78,10 +78,10 @@ func TestDeterminism(t *testing.T) {
 
 func TestHeadlessTicksPrintsHash(t *testing.T) {
 	var a, b bytes.Buffer
-	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "6.94ms", "-n", "50"}, &a); err != nil {
+	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "6.94ms", "-n", "50"}, &a, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "33.3ms", "-n", "50"}, &b); err != nil {
+	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "33.3ms", "-n", "50"}, &b, nil); err != nil {
 		t.Fatal(err)
 	}
 	last := func(s string) string {
@@ -97,7 +97,8 @@ func TestHeadlessTicksPrintsHash(t *testing.T) {
 }
 
 func TestFlagLimitsAccepted(t *testing.T) {
-	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "20000"}, {"-load", "1s"}, {"-tps", "1"}, {"-n", "0"}, {"-n", "50000", "-bench", "sprites"}} {
+	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "3000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-headless", "-seconds", "1e6"},
+		{"-headless", "-sim-frame", "100us"}, {"-headless", "-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}, {"-n", "50000", "-bench", "sprites"}} {
 		if _, err := parse(args); err != nil {
 			t.Errorf("parse(%q) = %v, want the limit itself accepted", args, err)
 		}
@@ -116,14 +117,29 @@ func TestBadFlags(t *testing.T) {
 		// Each limit at its boundary: the max is accepted (below), max+1 is not.
 		{[]string{"-tps", "0", "-headless"}, "-tps 0: want 1 to 1000 ticks per second"},
 		{[]string{"-tps", "1001", "-headless"}, "-tps 1001: want 1 to 1000 ticks per second"},
-		{[]string{"-n", "20001", "-headless"}, "-n 20001: want 0 to 20000 bodies"},
-		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 20000 bodies"},
+		{[]string{"-n", "3001", "-headless"}, "-n 3001: want 0 to 3000 bodies"},
+		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 3000 bodies"},
+		{[]string{"-headless", "-seconds", "-1"}, "-seconds -1: want more than 0"},
+		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: want more than 0"},
+		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: want more than 0"},
+		{[]string{"-headless", "-sim-frame", "1ns"}, "-sim-frame 1ns: want 100µs to 1s"},
+		{[]string{"-fps-cap", "NaN"}, "-fps-cap NaN: want 0"},
+		{[]string{"-fps-cap", "0.01"}, "-fps-cap 0.01: want 0"},
+		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},
+		{[]string{"-height", "16384"}, "-width 1280 -height 16384: want 1 to 7680 each"},
+		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-replay and -record do not go together"},
+		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench and -record do not go together"},
+		{[]string{"-headless", "-frames", "5"}, "-headless and -frames do not go together"},
+		{[]string{"-record", "/dev/null", "-headless"}, "/dev/null: not a regular file"},
 		{[]string{"-n", "1000001", "-bench", "sprites"}, "-n 1000001: want 0 to 1000000 sprites"},
 		{[]string{"-load", "-5ms"}, "-load -5ms: want 0 to 1s"},
 		{[]string{"-load", "1.001s"}, "-load 1.001s: want 0 to 1s"},
 		{[]string{"-bindings", "/nonexistent"}, "no such file"},
+		{[]string{"-record", "x.out", "-cpuprofile", "x.out", "-headless"}, "-cpuprofile x.out and -record x.out are the same file"},
+		{[]string{"-replay", "x.fxr", "-cpuprofile", "./x.fxr"}, "-cpuprofile ./x.fxr and -replay x.fxr are the same file"},
+		{[]string{"-trace", "t.out", "-memprofile", "t.out", "-headless"}, "are the same file"},
 	} {
-		err := run(c.args, &bytes.Buffer{})
+		err := run(c.args, &bytes.Buffer{}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run(%q) = %v, want an error containing %q", c.args, err, c.want)
 		}

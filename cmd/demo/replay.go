@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,8 +32,20 @@ type recording struct {
 	w    *input.ReplayWriter
 }
 
+// createRecording creates the -record file. It writes to the path itself,
+// not through a temporary file, so that a run killed with kill -9 leaves a
+// recording that replays to its last chunk; so it refuses a path that is
+// not a regular file, and removes the file on a failed start only if it
+// made it.
 func createRecording(path string, o options) (*recording, error) {
-	f, err := os.Create(path)
+	made := true
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		made = false
+		if err = regular(path); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("-record: %w", err)
 	}
@@ -39,10 +54,65 @@ func createRecording(path string, o options) (*recording, error) {
 	})
 	if err != nil {
 		f.Close()
-		os.Remove(path)
+		if made {
+			os.Remove(path)
+		}
 		return nil, fmt.Errorf("-record %s: %w", path, err)
 	}
 	return &recording{path: path, f: f, w: w}, nil
+}
+
+// regular refuses a path that exists and is not a regular file: an output
+// never writes over a device, a FIFO or a directory.
+func regular(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%v)", path, fi.Mode().Type())
+	}
+	return nil
+}
+
+// checkFiles refuses a run that would write one file twice, or write a
+// file it reads: each output against every other output and every input,
+// by path and, for files that exist, by identity (links).
+func (o options) checkFiles() error {
+	type file struct{ flag, path string }
+	var outs, ins []file
+	for _, f := range []file{{"-record", o.record}, {"-screenshot", o.Screenshot}} {
+		if f.path != "" {
+			outs = append(outs, f)
+		}
+	}
+	for flag, p := range o.Profile.Outputs() {
+		outs = append(outs, file{flag, p})
+	}
+	slices.SortFunc(outs, func(a, b file) int { return strings.Compare(a.flag, b.flag) })
+	for _, f := range []file{{"-replay", o.replay}, {"-bindings", o.bindings}} {
+		if f.path != "" {
+			ins = append(ins, f)
+		}
+	}
+	same := func(a, b string) bool {
+		pa, ea := filepath.Abs(a)
+		pb, eb := filepath.Abs(b)
+		if ea == nil && eb == nil && pa == pb {
+			return true
+		}
+		fa, ea := os.Stat(a)
+		fb, eb := os.Stat(b)
+		return ea == nil && eb == nil && os.SameFile(fa, fb)
+	}
+	for i, a := range outs {
+		for _, b := range append(outs[i+1:], ins...) {
+			if same(a.path, b.path) {
+				return fmt.Errorf("%s %s and %s %s are the same file", a.flag, a.path, b.flag, b.path)
+			}
+		}
+	}
+	return nil
 }
 
 // close writes the end record, with the run's error as its message unless
@@ -91,15 +161,17 @@ func parseParams(s string) (options, error) {
 	return o, nil
 }
 
-// replay re-runs a recording headless, as fast as the CPU allows, reading
-// it a chunk at a time, and reports the first tick whose state hash differs
-// from the recorded one. A recording that ends in a panic is re-run to that
-// panic, which must happen at the same tick with the same message.
-func replay(path string, stdout io.Writer) error { return replayWith(path, stdout, nil) }
+// replay is replayWith with no signals and no hook.
+func replay(path string, stdout io.Writer) error { return replayWith(path, stdout, nil, nil) }
 
-// replayWith is replay with a hook that runs before each tick's update:
-// tests change the simulation with it, as a code change would.
-func replayWith(path string, stdout io.Writer, before func(*arena.Scene, engine.Tick)) error {
+// replayWith re-runs a recording headless, as fast as the CPU allows,
+// reading it a chunk at a time, and reports the first tick whose state
+// hash differs from the recorded one; a signal (sig, when not nil) stops
+// it. A recording that ends in a panic is re-run to that panic, which must
+// happen at the same tick with the same message. before, when not nil,
+// runs before each tick's update: tests change the simulation with it, as
+// a code change would.
+func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(*arena.Scene, engine.Tick)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -136,6 +208,7 @@ func replayWith(path string, stdout io.Writer, before func(*arena.Scene, engine.
 	if err != nil {
 		return err
 	}
+	watch(sig, loop)
 	start := time.Now()
 	err = loop.Run(context.Background())
 	took := time.Since(start).Round(time.Millisecond)
@@ -162,6 +235,9 @@ func replayWith(path string, stdout io.Writer, before func(*arena.Scene, engine.
 	if v.hashes == 0 {
 		fmt.Fprintf(stdout, "replay ran %d ticks, but the recording has no state hashes to compare: nothing verified\n", sc.World.Ticks())
 		return nil
+	}
+	if v.matched < v.hashes {
+		return fmt.Errorf("replay %s: %d of its %d state hashes verified: the others are at ticks the recording never ran", path, v.matched, v.hashes)
 	}
 	fmt.Fprintf(stdout, "replay ok: %d ticks, %d hashes match, recorded by fixstep %s, re-run in %v\n",
 		sc.World.Ticks(), v.matched, rr.Header.Engine, took)

@@ -131,7 +131,7 @@ func TestReplayReportsDivergence(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
 	record(t, path, 0)
 	// The simulation changes at tick 299, as a code change would.
-	err := replayWith(path, &bytes.Buffer{}, func(sc *arena.Scene, tk engine.Tick) {
+	err := replayWith(path, &bytes.Buffer{}, nil, func(sc *arena.Scene, tk engine.Tick) {
 		if tk.N == 299 {
 			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
@@ -173,8 +173,8 @@ func TestReplayBadFiles(t *testing.T) {
 func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	dir := t.TempDir()
 	for params, want := range map[string]string{
-		"n=50000000 panic-at=0": "-n 50000000: want 0 to 20000 bodies",
-		"n=-5 panic-at=0":       "-n -5: want 0 to 20000 bodies",
+		"n=50000000 panic-at=0": "-n 50000000: want 0 to 3000 bodies",
+		"n=-5 panic-at=0":       "-n -5: want 0 to 3000 bodies",
 		"n=3 evil=1":            "unknown parameter \"evil=1\"",
 		"panic-at=0":            "no n=<bodies>",
 	} {
@@ -198,5 +198,26 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	f.Close()
 	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
 		t.Errorf("TPS 100000: %v", err)
+	}
+}
+
+// TestReplayOfUnreachedHashesFails: a recording whose hashes are at ticks
+// the run never reaches verified nothing, and says so with an error.
+func TestReplayOfUnreachedHashesFails(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "far.fxr")
+	f, _ := os.Create(p)
+	w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: "n=3 panic-at=0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys input.State
+	for range 120 {
+		w.Tick(&keys)
+	}
+	w.Hash(1_000_000, 42) // a tick that never comes
+	w.Close("")
+	f.Close()
+	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "0 of its 1 state hashes verified") {
+		t.Errorf("replay = %v, want it to fail: no hash verified", err)
 	}
 }

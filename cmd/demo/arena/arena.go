@@ -163,6 +163,9 @@ func (s *Scene) Update(t engine.Tick) error {
 		switch {
 		case s.Recorder != nil:
 			s.Recorder.Tick(s.Keys)
+			if err := s.Recorder.Err(); err != nil {
+				return fmt.Errorf("the recording failed at tick %d: %w", t.N, err) // a full disk ends the run now
+			}
 		case s.Replayer != nil:
 			if err := s.Replayer.Tick(s.Keys); err != nil {
 				return err

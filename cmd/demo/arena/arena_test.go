@@ -151,3 +151,30 @@ func TestSaveLoad(t *testing.T) {
 		t.Error("a refused Load changed the scene")
 	}
 }
+
+// fullDisk accepts n bytes, then fails as a full disk does.
+type fullDisk struct{ n int }
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if len(p) > d.n {
+		return 0, errors.New("no space left on device")
+	}
+	d.n -= len(p)
+	return len(p), nil
+}
+
+// TestRecordingErrorEndsTheRun: when the recording cannot be written (a
+// full disk), the tick that finds out ends the run with the error, rather
+// than the run going on and saying so at exit.
+func TestRecordingErrorEndsTheRun(t *testing.T) {
+	s, keys := newScene(t, 20)
+	w, err := input.NewReplayWriter(&fullDisk{n: 200}, input.ReplayHeader{TPS: 60, Seed: 1, Engine: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Keys, s.Recorder = keys, w
+	err = engine.CheckSync(engine.Config{TPS: 60}, &player{Scene: s, keys: keys}, keys, 600, 1)
+	if err == nil || !strings.Contains(err.Error(), "the recording failed at tick") || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("a run recording to a full disk ended with %v", err)
+	}
+}
