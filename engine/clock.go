@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,12 +40,21 @@ type Pacer struct {
 	Spin time.Duration
 
 	next  time.Duration
-	once  sync.Once
-	wake  chan struct{} // Interrupt's
-	timer *time.Timer   // reused: a wait allocates nothing
+	wake  atomic.Pointer[chan struct{}] // Interrupt's, made by the first to need it
+	timer *time.Timer                   // reused: a wait allocates nothing
 }
 
-func (p *Pacer) init() { p.once.Do(func() { p.wake = make(chan struct{}, 1) }) }
+// wakeup returns the channel Interrupt signals, made once.
+func (p *Pacer) wakeup() chan struct{} {
+	if c := p.wake.Load(); c != nil {
+		return *c
+	}
+	c := make(chan struct{}, 1)
+	if p.wake.CompareAndSwap(nil, &c) {
+		return c
+	}
+	return *p.wake.Load()
+}
 
 // Wait blocks until the next deadline on clock c and returns the time then,
 // or returns at once after Interrupt.
@@ -54,7 +63,7 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 	if p.Period <= 0 {
 		return now
 	}
-	p.init()
+	wake := p.wakeup()
 	if p.next == 0 || now-p.next > p.Period {
 		p.next = now + p.Period
 	}
@@ -70,7 +79,7 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 		}
 		select {
 		case <-p.timer.C:
-		case <-p.wake:
+		case <-wake:
 			p.timer.Stop()
 			p.next = 0 // a new schedule from the next wait
 			return c.Now()
@@ -86,9 +95,8 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 // not wait out a long period (a frame-rate cap of 1 fps). It is safe to
 // call from any goroutine.
 func (p *Pacer) Interrupt() {
-	p.init()
 	select {
-	case p.wake <- struct{}{}:
+	case p.wakeup() <- struct{}{}:
 	default:
 	}
 }

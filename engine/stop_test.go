@@ -133,3 +133,13 @@ func TestStopInterruptsPacing(t *testing.T) {
 		t.Errorf("Run = %v, want the SIGTERM within 5 s (the pacing wait was not interrupted)", err)
 	}
 }
+
+// TestPacerWaitAllocatesNothing, interrupt channel and timer included.
+func TestPacerWaitAllocatesNothing(t *testing.T) {
+	p := Pacer{Period: time.Millisecond, Spin: -1}
+	c := NewMonoClock()
+	p.Wait(&c)
+	if n := testing.AllocsPerRun(50, func() { p.Wait(&c) }); n != 0 {
+		t.Errorf("Pacer.Wait allocates %v times, want 0", n)
+	}
+}
