@@ -202,13 +202,19 @@ func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
 // LoadMusic reads a WAV or Ogg Vorbis file from fsys for PlayMusic. The
 // track is decoded as it plays, so it may be of any length; the file is
 // checked as LoadSound checks it, but for its length (see the package
-// doc). On a silent Mixer it makes the same checks.
+// doc). Tags and cue lists (LIST and "id3 " chunks) of a WAV file are
+// hidden from SDL_mixer, whose readers of them trust the file. On a silent
+// Mixer it makes the same checks.
 func (m *Mixer) LoadMusic(fsys fs.FS, path string) (*Music, error) {
 	b, err := readFile(fsys, path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := parseSound(b); err != nil {
+	info, err := parseSound(b)
+	if err == nil && !info.ogg {
+		err = checkWAVMusic(b)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("audio: load %s: %w", path, err)
 	}
 	if !m.live {
