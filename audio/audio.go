@@ -44,6 +44,12 @@
 // by what its headers say. Longer audio is music: LoadMusic streams it,
 // decoding as it plays, and has no length limit.
 //
+// An Ogg Vorbis file's setup header sizes the decoder's tables, and
+// libvorbis 1.3.7 trusts it: 5 KB can make it put 12 MiB on the stack, or
+// allocate 64 MiB a codebook for up to 256 codebooks. Both loaders refuse a
+// codebook of more than 16384 entries or tables of more than 16 MiB (real
+// files use a few hundred entries and about 150 KB).
+//
 // Both read at most MaxFileBytes (64 MiB) of a file, and refuse what is not
 // a regular file (a device, a FIFO), so a load never reads forever; with
 // those limits no file makes loading a sound take more than about 512 MB.

@@ -30,6 +30,7 @@ type soundInfo struct {
 	// Ogg only.
 	packets    int64   // packets in the file, headers included
 	maxSeconds float64 // the most audio its packets can decode to, in seconds
+	tables     int64   // the decoder's tables, built from the setup headers, in bytes
 }
 
 // Sample rates and channel counts a sound or music file may have. SDL 2.26

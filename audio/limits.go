@@ -14,8 +14,9 @@ const MaxSoundDuration = 60 * time.Second
 // MaxSoundBytes is the most memory, in bytes, that LoadSound lets SDL_mixer
 // take at once to decode a sound: the samples as stored, and the buffer it
 // converts them in to the mixer's rate, channels and 16 bits (SDL makes
-// that buffer several times the size of the result: 8 times for a 44.1 kHz
-// 16-bit sound on a 48 kHz mixer). 256 MiB decodes 60 s of 44.1 kHz stereo
+// that buffer several times the samples' size: 8 times for 44.1 kHz 16-bit
+// stereo on a 48 kHz mixer), and for Ogg Vorbis the decoded audio held
+// twice and the decoder's tables. 256 MiB decodes 60 s of 44.1 kHz stereo
 // on a 48 kHz mixer in 95 MB, or at 192 kHz in 222 MB; with the file's own
 // bytes (at most MaxFileBytes) a load stays under 512 MB.
 const MaxSoundBytes = 256 << 20
@@ -41,7 +42,8 @@ type outSpec struct {
 //     converter's len_mult (see lenMult), beside the samples copied into it.
 //   - Ogg Vorbis (Mix_LoadMusic_RW): the decoded audio in the mixer's
 //     format, once in fragments of o.fragment bytes (each a malloc of its
-//     own and a list node) and once in the buffer they are copied into.
+//     own and a list node) and once in the buffer they are copied into;
+//     and the decoder's tables (see parseVorbisSetup).
 //
 // The result saturates at math.MaxInt64.
 func (s soundInfo) cost(o outSpec) int64 {
@@ -54,7 +56,7 @@ func (s soundInfo) cost(o outSpec) int64 {
 		out := frames * float64(o.channels) * 2
 		const overhead = 64 // malloc headers and the list node, per fragment
 		frags := math.Ceil(out / float64(o.fragment))
-		return saturate(out + out + frags*overhead)
+		return saturate(out + out + frags*overhead + float64(s.tables))
 	}
 	container := s.bits / 8
 	if s.bits == 24 {

@@ -30,7 +30,7 @@ func TestOggDuration(t *testing.T) {
 	}
 
 	// 9997 packets of 4096 samples at 8 kHz and 3 headers: 5120 s.
-	liar, err := parseSound(oggBomb(8000, 13, 9997, 8000))
+	liar, err := parseSound(oggBomb(t, 8000, 13, 9997, 8000))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,8 +86,8 @@ func bombs(t testing.TB) (genFS, map[string]string) {
 	fsys := genFS{
 		"boom.voc":    {head: []byte("Creative Voice File\x1a\x1a\x00\x0a\x01\x29\x11\x01\xff\xff\xff\xa5\x00"), size: 7 << 10},
 		"7h.ogg":      {head: withLastGranule(t, blip, 7*3600*22050)},
-		"silence.ogg": {head: oggBomb(22050, 10, packets7h, 7*3600*22050)},
-		"liar.ogg":    {head: oggBomb(8000, 13, 9997, 8000)},
+		"silence.ogg": {head: oggBomb(t, 22050, 10, packets7h, 7*3600*22050)},
+		"liar.ogg":    {head: oggBomb(t, 8000, 13, 9997, 8000)},
 		"8k.wav":      {head: wavHeader(1, 8000, 8, 63<<20), size: 44 + 63<<20},
 		"64MiB.wav":   {head: wavHeader(1, 8000, 8, 64<<20), size: 44 + 64<<20},
 		"zero.wav":    {endless: true},

@@ -14,6 +14,57 @@ type oggStream struct {
 	blocksize1 int   // the long block, in samples: a packet decodes to at most half of it per channel
 	granule    int64 // the highest granule position of its pages: samples per channel, by its pages
 	packets    int64
+	at         int // where its first page is, in bytes
+
+	// Its three header packets, read as libogg reassembles them: how many
+	// are complete, whether one goes on to the next page, the page
+	// sequence number expected, and the setup header's segments so far.
+	headers int
+	pending bool
+	nextSeq uint32
+	setup   [][]byte
+	tables  int64 // what building the decoder from its setup header takes, in bytes
+}
+
+// headerPage reads a page of s's until its three header packets are
+// complete, and its setup header when it is. It wants the pages in
+// sequence and continued where a packet goes on (libogg would drop a
+// packet cut by a gap and vorbisfile refuse the file, or skip what a
+// page continues; a strict reader reads the same header libvorbis does).
+func (s *oggStream) headerPage(page []byte, p int, flags byte, seq uint32, lacing []byte) error {
+	if s.headers >= 3 {
+		return nil
+	}
+	if seq != s.nextSeq {
+		return fmt.Errorf("Ogg Vorbis headers with page %d at byte %d where page %d belongs", seq, p, s.nextSeq)
+	}
+	if continued := flags&1 != 0; continued != s.pending {
+		return fmt.Errorf("Ogg Vorbis headers with a page at byte %d whose continuation flag is wrong", p)
+	}
+	s.nextSeq++
+	off := 27 + len(lacing)
+	for _, l := range lacing {
+		if s.headers == 2 {
+			s.setup = append(s.setup, page[off:off+int(l)])
+		}
+		off += int(l)
+		s.pending = l == 255
+		if l == 255 {
+			continue
+		}
+		if s.headers++; s.headers == 3 {
+			setup, err := parseVorbisSetup(bytes.Join(s.setup, nil))
+			if err == nil {
+				err = setup.check()
+			}
+			if err != nil {
+				return fmt.Errorf("Vorbis setup header of the stream at byte %d: %w", s.at, err)
+			}
+			s.setup, s.tables = nil, setup.bytes
+			return nil
+		}
+	}
+	return nil
 }
 
 // parseOgg reads every page of an Ogg file, and the identification header
@@ -47,7 +98,7 @@ func parseOgg(b []byte) (soundInfo, error) {
 			if err != nil {
 				return soundInfo{}, err
 			}
-			s.serial = serial
+			s.serial, s.at, s.nextSeq = serial, p, le32(page[18:])
 			streams = append(streams, s)
 			last[serial] = s
 		} else if p == 0 {
@@ -60,6 +111,9 @@ func parseOgg(b []byte) (soundInfo, error) {
 			}
 		}
 		if s := last[serial]; s != nil {
+			if err := s.headerPage(page, p, flags, le32(page[18:]), lacing); err != nil {
+				return soundInfo{}, err
+			}
 			s.packets += packets
 			if granule > s.granule { // -1, no position, is never above
 				s.granule = granule
@@ -69,6 +123,11 @@ func parseOgg(b []byte) (soundInfo, error) {
 		}
 		p += len(page)
 	}
+	for _, s := range streams {
+		if s.headers < 3 {
+			return soundInfo{}, fmt.Errorf("Ogg Vorbis stream at byte %d ends before its three header packets", s.at)
+		}
+	}
 	info := soundInfo{ogg: true, channels: streams[0].channels, rate: streams[0].rate}
 	var secs, worst float64
 	for _, s := range streams {
@@ -76,6 +135,7 @@ func parseOgg(b []byte) (soundInfo, error) {
 		perPacket := float64(s.blocksize1/2) / float64(s.rate)
 		info.maxSeconds += float64(s.packets) * perPacket
 		info.packets += s.packets
+		info.tables += s.tables
 		worst = max(worst, perPacket)
 	}
 	info.maxSeconds += float64(orphans) * worst
