@@ -88,6 +88,8 @@ func bombs(t testing.TB) (genFS, map[string]string) {
 		"7h.ogg":      {head: withLastGranule(t, blip, 7*3600*22050)},
 		"silence.ogg": {head: oggBomb(t, 22050, 10, packets7h, 7*3600*22050)},
 		"liar.ogg":    {head: oggBomb(t, 8000, 13, 9997, 8000)},
+		"stack.ogg":   {head: withBooks(t, stackBook, 1)},
+		"books.ogg":   {head: withBooks(t, valueBook, 200)},
 		"8k.wav":      {head: wavHeader(1, 8000, 8, 63<<20), size: 44 + 63<<20},
 		"64MiB.wav":   {head: wavHeader(1, 8000, 8, 64<<20), size: 44 + 64<<20},
 		"zero.wav":    {endless: true},
@@ -107,6 +109,10 @@ func bombs(t testing.TB) (genFS, map[string]string) {
 		"silence.ogg": "audio: load silence.ogg: 7h0m0s of sound decodes to 9.4 GiB" + tail,
 		"liar.ogg": "audio: load liar.ogg: 1s of sound by its granule positions, " +
 			"but its 10000 packets could decode to 1h25m20s and 1.9 GiB" + tail,
+		"stack.ogg": "audio: load stack.ogg: Vorbis setup header of the stream at byte 0: a codebook of 1048576 entries, " +
+			"over the limit of 16384 (libvorbis puts 12 bytes an entry on the stack)",
+		"books.ogg": "audio: load books.ogg: Vorbis setup header of the stream at byte 0: codebooks and residues " +
+			"that take 12.5 GiB to decode with, over the limit of 16 MiB",
 		"8k.wav":    "audio: load 8k.wav: 2h17m38s of sound decodes to 6.0 GiB" + tail,
 		"64MiB.wav": "audio: load 64MiB.wav: 67108908 bytes, over the limit of 64 MiB",
 		"zero.wav":  "audio: load zero.wav: more than the limit of 64 MiB, though its size says 0 bytes: reading stopped there",
@@ -178,6 +184,9 @@ func TestMusicIsNotLimited(t *testing.T) {
 		}
 		if _, err := m.LoadMusic(fsys, "zero.wav"); err == nil {
 			t.Error("music from an endless file")
+		}
+		if _, err := m.LoadMusic(fsys, "stack.ogg"); err == nil {
+			t.Error("music of a codebook that overflows libvorbis's stack")
 		}
 		m.Close()
 	}
