@@ -207,7 +207,7 @@ func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
 
 // LoadMusic reads a WAV or Ogg Vorbis file from fsys for PlayMusic. The
 // track is decoded as it plays, so it may be of any length; the file is
-// checked as LoadSound checks it, but for its length (see the package
+// checked as LoadSound checks it, except for its length (see the package
 // doc). Tags and cue lists (LIST and "id3 " chunks) of a WAV file are
 // hidden from SDL_mixer, whose readers of them trust the file. On a silent
 // Mixer it makes the same checks.
