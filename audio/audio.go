@@ -1,7 +1,7 @@
 // Package audio plays a game's sounds and music through SDL2_mixer: WAV and
-// OGG files from any fs.FS, one-shot sounds with volume and pan on a fixed
-// number of voices, looping music with fade in and out, and pausing while
-// the window is suspended (minimized).
+// Ogg Vorbis files from any fs.FS, one-shot sounds with volume and pan on a
+// fixed number of voices, looping music with fade in and out, and pausing
+// while the window is suspended (minimized).
 //
 // Trigger sounds from Update, at the fixed tick, like everything that
 // depends on the game's state: a replay and a headless run then trigger the
@@ -17,6 +17,42 @@
 // Call the Mixer's methods from the game's goroutine (the one that runs the
 // loop); SDL2_mixer's own thread does the mixing. Play, SetVolume and the
 // music calls allocate nothing.
+//
+// # Files
+//
+// LoadSound and LoadMusic take two kinds of file, told by their content,
+// not by their name: a RIFF WAVE file of PCM samples (8, 16, 24 or 32 bits)
+// or of 32-bit IEEE float samples, plain or WAVE_FORMAT_EXTENSIBLE; and an
+// Ogg Vorbis file. Either has 1 to 8 channels at 1 to 384 kHz. They refuse
+// anything else (VOC, AIFF, MP3, FLAC, Opus, MOD, MIDI, ADPCM or A-law WAV,
+// a damaged Ogg page) with an error that names the file and what it is,
+// before SDL2_mixer sees it: SDL2_mixer 2.6 would decode many of those too,
+// with decoders a game never meant to expose to its files.
+//
+// # Limits, and why
+//
+// SDL2_mixer 2.6 decodes a sound whole into one buffer when it is loaded,
+// then converts it to the mixer's rate and channels in a buffer several
+// times larger, sizing both with 32-bit integers. A file of a few kilobytes
+// can declare hours of audio: a 7 KB VOC took 1.9 GB, a 1.66 MB Ogg Vorbis
+// of 7 hours of silence overflowed past 4 GiB and corrupted the heap. So
+// LoadSound reads the file's headers first and refuses a sound longer than
+// MaxSoundDuration (60 s), or whose decoding would take more than
+// MaxSoundBytes (256 MiB), with an error that gives its length and the
+// memory it would take. An Ogg Vorbis file's headers can understate its
+// length, so the memory is bounded by what its packets can decode to, not
+// by what its headers say. Longer audio is music: LoadMusic streams it,
+// decoding as it plays, and has no length limit.
+//
+// An Ogg Vorbis file's setup header sizes the decoder's tables, and
+// libvorbis 1.3.7 trusts it: 5 KB can make it put 12 MiB on the stack, or
+// allocate 64 MiB a codebook for up to 256 codebooks. Both loaders refuse a
+// codebook of more than 16384 entries or tables of more than 16 MiB (real
+// files use a few hundred entries and about 150 KB).
+//
+// Both read at most MaxFileBytes (64 MiB) of a file, and refuse what is not
+// a regular file (a device, a FIFO), so a load never reads forever; with
+// those limits no file makes loading a sound take more than about 512 MB.
 package audio
 
 // #include <stdlib.h>
@@ -26,6 +62,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"time"
 	"unsafe"
 
@@ -75,7 +112,8 @@ var ErrNoDevice = errors.New("audio: no audio device")
 // (none); Close it at the end.
 type Mixer struct {
 	cfg       Config
-	live      bool // a device is open
+	out       outSpec // the format sounds are decoded to
+	live      bool    // a device is open
 	suspended bool
 
 	// Counts: sounds asked for, dropped for want of a voice, and music
@@ -93,7 +131,7 @@ func Open(cfg Config) (*Mixer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mixer{cfg: c}
+	m := &Mixer{cfg: c, out: outSpec{rate: c.Frequency, channels: 2, fragment: c.Buffer * 2 * 2}}
 	if err := sdl.InitSubSystem(sdl.INIT_AUDIO); err != nil {
 		return m, fmt.Errorf("%w: %v (the game runs silent)", ErrNoDevice, err)
 	}
@@ -104,6 +142,11 @@ func Open(cfg Config) (*Mixer, error) {
 		return m, fmt.Errorf("%w: %v (the game runs silent)", ErrNoDevice, err)
 	}
 	mix.AllocateChannels(c.Voices)
+	// The device may have another rate or channel count than asked for:
+	// SDL_mixer converts sounds to the one it got.
+	if rate, _, channels, _, err := mix.QuerySpec(); err == nil && rate > 0 && channels > 0 {
+		m.out = outSpec{rate: rate, channels: channels, fragment: c.Buffer * channels * 2}
+	}
 	m.live = true
 	return m, nil
 }
@@ -112,7 +155,7 @@ func Open(cfg Config) (*Mixer, error) {
 // play: headless runs, replays, tests.
 func Silent() *Mixer {
 	c, _ := Config{}.withDefaults()
-	return &Mixer{cfg: c}
+	return &Mixer{cfg: c, out: outSpec{rate: c.Frequency, channels: 2, fragment: c.Buffer * 2 * 2}}
 }
 
 // Live reports whether the mixer plays on a device.
@@ -128,47 +171,60 @@ type Music struct {
 	mem unsafe.Pointer // the file's bytes, in C memory: SDL reads them as it plays
 }
 
-// maxFile bounds a sound or music file's size: the file is read whole.
-const maxFile = 64 << 20
-
-func readFile(fsys fs.FS, path string) ([]byte, error) {
-	if st, err := fs.Stat(fsys, path); err == nil && st.Size() > maxFile {
-		return nil, fmt.Errorf("audio: load %s: %d bytes, over the limit of %d", path, st.Size(), maxFile)
-	}
-	b, err := fs.ReadFile(fsys, path)
-	if err != nil {
-		return nil, fmt.Errorf("audio: load %s: %w", path, err)
-	}
-	if len(b) == 0 {
-		return nil, fmt.Errorf("audio: load %s: empty file", path)
-	}
-	return b, nil
-}
-
-// LoadSound reads a WAV or OGG file from fsys and decodes it for Play. On
-// a silent Mixer it checks the file exists and returns the zero Sound.
+// LoadSound reads a sound, a WAV or Ogg Vorbis file, from fsys and
+// decodes it for Play. It refuses, with an error naming the file and why,
+// any other kind of file (told by its content), a sound longer than
+// MaxSoundDuration or whose decoding would take more than MaxSoundBytes,
+// and a file over MaxFileBytes or not a regular file: see the package doc.
+// On a silent Mixer it makes the same checks and returns the zero Sound.
 func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
-	b, err := readFile(fsys, path)
-	if err != nil || !m.live {
+	b, err := readFile(fsys, path, MaxFileBytes)
+	if err != nil {
 		return Sound{}, err
 	}
+	info, err := parseSound(b)
+	if err == nil {
+		err = info.checkSound(m.out)
+	}
+	if err != nil {
+		return Sound{}, fmt.Errorf("audio: load %s: %w", path, err)
+	}
+	if !m.live {
+		return Sound{}, nil
+	}
+	clampWAVData(b, info)
 	rw, err := sdl.RWFromMem(b)
 	if err != nil {
 		return Sound{}, fmt.Errorf("audio: load %s: %v", path, err)
 	}
 	chunk, err := mix.LoadWAVRW(rw, true) // decoded during the call
+	runtime.KeepAlive(b)                  // SDL read it through rw
 	if err != nil {
-		return Sound{}, fmt.Errorf("audio: load %s: %v (want WAV or OGG)", path, err)
+		return Sound{}, fmt.Errorf("audio: load %s: %v", path, err)
 	}
 	return Sound{chunk}, nil
 }
 
-// LoadMusic reads a WAV or OGG file from fsys for PlayMusic. The track is
-// decoded as it plays. On a silent Mixer it checks the file exists.
+// LoadMusic reads a WAV or Ogg Vorbis file from fsys for PlayMusic. The
+// track is decoded as it plays, so it may be of any length; the file is
+// checked as LoadSound checks it, except for its length (see the package
+// doc). Tags and cue lists (LIST and "id3 " chunks) of a WAV file are
+// hidden from SDL_mixer, whose readers of them trust the file. On a silent
+// Mixer it makes the same checks.
 func (m *Mixer) LoadMusic(fsys fs.FS, path string) (*Music, error) {
-	b, err := readFile(fsys, path)
-	if err != nil || !m.live {
-		return &Music{}, err
+	b, err := readFile(fsys, path, MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	info, err := parseSound(b)
+	if err == nil && !info.ogg {
+		err = checkWAVMusic(b)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audio: load %s: %w", path, err)
+	}
+	if !m.live {
+		return &Music{}, nil
 	}
 	mem := C.CBytes(b)
 	rw, err := sdl.RWFromMem(unsafe.Slice((*byte)(mem), len(b)))
@@ -179,7 +235,7 @@ func (m *Mixer) LoadMusic(fsys fs.FS, path string) (*Music, error) {
 	mus, err := mix.LoadMUSRW(rw, 1)
 	if err != nil {
 		C.free(mem)
-		return nil, fmt.Errorf("audio: load %s: %v (want WAV or OGG)", path, err)
+		return nil, fmt.Errorf("audio: load %s: %v", path, err)
 	}
 	return &Music{mus: mus, mem: mem}, nil
 }
@@ -260,8 +316,12 @@ func (s *Sound) Free() {
 	}
 }
 
-// Free stops the music if it is mu and frees it.
+// Free stops the music if it is mu and frees it. Freeing a nil *Music,
+// as a failed LoadMusic returns, does nothing.
 func (mu *Music) Free() {
+	if mu == nil {
+		return
+	}
 	if mu.mus != nil {
 		mu.mus.Free() // halts it if it plays
 		mu.mus = nil
