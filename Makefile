@@ -61,7 +61,9 @@ cross: deps
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
 # exceeded" and no crasher on a loaded machine (golang/go#75804). Long
-# fuzzing by time is make fuzz, outside make test.
+# fuzzing by time is make fuzz, outside make test; so are the audio
+# decoders' fuzzers, whose first build instruments go-sdl2 (4.5 min on 2
+# cores): make test runs their seed corpora as tests.
 FUZZ_COUNT ?= 200000x
 FUZZ_TIME  ?= 5m
 fuzz:
@@ -69,6 +71,8 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio
 
 test-gl:
 	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...
