@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/draw"
 	_ "image/jpeg" // JPEG files for LoadTexture
 	_ "image/png"  // PNG files for LoadTexture
 	"io/fs"
@@ -13,21 +12,15 @@ import (
 // TextureFromImage packs img into the renderer's atlas and returns it as a
 // Texture drawn with filter f. Any image.Image works; its colors are
 // premultiplied on the way (image.RGBA is premultiplied already, NRGBA and
-// paletted images are converted), and its top-left pixel is the texture's
-// top left, as in image files. An image larger than the driver's maximum
-// texture size is an error. Call it on the thread that owns the context;
-// it allocates (load time, not frame time).
+// paletted images are converted), a strip of rows at a time, so a large
+// image costs no full-size copy; its top-left pixel is the texture's top
+// left, as in image files. An image up to 2046 pixels a side shares an
+// atlas page; a larger one gets a page of its own, up to the driver's
+// maximum texture size; larger is an error. A refused image leaves no
+// page, GL object or buffer behind. Call it on the thread that owns the
+// context; it allocates (load time, not frame time).
 func (r *Renderer) TextureFromImage(img image.Image, f Filter) (Texture, error) {
-	b := img.Bounds()
-	if b.Dx() > r.atlas.maxTex || b.Dy() > r.atlas.maxTex {
-		return Texture{}, fmt.Errorf("gfx: image %dx%d is larger than the driver's maximum texture size, %d", b.Dx(), b.Dy(), r.atlas.maxTex)
-	}
-	rgba, ok := img.(*image.RGBA)
-	if !ok {
-		rgba = image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-		draw.Draw(rgba, rgba.Rect, img, b.Min, draw.Src)
-	}
-	return r.atlas.add(rgba, f)
+	return r.atlas.add(img, f)
 }
 
 // LoadTexture reads the PNG or JPEG image at path in fsys (os.DirFS or an
