@@ -352,6 +352,7 @@ func (a *atlas) close() {
 	}
 }
 
-// Pages returns how many atlas pages (GL textures) the renderer's textures
-// occupy.
+// Pages returns how many atlas pages (GL textures) the renderer holds for
+// its textures: those with textures on them, the first page, and at most
+// one empty shared page of each filter, kept for the next texture.
 func (r *Renderer) Pages() int { return len(r.atlas.pages) }
