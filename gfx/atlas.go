@@ -125,13 +125,14 @@ func (a *atlas) add(img image.Image, f Filter) (Texture, error) {
 	}
 	var pg *page
 	var x, y, node int
+	fresh := true // pg was made for img
 	if w+2 <= a.pageSize && h+2 <= a.pageSize {
 		for _, p := range a.pages {
 			if p.packer == nil || p.filter != f {
 				continue
 			}
 			if r, id, ok := p.packer.Alloc(w+2, h+2); ok {
-				pg, x, y, node = p, r.X, r.Y, id
+				pg, x, y, node, fresh = p, r.X, r.Y, id, false
 				break
 			}
 		}
@@ -156,11 +157,10 @@ func (a *atlas) add(img image.Image, f Filter) (Texture, error) {
 		node = -1
 	}
 	if err := glError("atlas"); err != nil {
-		if node >= 0 {
+		if fresh {
+			a.deletePage(pg)
+		} else {
 			pg.packer.Free(node)
-		}
-		if pg.live == 0 {
-			a.release(pg)
 		}
 		return Texture{}, err
 	}

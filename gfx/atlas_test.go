@@ -419,10 +419,26 @@ func TestAtlasLegalSizes(t *testing.T) {
 	}
 }
 
+// glErrImage is an image that makes a GL error (INVALID_ENUM) when its
+// pixels are first read: during the upload.
+type glErrImage struct {
+	image.Image
+	done bool
+}
+
+func (g *glErrImage) At(x, y int) color.Color {
+	if !g.done {
+		g.done = true
+		gl.Enable(0xffff)
+	}
+	return g.Image.At(x, y)
+}
+
 // TestAtlasRefusalLeaksNothing makes adds fail every way they can: an
-// empty image, one over the maximum texture size, and a GL error (here a
-// pending INVALID_ENUM) while making a shared page, making a page of its
-// own and uploading to a page with room. Each refusal is an error naming
+// empty image, one over the maximum texture size, and a GL error (an
+// INVALID_ENUM, pending before the add or made during the upload) while
+// making a shared page, making a page of its own and uploading to a page
+// with room. Each refusal is an error naming
 // the problem and leaves the pages, the GL objects and the packer as
 // they were.
 func TestAtlasRefusalLeaksNothing(t *testing.T) {
@@ -442,6 +458,11 @@ func TestAtlasRefusalLeaksNothing(t *testing.T) {
 			{pattern(8, 8), Nearest, true, "gfx: new 2048x2048 atlas page: GL error INVALID_ENUM", nil},
 			{pattern(3000, 4), Linear, true, "gfx: new 3000x4 atlas page: GL error INVALID_ENUM", nil},
 			{pattern(8, 8), Linear, true, "gfx: atlas: GL error INVALID_ENUM", nil},
+			// A GL error during the upload: to a new page, a page of its
+			// own, a page with room.
+			{&glErrImage{Image: pattern(8, 8)}, Nearest, false, "gfx: atlas: GL error INVALID_ENUM", nil},
+			{&glErrImage{Image: pattern(3000, 4)}, Linear, false, "gfx: atlas: GL error INVALID_ENUM", nil},
+			{&glErrImage{Image: pattern(8, 8)}, Linear, false, "gfx: atlas: GL error INVALID_ENUM", nil},
 		} {
 			if c.glErr {
 				gl.Enable(0xffff) // not a capability: INVALID_ENUM
