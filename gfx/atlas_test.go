@@ -3,6 +3,7 @@ package gfx
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
 )
 
 // solid returns a w×h image of one straight (non-premultiplied) color.
@@ -322,4 +325,227 @@ func TestSubOutsidePanics(t *testing.T) {
 		}
 	}()
 	Texture{w: 4, h: 4, u1: 1, v1: 1}.Sub(3, 0, 2, 2)
+}
+
+// pattern returns a w×h opaque image whose every pixel differs from its
+// neighbours: red and green are x and y, blue their high bits.
+func pattern(w, h int) *image.NRGBA {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y), uint8(x>>8 | y>>8<<4), 255})
+		}
+	}
+	return img
+}
+
+// pagePixels reads texture t's page back from GL, rows top first as the
+// atlas stores them, and returns it with t's rectangle on it.
+func pagePixels(t Texture) (*image.RGBA, image.Rectangle) {
+	p := t.page
+	img := image.NewRGBA(image.Rect(0, 0, p.w, p.h))
+	gl.BindTexture(gl.TEXTURE_2D, p.id)
+	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
+	gl.GetTexImage(gl.TEXTURE_2D, 0, gl.RGBA, gl.UNSIGNED_BYTE, glPtr(&img.Pix[0]))
+	x, y := int(t.u0*float32(p.w)+0.5), int(t.v1*float32(p.h)+0.5)
+	return img, image.Rect(x, y, x+t.w, y+t.h)
+}
+
+// checkTexels compares the page texels of tex with the opaque img (whose
+// premultiplied pixels are its own) and, on a shared page, its border
+// with img's edge pixels. It returns the first mismatch.
+func checkTexels(tex Texture, img *image.NRGBA) error {
+	page, r := pagePixels(tex)
+	b := 0
+	if tex.page.packer != nil {
+		b = 1
+	}
+	w, h := r.Dx(), r.Dy()
+	for y := -b; y < h+b; y++ {
+		for x := -b; x < w+b; x++ {
+			sx, sy := min(max(x, 0), w-1), min(max(y, 0), h-1)
+			want := img.Pix[img.PixOffset(sx, sy):][:4]
+			if got := page.Pix[page.PixOffset(r.Min.X+x, r.Min.Y+y):][:4]; !bytes.Equal(got, want) {
+				return fmt.Errorf("texel (%d, %d) of the %dx%d image = %v, want %v", x, y, w, h, got, want)
+			}
+		}
+	}
+	return nil
+}
+
+// TestAtlasLegalSizes adds images of every size up to the page and past
+// it, with both filters: up to 2046 (2048 with the border) they share a
+// page, past it each gets its own page sized to it; every texel and
+// border texel is the image's. Deleting them all leaves the first page and
+// one spare Nearest page, and Close leaves no GL object.
+func TestAtlasLegalSizes(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var before, after int
+	onMain(func() { before = LiveObjects() })
+	err := withRenderer(func(r *Renderer) error {
+		pages := r.Pages()
+		for _, s := range [][2]int{{2046, 10}, {10, 2046}, {2000, 2000}, {2045, 2045}, {2046, 2046}, {2048, 2048}, {2047, 1}, {1, 2047}, {3000, 5}} {
+			img := pattern(s[0], s[1])
+			for _, f := range []Filter{Nearest, Linear} {
+				tex, err := r.TextureFromImage(img, f)
+				if err != nil {
+					t.Errorf("%dx%d, filter %d: %v", s[0], s[1], f, err)
+					continue
+				}
+				own := s[0] > 2046 || s[1] > 2046
+				if p := tex.page; own != (p.packer == nil) || own && (p.w != s[0] || p.h != s[1]) || !own && p.w != 2048 {
+					t.Errorf("%dx%d on a %dx%d page, shared %v", s[0], s[1], p.w, p.h, p.packer != nil)
+				}
+				if err := checkTexels(tex, img); err != nil {
+					t.Errorf("%dx%d, filter %d: %v", s[0], s[1], f, err)
+				}
+				tex.Delete()
+			}
+		}
+		if got := r.Pages(); got != pages+1 {
+			t.Errorf("%d pages after deleting every texture, want %d (and a spare Nearest page)", got, pages+1)
+		}
+		if c := cap(r.atlas.scratch); c > uploadBytes {
+			t.Errorf("upload buffer of %d bytes kept, want at most %d", c, uploadBytes)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onMain(func() { after = LiveObjects() })
+	if after != before {
+		t.Errorf("%d GL objects alive after Close, want %d", after, before)
+	}
+}
+
+// glErrImage is an image that makes a GL error (INVALID_ENUM) when its
+// pixels are first read: during the upload.
+type glErrImage struct {
+	image.Image
+	done bool
+}
+
+func (g *glErrImage) At(x, y int) color.Color {
+	if !g.done {
+		g.done = true
+		gl.Enable(0xffff)
+	}
+	return g.Image.At(x, y)
+}
+
+// TestAtlasRefusalLeaksNothing makes adds fail every way they can: an
+// empty image, one over the maximum texture size, and a GL error (an
+// INVALID_ENUM, pending before the add or made during the upload) while
+// making a shared page, making a page of its own and uploading to a page
+// with room. Each refusal is an error naming
+// the problem and leaves the pages, the GL objects and the packer as
+// they were.
+func TestAtlasRefusalLeaksNothing(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	err := withRenderer(func(r *Renderer) error {
+		pages, objects, placed := r.Pages(), LiveObjects(), r.atlas.pages[0].packer.Len()
+		maxTex := r.atlas.maxTex
+		for _, c := range []struct {
+			img      image.Image
+			f        Filter
+			glErr    bool
+			want     string
+			wantArgs []any
+		}{
+			{image.NewRGBA(image.Rect(0, 0, 0, 4)), Linear, false, "gfx: texture size 0x4: must be positive", nil},
+			{image.NewRGBA(image.Rect(0, 0, maxTex+1, 1)), Linear, false, "gfx: image %dx1 is larger than the driver's maximum texture size, %d", []any{maxTex + 1, maxTex}},
+			{pattern(8, 8), Nearest, true, "gfx: new 2048x2048 atlas page: GL error INVALID_ENUM", nil},
+			{pattern(3000, 4), Linear, true, "gfx: new 3000x4 atlas page: GL error INVALID_ENUM", nil},
+			{pattern(8, 8), Linear, true, "gfx: atlas: GL error INVALID_ENUM", nil},
+			// A GL error during the upload: to a new page, a page of its
+			// own, a page with room.
+			{&glErrImage{Image: pattern(8, 8)}, Nearest, false, "gfx: atlas: GL error INVALID_ENUM", nil},
+			{&glErrImage{Image: pattern(3000, 4)}, Linear, false, "gfx: atlas: GL error INVALID_ENUM", nil},
+			{&glErrImage{Image: pattern(8, 8)}, Linear, false, "gfx: atlas: GL error INVALID_ENUM", nil},
+		} {
+			if c.glErr {
+				gl.Enable(0xffff) // not a capability: INVALID_ENUM
+			}
+			want := c.want
+			if c.wantArgs != nil {
+				want = fmt.Sprintf(c.want, c.wantArgs...)
+			}
+			tex, err := r.TextureFromImage(c.img, c.f)
+			if err == nil || err.Error() != want || tex != (Texture{}) {
+				t.Errorf("add %v: %v, %+v; want %q and no texture", c.img.Bounds(), err, tex, want)
+			}
+			if r.Pages() != pages || LiveObjects() != objects || r.atlas.pages[0].packer.Len() != placed {
+				t.Errorf("after refusing %v: %d pages, %d GL objects, %d rectangles on the first page; want %d, %d, %d",
+					c.img.Bounds(), r.Pages(), LiveObjects(), r.atlas.pages[0].packer.Len(), pages, objects, placed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAtlasSparePage checks the empty-page rule: a Nearest texture added
+// and deleted leaves its page for the next one; an image of nearly a page
+// gets a new page without room for the shapes, so Rect next to it is drawn
+// from the first page's (two draw calls, the right colors); when that page
+// empties it is the one kept and gets its own shapes, and the other empty
+// Nearest page goes.
+func TestAtlasSparePage(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var img *image.RGBA
+	var drawn FrameStats
+	err := withRenderer(func(r *Renderer) error {
+		pages := r.Pages()
+		a, err := r.TextureFromImage(pattern(8, 8), Nearest)
+		if err != nil {
+			return err
+		}
+		id := a.ID()
+		a.Delete()
+		b, err := r.TextureFromImage(pattern(8, 8), Nearest)
+		if err != nil {
+			return err
+		}
+		if b.ID() != id || r.Pages() != pages+1 {
+			t.Errorf("add, delete, add: page %d then %d, %d pages; want the same page, %d pages", id, b.ID(), r.Pages(), pages+1)
+		}
+		c, err := r.TextureFromImage(solid(2045, 2045, color.NRGBA{255, 0, 0, 255}), Nearest)
+		if err != nil {
+			return err
+		}
+		pc, first := c.page, r.atlas.pages[0]
+		if pc == b.page || pc.shapes.white.page != first || pc.shapes.disc.page != first || pc.shapes.glyphs[0].page != first {
+			t.Errorf("a 2045x2045 image did not get a page whose shapes are the first page's")
+		}
+		r.BeginFrame(4, 4, Black)
+		r.Draw(c, Sprite{X: 1, Y: 2, W: 2, H: 4, Color: White})
+		r.Rect(3, 2, 2, 4, 0, RGBA(0, 0, 1, 1))
+		r.EndFrame()
+		drawn = r.LastFrame()
+		img = r.ReadPixels(4, 4)
+		c.Delete()
+		if r.Pages() != pages+2 || pc.shapes.white.page != pc || pc.shapes.disc.page != pc || pc.shapes.glyphs[95].page != pc {
+			t.Errorf("the emptied page of the large image: %d pages, want %d, and its own shapes", r.Pages(), pages+2)
+		}
+		b.Delete()
+		if r.Pages() != pages+1 || r.atlas.pages[len(r.atlas.pages)-1] != pc {
+			t.Errorf("two empty Nearest pages: %d pages left, want %d, the large image's kept", r.Pages(), pages+1)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drawn.DrawCalls != 2 {
+		t.Errorf("a texture and a Rect drawn from another page: %d draw calls, want 2", drawn.DrawCalls)
+	}
+	if got := img.RGBAAt(0, 1); got != (color.RGBA{255, 0, 0, 255}) {
+		t.Errorf("texture drawn as %v", got)
+	}
+	if got := img.RGBAAt(3, 1); got != (color.RGBA{0, 0, 255, 255}) {
+		t.Errorf("Rect drawn as %v", got)
+	}
 }

@@ -3,6 +3,7 @@ package gfx
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -182,6 +183,45 @@ func TestLoadGamepadMappings(t *testing.T) {
 	}
 	if errMissing == nil {
 		t.Error("missing file accepted")
+	}
+}
+
+// TestLoadGamepadMappingsCaps refuses, whole and before SDL sees a line,
+// a file of one mapping more than MaxGamepadMappings and a file larger
+// than MaxGamepadMappingBytes; a file at both caps is read.
+func TestLoadGamepadMappingsCaps(t *testing.T) {
+	dir := t.TempDir()
+	line := "03000000de280000ff11000001000000,Test Pad,a:b0,b:b1,x:b2,y:b3,leftx:a0,lefty:a1,platform:Linux,\n"
+	many := dir + "/many.txt"
+	os.WriteFile(many, []byte(strings.Repeat(line, MaxGamepadMappings+1)), 0o644)
+	big := dir + "/big.txt"
+	os.WriteFile(big, []byte(strings.Repeat("#", MaxGamepadMappingBytes)+"\n"), 0o644)
+	var nMany, nBig int
+	var errMany, errBig error
+	onMain(func() {
+		nMany, errMany = LoadGamepadMappings(many)
+		nBig, errBig = LoadGamepadMappings(big)
+	})
+	want := fmt.Sprintf("gfx: %s: %d gamepad mappings, more than %d (MaxGamepadMappings); none added", many, MaxGamepadMappings+1, MaxGamepadMappings)
+	if nMany != 0 || errMany == nil || errMany.Error() != want {
+		t.Errorf("too many mappings: %d added, %v; want 0, %q", nMany, errMany, want)
+	}
+	want = fmt.Sprintf("gfx: %s: gamepad mappings file larger than %d bytes (MaxGamepadMappingBytes); none added", big, MaxGamepadMappingBytes)
+	if nBig != 0 || errBig == nil || errBig.Error() != want {
+		t.Errorf("too large a file: %d added, %v; want 0, %q", nBig, errBig, want)
+	}
+	// At the caps: the same mapping MaxGamepadMappings times (SDL updates
+	// it in place, quickly), in a file of exactly MaxGamepadMappingBytes.
+	openWindow(t, WindowConfig{Width: 32, Height: 32})
+	full := strings.Repeat(line, MaxGamepadMappings)
+	full += strings.Repeat("#", MaxGamepadMappingBytes-len(full)-1) + "\n"
+	atCaps := dir + "/caps.txt"
+	os.WriteFile(atCaps, []byte(full), 0o644)
+	var n int
+	var err error
+	onMain(func() { n, err = LoadGamepadMappings(atCaps) })
+	if n != MaxGamepadMappings || err != nil {
+		t.Errorf("a file at both caps: %d added, %v; want %d", n, err, MaxGamepadMappings)
 	}
 }
 

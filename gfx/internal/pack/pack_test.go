@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -25,6 +26,60 @@ func check(t *testing.T, p *Packer, live map[int]Rect) {
 		}
 		rects = append(rects, r)
 	}
+	checkIndex(t, p)
+}
+
+// checkIndex asserts that the free-leaf index holds exactly the free
+// leaves, each where its node says, in heap order, and that the segment
+// tree holds the tallest leaf of every range of widths.
+func checkIndex(t *testing.T, p *Packer) {
+	t.Helper()
+	indexed := 0
+	for w, hp := range p.byW {
+		for k, i := range hp {
+			n := p.nodes[i]
+			if n.state != freeLeaf || n.r.W != w || int(n.heap) != k {
+				t.Fatalf("byW[%d][%d] = node %d, %+v", w, k, i, n)
+			}
+			if k > 0 && p.height(hp[(k-1)/2]) < n.r.H {
+				t.Fatalf("byW[%d] is out of heap order at %d", w, k)
+			}
+		}
+		indexed += len(hp)
+		var top int32
+		if len(hp) > 0 {
+			top = int32(p.height(hp[0]))
+		}
+		if p.tall[p.leaves+w] != top {
+			t.Fatalf("tall leaf of width %d = %d, want %d", w, p.tall[p.leaves+w], top)
+		}
+	}
+	for i := p.leaves - 1; i >= 1; i-- {
+		if p.tall[i] != max(p.tall[2*i], p.tall[2*i+1]) {
+			t.Fatalf("tall[%d] = %d, not the larger of its children", i, p.tall[i])
+		}
+	}
+	free := 0
+	for i, n := range p.nodes {
+		if n.state == freeLeaf {
+			free++
+		} else if n.heap != -1 {
+			t.Fatalf("node %d, %+v, is not free but indexed", i, n)
+		}
+	}
+	if free != indexed {
+		t.Fatalf("%d free leaves, %d indexed", free, indexed)
+	}
+}
+
+// fits reports whether some free leaf is at least w×h, by looking at all.
+func fits(p *Packer, w, h int) bool {
+	for _, n := range p.nodes {
+		if n.state == freeLeaf && n.r.W >= w && n.r.H >= h {
+			return true
+		}
+	}
+	return false
 }
 
 func TestFillExactly(t *testing.T) {
@@ -170,6 +225,8 @@ func FuzzPacker(f *testing.F) {
 					}
 					live[id] = r
 					order = append(order, id)
+				} else if fits(p, w, h) {
+					t.Fatalf("Alloc(%d, %d) failed with a free rectangle that fits", w, h)
 				} else if w <= 64 && h <= 48 && len(live) == 0 {
 					t.Fatalf("Alloc(%d, %d) failed on an empty page", w, h)
 				}
@@ -183,4 +240,68 @@ func FuzzPacker(f *testing.F) {
 			t.Fatal("freeing everything did not give the whole page back")
 		}
 	})
+}
+
+// TestNarrowestFit checks the placement rule: the narrowest free width
+// that is tall enough, and the tallest leaf of that width.
+func TestNarrowestFit(t *testing.T) {
+	p := New(100, 100)
+	// Cut the page into columns 10, 20, 30 and 40 wide.
+	var cols []int
+	for _, w := range []int{10, 20, 30, 40} {
+		_, id, ok := p.Alloc(w, 100)
+		if !ok {
+			t.Fatalf("column %d did not fit", w)
+		}
+		cols = append(cols, id)
+	}
+	p.Free(cols[2]) // a free 30x100 column at x = 30
+	p.Free(cols[0]) // a free 10x100 column at x = 0
+	for _, c := range []struct {
+		w, h int
+		want Rect
+	}{
+		{8, 8, Rect{0, 0, 8, 8}},       // the 10-wide column, not the 30-wide one
+		{15, 50, Rect{30, 0, 15, 50}},  // the 30-wide column, cut across
+		{25, 50, Rect{30, 50, 25, 50}}, // the 30x50 left below, not a 15-wide
+	} {
+		r, _, ok := p.Alloc(c.w, c.h)
+		if !ok || r != c.want {
+			t.Errorf("Alloc(%d, %d) = %+v, %v; want %+v", c.w, c.h, r, ok, c.want)
+		}
+	}
+	if r, _, ok := p.Alloc(31, 1); ok {
+		t.Errorf("Alloc(31, 1) = %+v with no free rectangle 31 wide", r)
+	}
+}
+
+// BenchmarkAllocFree allocates a 21×21 rectangle and frees it with n other
+// rectangles, 4 to 19 pixels a side, live on the page (a third of them
+// freed again): no hole fits it exactly, which would end a search early.
+// The cost must not grow with n.
+func BenchmarkAllocFree(b *testing.B) {
+	for _, n := range []int{100, 100000} {
+		b.Run(fmt.Sprintf("live=%d", n), func(b *testing.B) {
+			p := New(4096, 4096)
+			rng := rand.New(rand.NewPCG(1, 2))
+			ids := make([]int, 0, n)
+			for range n {
+				_, id, ok := p.Alloc(4+rng.IntN(16), 4+rng.IntN(16))
+				if !ok {
+					b.Fatalf("page full after %d", len(ids))
+				}
+				ids = append(ids, id)
+			}
+			for i := 0; i < len(ids); i += 3 {
+				p.Free(ids[i])
+			}
+			for b.Loop() {
+				_, id, ok := p.Alloc(21, 21)
+				if !ok {
+					b.Fatal("no room")
+				}
+				p.Free(id)
+			}
+		})
+	}
 }
