@@ -62,8 +62,8 @@ cross: deps
 # -fuzztime of seconds can fail at its deadline with "context deadline
 # exceeded" and no crasher on a loaded machine (golang/go#75804). Long
 # fuzzing by time is make fuzz, outside make test; so are the audio
-# decoders' fuzzers, whose first build instruments go-sdl2 (4.5 min on 2
-# cores): make test runs their seed corpora as tests.
+# decoders' and the image cost's fuzzers, whose first build instruments
+# go-sdl2 (4 min on 2 cores): make test runs their seed corpora as tests.
 FUZZ_COUNT ?= 200000x
 FUZZ_TIME  ?= 5m
 fuzz:
@@ -73,6 +73,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx
 
 test-gl:
 	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...
