@@ -23,7 +23,7 @@ func (r *Renderer) Screenshot(path string, w, h int) error {
 	if err != nil {
 		return fmt.Errorf("gfx: screenshot %s: %w", path, err)
 	}
-	err = errors.Join(png.Encode(f, img), f.Sync(), f.Close())
+	err = errors.Join(png.Encode(f, img), f.Chmod(0o644), f.Sync(), f.Close()) // CreateTemp makes 0600
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}

@@ -114,7 +114,7 @@ func (o *output) Write(p []byte) (int, error) {
 // finish closes the file and renames it over the path, or removes it and
 // says why the profile could not be written.
 func (o *output) finish() error {
-	err := errors.Join(o.err, o.f.Sync(), o.f.Close())
+	err := errors.Join(o.err, o.f.Chmod(0o644), o.f.Sync(), o.f.Close()) // CreateTemp makes 0600
 	if err == nil {
 		err = os.Rename(o.f.Name(), o.path)
 	}
