@@ -97,7 +97,7 @@ func TestHeadlessTicksPrintsHash(t *testing.T) {
 }
 
 func TestFlagLimitsAccepted(t *testing.T) {
-	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "3000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-headless", "-seconds", "1e6"},
+	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "2000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-headless", "-seconds", "1e6"},
 		{"-headless", "-sim-frame", "100us"}, {"-headless", "-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}, {"-n", "50000", "-bench", "sprites"}} {
 		if _, err := parse(args); err != nil {
 			t.Errorf("parse(%q) = %v, want the limit itself accepted", args, err)
@@ -117,8 +117,8 @@ func TestBadFlags(t *testing.T) {
 		// Each limit at its boundary: the max is accepted (below), max+1 is not.
 		{[]string{"-tps", "0", "-headless"}, "-tps 0: want 1 to 1000 ticks per second"},
 		{[]string{"-tps", "1001", "-headless"}, "-tps 1001: want 1 to 1000 ticks per second"},
-		{[]string{"-n", "3001", "-headless"}, "-n 3001: want 0 to 3000 bodies"},
-		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 3000 bodies"},
+		{[]string{"-n", "2001", "-headless"}, "-n 2001: want 0 to 2000 bodies"},
+		{[]string{"-n", "-5", "-headless"}, "-n -5: want 0 to 2000 bodies"},
 		{[]string{"-headless", "-seconds", "-1"}, "-seconds -1: want more than 0"},
 		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: want more than 0"},
 		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: want more than 0"},

@@ -173,8 +173,8 @@ func TestReplayBadFiles(t *testing.T) {
 func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	dir := t.TempDir()
 	for params, want := range map[string]string{
-		"n=50000000 panic-at=0": "-n 50000000: want 0 to 3000 bodies",
-		"n=-5 panic-at=0":       "-n -5: want 0 to 3000 bodies",
+		"n=50000000 panic-at=0": "-n 50000000: want 0 to 2000 bodies",
+		"n=-5 panic-at=0":       "-n -5: want 0 to 2000 bodies",
 		"n=3 evil=1":            "unknown parameter \"evil=1\"",
 		"panic-at=0":            "no n=<bodies>",
 	} {
