@@ -319,19 +319,15 @@ func exitOnSecondSignal(s os.Signal) {
 }
 
 func loadBindings(path string) (*input.Bindings, error) {
-	names := map[string]input.Action{}
-	for a, n := range arena.ActionNames {
-		names[n] = input.Action(a)
-	}
 	if path == "" {
-		return input.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings", names)
+		return arena.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings")
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return input.ParseBindings(f, path, names)
+	return arena.ParseBindings(f, path)
 }
 
 func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys *input.State, stdout io.Writer, sig *engine.Signals) error {

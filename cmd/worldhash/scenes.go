@@ -187,11 +187,7 @@ func fast() (uint64, error) {
 // bindings, on a jittery simulated clock, under a sync test of depth 2:
 // the same path as `demo -headless -ticks N` with input.
 func demo() (uint64, error) {
-	names := map[string]input.Action{}
-	for a, n := range arena.ActionNames {
-		names[n] = input.Action(a)
-	}
-	b, err := input.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings", names)
+	b, err := arena.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings")
 	if err != nil {
 		return 0, err
 	}

@@ -12,6 +12,7 @@ package arena
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -38,6 +39,17 @@ left  = key:Left key:A axis:LeftX-/0.25 pad:DpadLeft
 right = key:Right key:D axis:LeftX+/0.25 pad:DpadRight
 jump  = key:Space key:W key:Up pad:A
 `
+
+// ParseBindings reads a bindings file of the demo's actions (the built-in
+// ones: strings.NewReader(DefaultBindings)); name is the file's name in
+// errors.
+func ParseBindings(r io.Reader, name string) (*input.Bindings, error) {
+	names := make(map[string]input.Action, NumActions)
+	for a, n := range ActionNames {
+		names[n] = input.Action(a)
+	}
+	return input.ParseBindings(r, name, names)
+}
 
 // Arena size in world units (metres); the camera shows all of it.
 const (

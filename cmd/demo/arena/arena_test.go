@@ -13,11 +13,7 @@ import (
 
 func newScene(t *testing.T, n int) (*Scene, *input.State) {
 	t.Helper()
-	names := map[string]input.Action{}
-	for a, name := range ActionNames {
-		names[name] = input.Action(a)
-	}
-	b, err := input.ParseBindings(strings.NewReader(DefaultBindings), "built-in bindings", names)
+	b, err := ParseBindings(strings.NewReader(DefaultBindings), "built-in bindings")
 	if err != nil {
 		t.Fatal(err)
 	}
