@@ -99,7 +99,7 @@ func (w *World) detect() {
 			l.ContactOverload(w.limit)
 		}
 	}
-	w.prevTable.reset(max(len(w.previous), cap(w.previous)))
+	w.prevTable.reset(len(w.previous))
 	for k := range w.previous {
 		w.prevTable.put(w.previous[k].key, k)
 	}
@@ -314,7 +314,7 @@ func (w *World) notify() {
 	if w.Listener == nil {
 		return
 	}
-	w.curTable.reset(max(len(w.contacts), cap(w.contacts)))
+	w.curTable.reset(len(w.contacts))
 	for k := range w.contacts {
 		w.curTable.put(w.contacts[k].key, k)
 	}

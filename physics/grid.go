@@ -1,6 +1,9 @@
 package physics
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // grid is a hierarchical spatial hash: each body goes in one cell, of the
 // level whose cells are the smallest power of two (in world units) its
@@ -56,6 +59,20 @@ func levelOf(size float64) int8 {
 func inv(level int8) float64 { return math.Float64frombits(uint64(1023-int(level)) << 52) }
 
 func cell(v float64, level int8) int64 { return int64(math.Floor(v * inv(level))) }
+
+// reserve makes room for n items.
+func (g *grid) reserve(n int) {
+	size := 1
+	for size < n {
+		size <<= 1
+	}
+	g.entries = slices.Grow(g.entries, n-len(g.entries))
+	g.sorted = slices.Grow(g.sorted, n-len(g.sorted))
+	if cap(g.start) < size+1 {
+		g.start = make([]int32, 0, 2*size+1)
+	}
+	g.levels = slices.Grow(g.levels, levelSpan)
+}
 
 // build fills the grid with bodies[ids[k]] for every k, each bounds grown
 // by pad on every side (pairs that near count).

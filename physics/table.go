@@ -10,7 +10,9 @@ type pairTable struct {
 	mask uint64
 }
 
-// reset empties the table and sizes it for n entries.
+// reset empties the table and sizes it for n entries, clearing only the
+// part it uses; it allocates only past the largest n it has held (or
+// reserved).
 func (t *pairTable) reset(n int) {
 	size := 16
 	for size < 2*n {
@@ -19,10 +21,8 @@ func (t *pairTable) reset(n int) {
 	if len(t.keys) < size {
 		t.keys = make([]uint64, size)
 		t.idx = make([]int32, size)
-	} else {
-		size = len(t.keys)
-		clear(t.idx)
 	}
+	clear(t.idx[:size])
 	t.mask = uint64(size - 1)
 }
 

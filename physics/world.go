@@ -390,6 +390,34 @@ func (w *World) Add(b Body) (BodyID, error) {
 	return BodyID{i, b.gen}, nil
 }
 
+// Reserve sizes everything a world of up to bodies body slots needs, so
+// that from then on Add and Step allocate nothing, whatever happens in the
+// world: the bodies and their lists, the grids, and room for the most
+// contacts a step may hold (MaxContactsPerBody a slot) with their pair
+// tables. Without it the world grows as it goes, each slice to its
+// high-water mark and no further, so a step allocates only when the world
+// reaches a size it never had (more bodies, or more contacts in a pile-up
+// than ever before). It never shrinks anything.
+func (w *World) Reserve(bodies int) {
+	bodies = min(max(bodies, 0), MaxSnapshotBodies)
+	contacts := MaxContactsPerBody * bodies
+	w.bodies = slices.Grow(w.bodies, bodies-len(w.bodies))
+	w.island = slices.Grow(w.island, bodies-len(w.island))
+	w.rest = slices.Grow(w.rest, bodies-len(w.rest))
+	w.free = slices.Grow(w.free, bodies-len(w.free))
+	w.freeing = slices.Grow(w.freeing, bodies-len(w.freeing))
+	w.movers = slices.Grow(w.movers, bodies-len(w.movers))
+	w.statics = slices.Grow(w.statics, bodies-len(w.statics))
+	w.near = slices.Grow(w.near, bodies-len(w.near))
+	w.seen = slices.Grow(w.seen, bodies-len(w.seen))
+	w.contacts = slices.Grow(w.contacts, contacts-len(w.contacts))
+	w.previous = slices.Grow(w.previous, contacts-len(w.previous))
+	w.prevTable.reset(contacts)
+	w.curTable.reset(contacts)
+	w.grid.reserve(bodies)
+	w.staticGrid.reserve(bodies)
+}
+
 // check reports the first field of b that is not finite or out of its
 // range, or nil.
 func (b *Body) check() error {

@@ -117,6 +117,7 @@ type Scene struct {
 func New(n int, seed uint64, in input.Actions) (*Scene, error) {
 	s := &Scene{In: in}
 	w := &s.World
+	w.Reserve(n + 7) // the walls, the player, the oscillator and n: steps allocate nothing, pile-ups included
 	w.Gravity = physics.Vec2{Y: -20}
 	walls := []physics.Body{
 		{Pos: physics.Vec2{X: Width / 2, Y: -0.5}, HalfW: Width/2 + 1, HalfH: 0.5},
