@@ -38,7 +38,9 @@
 // first body and field in which two snapshots differ.
 //
 // Bodies are a slice of structs, not a pointer graph, and a step allocates
-// nothing once the world has reached its size. Units are yours (metres or
+// nothing once the world has reached its size: each slice grows to its
+// high-water mark and stays, and Reserve sizes them all at once, contacts
+// included, so that nothing grows while a game runs. Units are yours (metres or
 // pixels, seconds, mass 1 by default); angles are not simulated (circles
 // and boxes do not rotate).
 //
