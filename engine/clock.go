@@ -39,31 +39,23 @@ type Pacer struct {
 	// spins. Zero means DefaultSpin; negative means never spin.
 	Spin time.Duration
 
-	next  time.Duration
-	wake  atomic.Pointer[chan struct{}] // Interrupt's, made by the first to need it
-	timer *time.Timer                   // reused: a wait allocates nothing
+	next        time.Duration
+	interrupted atomic.Bool // set by Interrupt, taken by Wait
 }
 
-// wakeup returns the channel Interrupt signals, made once.
-func (p *Pacer) wakeup() chan struct{} {
-	if c := p.wake.Load(); c != nil {
-		return *c
-	}
-	c := make(chan struct{}, 1)
-	if p.wake.CompareAndSwap(nil, &c) {
-		return c
-	}
-	return *p.wake.Load()
-}
+// maxSleep is the longest a Pacer sleeps at once: an Interrupt ends a
+// wait within it. (A select on a timer and a channel would wake at once,
+// but it allocates now and then for its wait queue, and a frame must
+// allocate nothing.)
+const maxSleep = 20 * time.Millisecond
 
 // Wait blocks until the next deadline on clock c and returns the time then,
-// or returns at once after Interrupt.
+// or returns within 20 ms of an Interrupt.
 func (p *Pacer) Wait(c Clock) time.Duration {
 	now := c.Now()
 	if p.Period <= 0 {
 		return now
 	}
-	wake := p.wakeup()
 	if p.next == 0 || now-p.next > p.Period {
 		p.next = now + p.Period
 	}
@@ -71,19 +63,12 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 	if spin == 0 {
 		spin = DefaultSpin
 	}
-	if d := p.next - now - max(spin, 0); d > 0 {
-		if p.timer == nil {
-			p.timer = time.NewTimer(d)
-		} else {
-			p.timer.Reset(d)
-		}
-		select {
-		case <-p.timer.C:
-		case <-wake:
-			p.timer.Stop()
+	for d := p.next - now - max(spin, 0); d > 0; d = p.next - c.Now() - max(spin, 0) {
+		if p.interrupted.Swap(false) {
 			p.next = 0 // a new schedule from the next wait
 			return c.Now()
 		}
+		time.Sleep(min(d, maxSleep))
 	}
 	for now = c.Now(); now < p.next; now = c.Now() {
 	}
@@ -91,15 +76,10 @@ func (p *Pacer) Wait(c Clock) time.Duration {
 	return now
 }
 
-// Interrupt ends a Wait in progress, or the next one: a stop request must
-// not wait out a long period (a frame-rate cap of 1 fps). It is safe to
-// call from any goroutine.
-func (p *Pacer) Interrupt() {
-	select {
-	case p.wakeup() <- struct{}{}:
-	default:
-	}
-}
+// Interrupt ends a Wait in progress (within 20 ms), or the next one: a
+// stop request must not wait out a long period (a frame-rate cap of
+// 1 fps). It is safe to call from any goroutine.
+func (p *Pacer) Interrupt() { p.interrupted.Store(true) }
 
 // Headless is the server-mode Platform: no window, frames paced by a Pacer
 // on the real clock. It never reports a quit; stop its Loop with Stop or a
