@@ -111,7 +111,7 @@ func (h *Headless) Poll() error { return nil }
 // FramePeriod returns the pacing period; part of Paced.
 func (h *Headless) FramePeriod() time.Duration { return h.pacer.Period }
 
-// Interrupt ends a pacing wait at once; part of Interrupter.
+// Interrupt ends a pacing wait within 20 ms; part of Interrupter.
 func (h *Headless) Interrupt() { h.pacer.Interrupt() }
 
 // Present waits for the next frame deadline.

@@ -92,8 +92,8 @@ type VsyncReporter interface {
 }
 
 // Interrupter is an optional Platform interface: Interrupt ends a wait in
-// Present or WaitEvent at once. Stop and StopWith call it, from any
-// goroutine, so a stop never waits out a long pacing period.
+// Present soon (a Pacer's within 20 ms). Stop and StopWith call it, from
+// any goroutine, so a stop never waits out a long pacing period.
 type Interrupter interface {
 	Interrupt()
 }
@@ -319,7 +319,7 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 }
 
 // Stop makes Run return ErrStopped between two frames, ending a pacing wait
-// at once (Interrupter). It is safe to call from any goroutine and from the
+// within 20 ms (Interrupter). It is safe to call from any goroutine and from the
 // hooks.
 func (l *Loop) Stop() {
 	l.stop.Store(true)

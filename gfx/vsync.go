@@ -100,8 +100,8 @@ func (w *Window) configurePacing() {
 	}
 }
 
-// Interrupt ends a pacing wait in Present at once: engine.Loop.Stop calls
-// it from any goroutine. Part of engine.Interrupter.
+// Interrupt ends a pacing wait in Present within 20 ms: engine.Loop.Stop
+// calls it from any goroutine. Part of engine.Interrupter.
 func (w *Window) Interrupt() { w.pacer.Interrupt() }
 
 // Present swaps the buffers: it blocks on vsync where the driver honours
