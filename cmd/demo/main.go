@@ -35,19 +35,22 @@ import (
 	"github.com/fixstep/fixstep/input"
 )
 
+// signals catches the stop signals from the program's first moments: a
+// package variable is set before main runs, as early as Go code can. main
+// releases them when everything is written, so a signal at any moment
+// ends the run cleanly.
+var signals = engine.CatchSignals(exitOnSecondSignal)
+
 // main runs the demo and exits with engine.ExitCode's status: 0 for a clean
 // end, 128+n after signal n (the run still ended cleanly: the recording,
 // the profiles and the stats line are written), 2 after a panic (printed
 // with its stack), 1 for any other error.
 func main() {
-	// Signals are caught first, before anything runs, and until the last
-	// byte is written: a signal at any moment ends the run cleanly.
-	sig := engine.CatchSignals(exitOnSecondSignal)
-	err := run(os.Args[1:], os.Stdout, sig)
+	err := run(os.Args[1:], os.Stdout, signals)
 	if err == nil {
-		err = sig.Err() // a signal during the shutdown: report it
+		err = signals.Err() // a signal during the shutdown: report it
 	}
-	sig.Release()
+	signals.Release() // everything is written
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return
 	}

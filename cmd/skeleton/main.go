@@ -116,19 +116,21 @@ func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) }
 // level, then whenever the governor moves it (0 lowest).
 func (g *game) QualityChanged(level int) {}
 
+// signals makes Ctrl+C, SIGTERM and SIGHUP end the run like the close
+// button, from the program's first moments (a package variable is set
+// before main runs) to the last byte written; a second one exits at once.
+var signals = engine.CatchSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
+
 // main exits with engine.ExitCode's status: 0, 128+n after signal n (the
 // run still ends cleanly), 2 after a panic (printed with its stack), 1.
 func main() {
 	log.SetFlags(0)
 	log.SetPrefix(name + ": ")
-	// Ctrl+C, SIGTERM and SIGHUP end the run like the close button, from
-	// the first line to the last byte written; a second one exits at once.
-	sig := engine.CatchSignals(func(s os.Signal) { os.Exit(engine.ExitCode(&engine.SignalError{Signal: s})) })
-	err := run(sig)
+	err := run(signals)
 	if err == nil {
-		err = sig.Err() // a signal during the shutdown
+		err = signals.Err() // a signal during the shutdown
 	}
-	sig.Release()
+	signals.Release() // everything is written
 	if err == nil {
 		return
 	}
