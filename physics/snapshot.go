@@ -224,6 +224,9 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		rec := bodies[s*bodyBytes:]
 		kind, flags := Kind(rec[0]), rec[bodyFlags]
 		removed := flags&flagRemoved != 0
+		if !removed && le.Uint32(rec[119:]) == 0 {
+			return h, fmt.Errorf("%w: body %d is alive at generation 0, which names no body", ErrBadSnapshot, s)
+		}
 		var want uint8
 		switch {
 		case k < h.free:
