@@ -150,7 +150,7 @@ func (w *World) Restore(src []byte) error {
 		p = p[slotBytes:]
 		w.movers[i], w.bodies[s].slot = s, int32(i)
 	}
-	w.staticsDirty, w.stale = true, false
+	w.staticsDirty, w.stale = true, true // a snapshot may name removed bodies in its contacts: dropped at the next step
 	w.contacts = resize(w.contacts, h.contacts)
 	for i := range w.contacts {
 		getContact(p[:contactBytes], &w.contacts[i])
