@@ -180,15 +180,28 @@ func (g *grid) visit(e *entry, l int8, x, y int64, f func(a, b int32) bool) bool
 // query reads the level's bodies one by one instead.
 const maxQueryCells = 64
 
+// linearQuery is how few items a query reads one by one, in the order
+// they were built, rather than by cells: cheaper for a room's few walls.
+const linearQuery = 32
+
 // query appends to dst the items whose bounds overlap lo..hi, each once,
-// level by level, in a deterministic order.
+// in a deterministic order: the build order for a few items, level by
+// level and cell by cell for more.
 func (g *grid) query(lo, hi Vec2, dst []int32) []int32 {
+	q := entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}}
+	if len(g.entries) <= linearQuery {
+		for i := range g.entries {
+			if overlap(&q, &g.entries[i]) {
+				dst = append(dst, g.entries[i].item)
+			}
+		}
+		return dst
+	}
 	for _, l := range g.levels {
 		// A body of level l reaches at most half a cell from its centre.
 		half := 0.5 / inv(l)
 		x0, x1 := cell(lo.X-half, l), cell(hi.X+half, l)
 		y0, y1 := cell(lo.Y-half, l), cell(hi.Y+half, l)
-		q := entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}}
 		if (x1-x0+1)*(y1-y0+1) > maxQueryCells {
 			for i := range g.sorted {
 				if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
