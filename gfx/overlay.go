@@ -48,8 +48,9 @@ func (o *Overlay) Record(s *engine.Stats) {
 	o.count = min(o.count+1, GraphFrames)
 }
 
-// Draw queues the overlay on a w×h pixel target, at the top left. It
-// changes the renderer's camera to pixels. The text is rebuilt four times a
+// Draw queues the overlay at the top left of the renderer's current target
+// (Renderer.Target), in pixels. It changes the renderer's camera to
+// pixels. The text is rebuilt four times a
 // second so it can be read.
 func (o *Overlay) Draw(r *Renderer, s *engine.Stats, info OverlayInfo) {
 	if !o.Visible {

@@ -122,8 +122,9 @@ const (
 	// Dynamic bodies fall, collide and bounce.
 	Dynamic Kind = iota
 	// Kinematic bodies move at their velocity and push dynamic bodies, but
-	// nothing pushes them. Sweep one against the statics with
-	// MoveAndCollide to stop it at walls.
+	// nothing pushes them. Set Body.Sweep to have Step stop one at the
+	// static and kinematic bodies in its way, or ask World.Cast where it
+	// would meet one.
 	Kinematic
 	// Static bodies never move: walls and floors.
 	Static
