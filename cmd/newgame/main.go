@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,9 @@ func run(args []string) error {
 	if *module == "" {
 		*module = *name
 	}
+	if err := checkModule(*module, *name); err != nil {
+		return err
+	}
 	root, err := filepath.Abs(*engine)
 	if err != nil {
 		return err
@@ -73,19 +77,45 @@ func run(args []string) error {
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
 	}
+	// From here the folder is ours: a failure removes it, so a second try
+	// does not find a half-made game in the way.
+	if err := write(*dir, files, *tidy); err != nil {
+		os.RemoveAll(*dir)
+		return fmt.Errorf("%w (nothing was left in %s)", err, *dir)
+	}
+	fmt.Printf("make new: created %s (module %s). Run it: cd %s && make run\n", *dir, *module, *dir)
+	return nil
+}
+
+// write writes the game's files into dir and tidies its module.
+func write(dir string, files []file, tidy bool) error {
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(*dir, f.name), f.data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
 			return err
 		}
 	}
-	if *tidy {
+	if tidy {
 		cmd := exec.Command("go", "mod", "tidy")
-		cmd.Dir, cmd.Stderr = *dir, os.Stderr
+		cmd.Dir, cmd.Stderr = dir, os.Stderr
 		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("go mod tidy in %s: %w", *dir, err)
+			return fmt.Errorf("go mod tidy in %s: %w", dir, err)
 		}
 	}
-	fmt.Printf("make new: created %s (module %s). Run it: cd %s && make run\n", *dir, *module, *dir)
+	return nil
+}
+
+var validModule = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~/-]*$`)
+
+// checkModule refuses a module path go would not take, or one that is a
+// standard library package's path (log, sort, image, arena...): go mod
+// tidy would call every import of it ambiguous.
+func checkModule(module, name string) error {
+	if !validModule.MatchString(module) || strings.Contains(module, "//") || strings.HasSuffix(module, "/") {
+		return fmt.Errorf("MODULE=%q is not a module path (make new NAME=%s MODULE=example.com/%s)", module, name, name)
+	}
+	if p, err := build.Import(module, "", build.FindOnly); err == nil && p.Goroot {
+		return fmt.Errorf("%q is a standard library package, so it cannot be the game's module path: give one, make new NAME=%s MODULE=example.com/%s", module, name, name)
+	}
 	return nil
 }
 

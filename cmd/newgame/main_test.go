@@ -51,3 +51,50 @@ func TestNewGame(t *testing.T) {
 		t.Errorf("a bad name: %v", err)
 	}
 }
+
+// TestStandardLibraryNames: a game named after a standard library package
+// (log, arena, image) is refused before anything is written, with the fix
+// in the message, and works with MODULE set; a failure later leaves no
+// half-made folder behind.
+func TestStandardLibraryNames(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	for _, name := range []string{"log", "arena", "image", "sort"} {
+		dir := filepath.Join(t.TempDir(), name)
+		err := run([]string{"-name", name, "-dir", dir, "-engine", root, "-tidy=false"})
+		if err == nil || !strings.Contains(err.Error(), "MODULE=example.com/"+name) {
+			t.Errorf("NAME=%s: %v, want a refusal that suggests MODULE=example.com/%s", name, err, name)
+		}
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("NAME=%s: %s was written", name, dir)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "log")
+	if err := run([]string{"-name", "log", "-module", "example.com/log", "-dir", dir, "-engine", root, "-tidy=false"}); err != nil {
+		t.Errorf("NAME=log MODULE=example.com/log: %v", err)
+	}
+	if err := run([]string{"-name", "x", "-module", "bad module", "-dir", filepath.Join(t.TempDir(), "x"), "-engine", root}); err == nil {
+		t.Error("a module path with a space was taken")
+	}
+	// A failing go mod tidy (no module proxy, no network) removes the folder.
+	dir = filepath.Join(t.TempDir(), "offline")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperNewGame$")
+	cmd.Env = append(os.Environ(), "FIXSTEP_NEWGAME_DIR="+dir, "FIXSTEP_NEWGAME_ROOT="+root, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOMODCACHE="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "nothing was left in") {
+		t.Errorf("make new with go mod tidy failing: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Errorf("a failed make new left %s behind", dir)
+	}
+}
+
+// TestHelperNewGame runs make new in a child process whose environment a
+// test sets (FIXSTEP_NEWGAME_DIR): it exits 1 when run fails.
+func TestHelperNewGame(t *testing.T) {
+	dir := os.Getenv("FIXSTEP_NEWGAME_DIR")
+	if dir == "" {
+		t.Skip("a helper for TestStandardLibraryNames")
+	}
+	if err := run([]string{"-name", "offline", "-dir", dir, "-engine", os.Getenv("FIXSTEP_NEWGAME_ROOT")}); err != nil {
+		t.Fatal(err)
+	}
+}
