@@ -163,7 +163,9 @@ func gameFiles(root, name, module string) ([]file, error) {
 			module, goLine, enginePath, enginePath, enginePath, root))},
 		file{"Makefile", []byte(strings.ReplaceAll(makefile, "NAME", name))},
 		file{"README.md", []byte(strings.ReplaceAll(readme, "NAME", name))},
-		file{".gitignore", []byte("/bin/\n*.test\n*.prof\n*.png\n")},
+		// Only what the game's Makefile writes: *.png would drop the
+		// game's own sprite sheets from its commits without a word.
+		file{".gitignore", []byte("/bin/\n*.test\n/" + name + ".png\n")},
 	)
 	return out, nil
 }

@@ -26,6 +26,9 @@ func TestNewGame(t *testing.T) {
 	if !strings.Contains(string(src), "Command mygame is a fixstep game") || strings.Contains(string(src), `"skeleton"`) {
 		t.Errorf("names not changed in the new game:\n%s", src)
 	}
+	if ig, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(ig) != "/bin/\n*.test\n/mygame.png\n" {
+		t.Errorf(".gitignore ignores more than the game writes (a sprite sheet's *.png would vanish from commits):\n%s", ig)
+	}
 	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if !strings.Contains(string(mod), "module mygame") || !strings.Contains(string(mod), "replace github.com/fixstep/fixstep => "+root) {
 		t.Errorf("go.mod:\n%s", mod)
