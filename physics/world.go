@@ -633,6 +633,7 @@ func (w *World) Step(dt float64) {
 	w.integrate(dt)
 	w.solvePositions()
 	w.contain("during the step")
+	w.purge() // a body taken out raises no event: its contacts end silently, as Remove's do
 	w.sleep(dt)
 	w.notify()
 	w.stepping = false
