@@ -3,10 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // Saver is state that can be saved and loaded back: a game's whole
@@ -232,36 +230,4 @@ func (t *tickLimit) Poll() error {
 		return ErrStopped
 	}
 	return t.Sim.Poll()
-}
-
-// Save appends the timestep's position in game time to dst: the tick
-// counter, so the next Tick.N and Tick.Time continue from it, and the lag,
-// so the next frame's alpha does. Load puts them back. The rest (the
-// configuration, pause, time scale, frame counts) stays. A game saved and
-// loaded whole (a save file, a rewind to a checkpoint) saves its loop's
-// timestep with it: l.Timestep().Save(dst).
-func (t *Timestep) Save(dst []byte) []byte {
-	dst = append(dst, "FXTS"...)
-	dst = binary.LittleEndian.AppendUint64(dst, t.ticks)
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(t.lag))
-	return binary.LittleEndian.AppendUint64(dst, uint64(t.num))
-}
-
-// Load restores what Save wrote. Bytes of another length, or saved by a
-// timestep of another tick length, give an error and change nothing.
-func (t *Timestep) Load(src []byte) error {
-	if len(src) != 28 || string(src[:4]) != "FXTS" {
-		return fmt.Errorf("engine: timestep state of %d bytes: want 28 from Timestep.Save", len(src))
-	}
-	ticks := binary.LittleEndian.Uint64(src[4:])
-	lag := int64(binary.LittleEndian.Uint64(src[12:]))
-	num := int64(binary.LittleEndian.Uint64(src[20:]))
-	switch {
-	case num != t.num:
-		return fmt.Errorf("engine: timestep state saved at another tick length (%d/%d ns, this one %d/%d)", num, t.den, t.num, t.den)
-	case lag < 0 || lag/t.den > int64(time.Hour):
-		return fmt.Errorf("engine: timestep state with a lag of %d/%d ns: out of range", lag, t.den)
-	}
-	t.ticks, t.lag = ticks, lag
-	return nil
 }

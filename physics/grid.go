@@ -1,9 +1,6 @@
 package physics
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // grid is a hierarchical spatial hash: each body goes in one cell, of the
 // level whose cells are the smallest power of two (in world units) its
@@ -66,12 +63,12 @@ func (g *grid) reserve(n int) {
 	for size < n {
 		size <<= 1
 	}
-	g.entries = slices.Grow(g.entries, n-len(g.entries))
-	g.sorted = slices.Grow(g.sorted, n-len(g.sorted))
+	g.entries = room(g.entries, n)
+	g.sorted = room(g.sorted, n)
 	if cap(g.start) < size+1 {
 		g.start = make([]int32, 0, 2*size+1)
 	}
-	g.levels = slices.Grow(g.levels, levelSpan)
+	g.levels = room(g.levels, levelSpan)
 }
 
 // build fills the grid with bodies[ids[k]] for every k, each bounds grown

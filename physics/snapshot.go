@@ -63,8 +63,8 @@ func (w *World) Snapshot(dst []byte) []byte {
 	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
 		len(w.contacts)*contactBytes
 	off := len(dst)
-	dst = grow(dst, n)
-	b := dst[off : off+n]
+	dst = slices.Grow(dst, n)[:off+n]
+	b := dst[off:]
 	copy(b, snapMagic)
 	le.PutUint16(b[4:], snapVersion)
 	putF(b[6:], w.Gravity.X)
@@ -159,14 +159,8 @@ func (w *World) Restore(src []byte) error {
 	w.freeing = w.freeing[:0]
 	w.island = resize(w.island, h.bodies)
 	w.rest = resize(w.rest, h.bodies)
-	// The room Add keeps for contacts, so the next steps do not grow it.
-	if want := 6 * len(w.bodies); cap(w.contacts) < want {
-		w.contacts = slices.Grow(w.contacts, want-len(w.contacts))
-	}
-	if want := 6 * len(w.bodies); cap(w.previous) < want {
-		w.previous = slices.Grow(w.previous[:0], want)
-	}
 	w.previous = w.previous[:0]
+	w.roomForContacts() // as Add keeps it
 	return nil
 }
 
@@ -400,16 +394,6 @@ func boolByte(v bool) byte {
 		return 1
 	}
 	return 0
-}
-
-// grow returns s with room for n more elements, its length unchanged.
-func grow[S ~[]E, E any](s S, n int) S {
-	if cap(s)-len(s) >= n {
-		return s[:len(s)+n]
-	}
-	t := make(S, len(s)+n, max(len(s)+n, 2*cap(s)))
-	copy(t, s)
-	return t
 }
 
 // resize returns s with length n, reusing its array when it is large

@@ -382,13 +382,7 @@ func (w *World) Add(b Body) (BodyID, error) {
 		w.island = append(w.island, 0)
 		w.rest = append(w.rest, 0)
 	}
-	// Room for a resting pile's contacts and near pairs (up to about six
-	// per body), so a settling world does not grow these slices, nor the
-	// pair tables sized from them, while it runs.
-	if want := 6 * len(w.bodies); cap(w.contacts) < want {
-		w.contacts = slices.Grow(w.contacts, want-len(w.contacts))
-		w.previous = slices.Grow(w.previous, want-len(w.previous))
-	}
+	w.roomForContacts()
 	w.index(int32(i))
 	return BodyID{i, b.gen}, nil
 }
@@ -404,17 +398,17 @@ func (w *World) Add(b Body) (BodyID, error) {
 func (w *World) Reserve(bodies int) {
 	bodies = min(max(bodies, 0), MaxSnapshotBodies)
 	contacts := MaxContactsPerBody * bodies
-	w.bodies = slices.Grow(w.bodies, bodies-len(w.bodies))
-	w.island = slices.Grow(w.island, bodies-len(w.island))
-	w.rest = slices.Grow(w.rest, bodies-len(w.rest))
-	w.free = slices.Grow(w.free, bodies-len(w.free))
-	w.freeing = slices.Grow(w.freeing, bodies-len(w.freeing))
-	w.movers = slices.Grow(w.movers, bodies-len(w.movers))
-	w.statics = slices.Grow(w.statics, bodies-len(w.statics))
-	w.near = slices.Grow(w.near, bodies-len(w.near))
-	w.seen = slices.Grow(w.seen, bodies-len(w.seen))
-	w.contacts = slices.Grow(w.contacts, contacts-len(w.contacts))
-	w.previous = slices.Grow(w.previous, contacts-len(w.previous))
+	w.bodies = room(w.bodies, bodies)
+	w.island = room(w.island, bodies)
+	w.rest = room(w.rest, bodies)
+	w.free = room(w.free, bodies)
+	w.freeing = room(w.freeing, bodies)
+	w.movers = room(w.movers, bodies)
+	w.statics = room(w.statics, bodies)
+	w.near = room(w.near, bodies)
+	w.seen = room(w.seen, bodies)
+	w.contacts = room(w.contacts, contacts)
+	w.previous = room(w.previous, contacts)
 	w.prevTable.reset(contacts)
 	w.curTable.reset(contacts)
 	w.grid.reserve(bodies)
@@ -446,6 +440,19 @@ func (b *Body) check() error {
 		return fmt.Errorf("physics: friction %v: want 0 to %v", b.Friction, float64(MaxFriction))
 	}
 	return nil
+}
+
+// room returns s with capacity for n elements at least, its length and
+// contents unchanged.
+func room[S ~[]E, E any](s S, n int) S { return slices.Grow(s, max(n-len(s), 0)) }
+
+// roomForContacts keeps room for a resting pile's contacts and near pairs
+// (up to about six per body slot), so a settling world does not grow them,
+// nor the pair tables sized from them, while it runs.
+func (w *World) roomForContacts() {
+	want := 6 * len(w.bodies)
+	w.contacts = room(w.contacts, want)
+	w.previous = room(w.previous, want)
 }
 
 // index lists body i with the statics or the movers.
@@ -696,14 +703,13 @@ func (w *World) refreshStatics() {
 	if !w.staticsDirty {
 		return
 	}
-	w.staticsDirty = false
 	for k := 0; k < len(w.statics); k++ {
 		if err := w.bodies[w.statics[k]].check(); err != nil {
 			w.fault(w.statics[k], "a static body", err)
 			k--
 		}
 	}
-	w.staticsDirty = false
+	w.staticsDirty = false // after the faults, which mark it again
 	w.staticGrid.build(w.bodies, w.statics, margin/2)
 }
 
