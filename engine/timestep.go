@@ -136,6 +136,11 @@ type Tick struct {
 	// world, such as starting a sound or writing a recording, it did
 	// already. Skip that when Rerun is set.
 	Rerun bool
+	// Input holds the tick's input of every player, the game's own
+	// per-tick input value (see Inputter), when Config.InputSize is set:
+	// what the game's Input wrote, or what a replay or a netplay session
+	// decided. Update reads the tick's input from here only.
+	Input Inputs
 
 	num, den int64
 }

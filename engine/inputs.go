@@ -1,0 +1,86 @@
+package engine
+
+import "fmt"
+
+// A game's own per-tick input. Device input (keys, a mouse in window
+// pixels, a gamepad) is not what a tick should depend on: a window resized
+// mid-run moves the mouse's world position, and a peer across a network has
+// other devices. So a game that records, replays or plays over a network
+// turns its devices into a small value of its own once per tick (move
+// left, fire, aim at (12.5, 3) in world units), and its Update reads only
+// that value. The value is what a recording holds, what a replay feeds
+// back, and what netplay sends; the engine never looks inside it.
+
+// Limits of a game's per-tick input.
+const (
+	// MaxInputSize is the largest per-tick input value, in bytes: a few
+	// bytes is usual (GGPO's inputs are 2 to 8), and netplay sends several
+	// ticks of every player in one datagram.
+	MaxInputSize = 64
+	// MaxPlayers is the most players one tick's Inputs holds.
+	MaxPlayers = 8
+)
+
+// Inputter is a Game with a per-tick input value of its own, of
+// Config.InputSize bytes. The Loop calls Input before each update that runs
+// for the first time (not on a rerun), with dst zeroed; Update then finds
+// the value in Tick.Input, and reads only that. When a replay or a netplay
+// session decides the tick's inputs, Input is not called at all.
+//
+// Input runs at the tick, like Update: presses and releases are seen by
+// exactly one Input call, as they are by one Update.
+type Inputter interface {
+	Input(t Tick, dst []byte)
+}
+
+// Inputs are one tick's inputs of every player: each the game's own
+// per-tick input value, all of the same size. The zero Inputs has no
+// players. An Inputs is a view of memory the Loop (or a netplay session)
+// owns, valid during the Update it is passed to: copy what you keep.
+type Inputs struct {
+	data      []byte
+	size      int
+	predicted uint32
+}
+
+// NewInputs returns the inputs held in data: len(data)/size players of
+// size bytes each, player p at data[p*size:]. Bit p of predicted marks
+// player p's input as a prediction (a remote input that has not arrived:
+// netplay repeats the last one). It panics when size is not in
+// [1, MaxInputSize] or data does not hold 1 to MaxPlayers whole inputs.
+func NewInputs(data []byte, size int, predicted uint32) Inputs {
+	if size < 1 || size > MaxInputSize {
+		panic(fmt.Sprintf("engine: input size %d, want 1 to %d", size, MaxInputSize))
+	}
+	if n := len(data) / size; len(data)%size != 0 || n < 1 || n > MaxPlayers {
+		panic(fmt.Sprintf("engine: %d bytes of input is not 1 to %d inputs of %d bytes", len(data), MaxPlayers, size))
+	}
+	return Inputs{data: data, size: size, predicted: predicted & (1<<(len(data)/size) - 1)}
+}
+
+// Players returns how many players' inputs in holds.
+func (in Inputs) Players() int {
+	if in.size == 0 {
+		return 0
+	}
+	return len(in.data) / in.size
+}
+
+// Player returns player p's input. It panics when p is out of range.
+func (in Inputs) Player(p int) []byte {
+	return in.data[p*in.size : (p+1)*in.size : (p+1)*in.size]
+}
+
+// Predicted reports whether player p's input is a prediction, not yet
+// confirmed: netplay may roll the tick back and run it again with the
+// input that arrives.
+func (in Inputs) Predicted(p int) bool { return in.predicted>>uint(p)&1 != 0 }
+
+// Confirmed reports whether no input of the tick is a prediction.
+func (in Inputs) Confirmed() bool { return in.predicted == 0 }
+
+// Size returns the size of one player's input in bytes.
+func (in Inputs) Size() int { return in.size }
+
+// Bytes returns every player's input, one after another.
+func (in Inputs) Bytes() []byte { return in.data }
