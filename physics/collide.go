@@ -17,10 +17,14 @@ type Contact struct {
 	// Depth is how far they overlapped when the tick found them; negative,
 	// the gap between them (see Touching).
 	Depth float64
-	// Touching says whether they touch: they overlap, or the solver had to
-	// push them apart to keep them from overlapping this tick. Contacts
-	// lists pairs near enough to touch within a tick (the solver's
-	// speculative margin); only touching ones raise events.
+	// Touching says whether they touch: they overlap, the gap between them
+	// is under TouchGap (PartGap once they touch), or the solver pushed
+	// them apart this tick (a speculative contact that carries an
+	// impulse). The gaps are far above rounding anywhere in the world, so
+	// a body stopped at a wall touches it whatever the wall's coordinates,
+	// with gravity or without. Contacts lists pairs near enough to touch
+	// within a tick (the solver's speculative margin); only touching ones
+	// raise events.
 	// Impulse is the normal impulse the solver applied this tick (mass ×
 	// velocity); FrictionImpulse the tangential one. A resting box of mass
 	// m under gravity g carries about m·g·dt.
@@ -54,6 +58,15 @@ const (
 	maxCorrection = 0.2      // the most one pass moves a contact, units
 	bounceSpeed   = 1.0      // restitution applies above this approach speed, units/s
 	margin        = 4 * slop // speculative contacts: pairs this near are solved
+)
+
+// The gaps under which a pair touches (see Contact.Touching). A pair
+// begins to touch within TouchGap and stops beyond PartGap: the step
+// between them keeps a body that slides along a wall, its gap wavering by
+// rounding, from raising an event pair every tick.
+const (
+	TouchGap = slop / 4 // 1.25 mm
+	PartGap  = slop / 2 // 2.5 mm
 )
 
 // detect finds this tick's contacts at the current positions: movers
@@ -179,7 +192,11 @@ func (w *World) warmStart() {
 			continue
 		}
 		k := w.prevTable.get(c.key)
-		if k < 0 || w.previous[k].feature != c.feature {
+		if k < 0 {
+			continue
+		}
+		c.Touching = w.previous[k].Touching // until the solve decides, with PartGap
+		if w.previous[k].feature != c.feature {
 			continue
 		}
 		c.Impulse, c.FrictionImpulse = w.previous[k].Impulse, w.previous[k].FrictionImpulse

@@ -53,7 +53,11 @@ func (w *World) solveVelocities(dt float64) {
 			c.Impulse = p
 			w.apply(c, c.Normal.Scale(dp))
 		}
-		c.Touching = c.Depth >= 0 || c.Impulse > 0
+		gap := TouchGap
+		if c.Touching { // it touched the tick before
+			gap = PartGap
+		}
+		c.Touching = c.Depth >= -gap || c.Impulse > 0
 	}
 }
 

@@ -136,7 +136,8 @@ func TestContactEvents(t *testing.T) {
 }
 
 // TestBroadPhaseFindsExactlyTheTouchingPairs builds pairs that overlap by
-// less than the slop (so nothing moves) and pairs that miss by as little,
+// less than the slop (so nothing moves) or have a gap just under TouchGap,
+// and pairs whose gap is just over it,
 // of mixed shapes and sizes spanning several cells, and checks the grid
 // reports exactly the touching ones.
 func TestBroadPhaseFindsExactlyTheTouchingPairs(t *testing.T) {
@@ -148,10 +149,11 @@ func TestBroadPhaseFindsExactlyTheTouchingPairs(t *testing.T) {
 		size := func() float64 { return 0.1 + r.Float64()*1.2 }
 		a := Body{Shape: Shape(r.IntN(2)), Pos: Vec2{x, y}, Radius: size(), HalfW: size(), HalfH: size()}
 		b := Body{Shape: Shape(r.IntN(2)), Radius: size(), HalfW: size(), HalfH: size()}
+		// A pair touches when it overlaps or its gap is under TouchGap.
 		touch := r.IntN(2) == 0
-		gap := 5e-5
+		gap := TouchGap + 5e-5
 		if touch {
-			gap = -5e-5
+			gap = []float64{-5e-5, TouchGap - 5e-5}[r.IntN(2)]
 		}
 		// Along x: the sum of the half extents facing each other.
 		ea := map[Shape]float64{Circle: a.Radius, Box: a.HalfW}[a.Shape]
