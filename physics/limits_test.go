@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -402,4 +404,93 @@ func reserveRun(t *testing.T, reserve bool) (uint64, *World) {
 	}
 	runtime.ReadMemStats(&after)
 	return after.Mallocs - before.Mallocs, w
+}
+
+// TestChurnAfterReserve is the shooter of issue 21: 300 enemies in a walled
+// arena and 300 bullets fired every tick, each bullet removed after 4 ticks
+// or when it hits something, so 300 bodies are added and 300 removed every
+// tick for three minutes of game time (10,800 ticks), at a bounded count.
+// After one Reserve, no tick allocates and no GC runs.
+// FIXSTEP_CHURN_MINUTES=10 makes it the issue's ten-minute run.
+func TestChurnAfterReserve(t *testing.T) {
+	minutes := 3
+	if m, err := strconv.Atoi(os.Getenv("FIXSTEP_CHURN_MINUTES")); err == nil && m > 0 {
+		minutes = m
+	}
+	if testing.Short() {
+		minutes = 1
+	}
+	var runs []string
+	for range 3 { // see TestReserveAllocatesNothingAfter: one clean run of three
+		mallocs, gcs, adds := churnRun(t, minutes*60*60)
+		if adds < uint64(minutes*60*60*300) {
+			t.Fatalf("%d bodies added in %d minutes, want 300 a tick", adds, minutes)
+		}
+		if mallocs == 0 && gcs == 0 {
+			t.Logf("%d minutes of game time, %d bodies added and removed: 0 allocations, 0 GC cycles", minutes, adds)
+			return
+		}
+		runs = append(runs, fmt.Sprintf("%d allocations and %d GC cycles", mallocs, gcs))
+	}
+	t.Errorf("after Reserve, three identical runs allocated: %v; want none", runs)
+}
+
+// churnHits removes every bullet that begins touching something, from
+// inside the callback, as a game does.
+type churnHits struct {
+	w       *World
+	bullets []BodyID
+}
+
+func (c *churnHits) BeginContact(ct *Contact) {
+	for _, id := range [2]BodyID{ct.A, ct.B} {
+		if c.w.Alive(id) && c.w.Body(id).Tag == 1 {
+			c.w.Remove(id)
+		}
+	}
+}
+func (c *churnHits) EndContact(a, b BodyID) {}
+
+// churnRun runs the arena for ticks ticks after its Reserve and returns
+// the mallocs and GC cycles of all of them, and the bullets fired.
+func churnRun(t *testing.T, ticks int) (mallocs, gcs, adds uint64) {
+	const enemies, perTick, life = 300, 300, 4
+	w := &World{}
+	w.Reserve(1 + 4 + enemies + perTick*life)
+	hits := &churnHits{w: w, bullets: make([]BodyID, perTick*life)}
+	w.Listener = hits
+	for _, wall := range [4]Body{
+		{Pos: Vec2{0, -51}, HalfW: 52, HalfH: 1}, {Pos: Vec2{0, 51}, HalfW: 52, HalfH: 1},
+		{Pos: Vec2{-51, 0}, HalfW: 1, HalfH: 52}, {Pos: Vec2{51, 0}, HalfW: 1, HalfH: 52},
+	} {
+		wall.Kind, wall.Shape = Static, Box
+		mustAdd(t, w, wall)
+	}
+	r := rand.New(rand.NewPCG(21, 2))
+	for range enemies {
+		mustAdd(t, w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Restitution: 0.5,
+			Pos: Vec2{r.Float64()*90 - 45, r.Float64()*90 - 45}, Vel: Vec2{r.Float64()*6 - 3, r.Float64()*6 - 3}})
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for tick := range ticks {
+		for k := range perTick {
+			slot := &hits.bullets[tick%life*perTick+k]
+			if w.Alive(*slot) {
+				w.Remove(*slot)
+			}
+			// Fired from the middle in every direction, fast.
+			a := float64(tick*perTick+k) * 0.618034
+			d := Vec2{a - float64(int(a)) - 0.5, float64(k)/perTick - 0.5}
+			var err error
+			if *slot, err = w.Add(Body{Shape: Circle, Radius: 0.1, Tag: 1, Pos: d.Scale(10), Vel: d.Scale(80)}); err != nil {
+				t.Fatal(err)
+			}
+			adds++
+		}
+		w.Step(dt)
+	}
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, uint64(after.NumGC - before.NumGC), adds
 }

@@ -37,10 +37,25 @@
 // whole world, for rollback, sync tests and save files; Diff names the
 // first body and field in which two snapshots differ.
 //
-// Bodies are a slice of structs, not a pointer graph, and a step allocates
-// nothing once the world has reached its size: each slice grows to its
-// high-water mark and stays, and Reserve sizes them all at once, contacts
-// included, so that nothing grows while a game runs. Units are yours (metres or
+// Bodies are a slice of structs, not a pointer graph. What allocates, and
+// when:
+//   - Add, when the world holds more body slots than ever before (a slot is
+//     reused after Remove, so a game that adds and removes bullets stays at
+//     its high-water mark); its lists and grids grow with it.
+//   - Step, when a tick finds more contacts than any tick before (a
+//     pile-up), or when the grids meet more occupied cells than before.
+//   - Snapshot, only into a dst too small; Restore, to a snapshot's size;
+//     queries, only into a dst too small; Diff, always (it is a report).
+//   - Nothing else: Remove, Body, Contacts, Teleport, the events and the
+//     casts allocate nothing, ever.
+//
+// Capacity is kept at the high-water mark and never shrinks. Reserve(n)
+// sizes everything a world of n body slots needs at once, its contacts
+// included (MaxContactsPerBody a slot), so that after one call nothing
+// grows while the game runs: a shooter adding and removing 300 bodies a
+// tick reads 0 allocations for ten minutes (TestChurnAfterReserve).
+//
+// Units are yours (metres or
 // pixels, seconds, mass 1 by default); angles are not simulated (circles
 // and boxes do not rotate).
 //
