@@ -143,6 +143,13 @@ type Config struct {
 	// Quality tunes the quality governor a Loop runs (see Governor). The
 	// zero value is a sensible governor with levels 0..4.
 	Quality GovernorConfig
+
+	// InputSize is the size in bytes of the game's own per-tick input
+	// value, at most MaxInputSize: the Loop calls the game's Input (see
+	// Inputter) before each tick and hands the value to Update in
+	// Tick.Input; a Tape (a replay) records or decides it. Zero means the
+	// game has none. A Timestep ignores it.
+	InputSize int
 }
 
 // withDefaults returns c with every zero field replaced by its default, or an
@@ -167,6 +174,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("engine: Config.FPSDecay = %v: must be in (0, 1] (or zero for %v)", c.FPSDecay, DefaultFPSDecay)
 	case c.WorkTau < 0:
 		return c, fmt.Errorf("engine: Config.WorkTau = %v: must be positive (or zero for %v)", c.WorkTau, DefaultWorkTau)
+	case c.InputSize < 0 || c.InputSize > MaxInputSize:
+		return c, fmt.Errorf("engine: Config.InputSize = %d: must be 0 to MaxInputSize (%d) bytes", c.InputSize, MaxInputSize)
 	}
 	var err error
 	if c.Quality, err = c.Quality.withDefaults(); err != nil {

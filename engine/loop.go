@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -225,6 +226,11 @@ type Loop struct {
 
 	sync *syncTest // nil unless SyncTest was called
 
+	inputter Inputter // the game's Input, when Config.InputSize is set
+	inSize   int
+	inBuf    [MaxInputSize]byte // the tick's input
+	tape     Tape               // nil unless SetTape was called
+
 	in   hook   // the code running, for PanicError
 	tick uint64 // the tick running or next to run, for PanicError
 
@@ -243,7 +249,13 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	ts, _ := NewTimestep(c)
 	mon, _ := NewMonitor(c)
 	gov, _ := NewGovernor(c.Quality)
-	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g}
+	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g, inSize: c.InputSize}
+	if c.InputSize > 0 {
+		var ok bool
+		if l.inputter, ok = g.(Inputter); !ok {
+			return nil, fmt.Errorf("engine: Config.InputSize = %d, but the game (%T) has no Input method (engine.Inputter)", c.InputSize, g)
+		}
+	}
 	l.paced, _ = p.(Paced)
 	l.quality, _ = g.(QualityChanger)
 	l.onSusp, _ = g.(SuspendChanger)

@@ -65,11 +65,13 @@ type syncTest struct {
 	depth  int
 	states [MaxSyncDepth + 1][]byte // the game before tick N, at N % (depth+1)
 	inputs [MaxSyncDepth + 1][]byte
-	ticks  [MaxSyncDepth + 1]Tick
-	run    uint64 // ticks run under the test
-	after  []byte // the game after the tick as first run
-	again  []byte // after a tick's second run
-	ticked uint64 // ticks checked: each tick is run depth+1 times in all
+	// tickInputs holds each tick's game input (Tick.Input), for its rerun.
+	tickInputs [MaxSyncDepth + 1][]byte
+	ticks      [MaxSyncDepth + 1]Tick
+	run        uint64 // ticks run under the test
+	after      []byte // the game after the tick as first run
+	again      []byte // after a tick's second run
+	ticked     uint64 // ticks checked: each tick is run depth+1 times in all
 }
 
 // SyncTest turns on the sync test, to find what makes a game's update
@@ -102,6 +104,41 @@ func (l *Loop) SyncTest(depth int, input Saver) error {
 // update runs tick t of the game, and under a sync test runs the last
 // depth ticks again and compares.
 func (l *Loop) update(t Tick) error {
+	if l.inSize > 0 {
+		if err := l.decideInput(&t); err != nil {
+			return err
+		}
+	}
+	if err := l.updateOnce(t); err != nil {
+		return err
+	}
+	if l.tape != nil {
+		return l.tape.Ticked(t)
+	}
+	return nil
+}
+
+// decideInput fills t.Input with the tick's input: the tape's (a replay),
+// or the game's own.
+func (l *Loop) decideInput(t *Tick) error {
+	buf := l.inBuf[:l.inSize]
+	clear(buf)
+	decided := false
+	if l.tape != nil {
+		var err error
+		if decided, err = l.tape.Input(*t, buf); err != nil {
+			return err
+		}
+	}
+	if !decided {
+		l.inputter.Input(*t, buf)
+	}
+	t.Input = NewInputs(buf, l.inSize, 0)
+	return nil
+}
+
+// updateOnce runs tick t, and under a sync test the last depth ticks again.
+func (l *Loop) updateOnce(t Tick) error {
 	s := l.sync
 	if s == nil {
 		return l.game.Update(t)
@@ -111,6 +148,12 @@ func (l *Loop) update(t Tick) error {
 	s.states[k] = s.game.Save(s.states[k][:0])
 	if s.input != nil {
 		s.inputs[k] = s.input.Save(s.inputs[k][:0])
+	}
+	// The tick's own input, kept: the loop's buffer holds the next tick's
+	// by the time this one runs again.
+	s.tickInputs[k] = append(s.tickInputs[k][:0], t.Input.Bytes()...)
+	if t.Input.Players() > 0 {
+		t.Input = NewInputs(s.tickInputs[k], t.Input.Size(), 0)
 	}
 	s.ticks[k] = t
 	if err := l.game.Update(t); err != nil {

@@ -16,7 +16,12 @@ import (
 // which finds contacts in another order, so a version 2 recording no
 // longer replays to its hashes: it is refused with a clear error, as
 // version 1 files (one block written at exit) are.
-const ReplayVersion = 3
+//
+// Version 4 adds the game's own per-tick input (engine.Inputter): the
+// header says its size and the players it holds, and the chunks hold those
+// values instead of device input. Version 3 files still read, as
+// recordings of device input.
+const ReplayVersion = 4
 
 // Limits on what a replay file may declare. A replay is untrusted input
 // (people attach them to bug reports): the reader checks every count and
@@ -46,7 +51,37 @@ type ReplayHeader struct {
 	Seed   uint64
 	Engine string
 	Params string
+	// InputSize is the size of the game's per-tick input value, and
+	// Players how many players' values each tick holds; 0 for a recording
+	// of device input (ReplayWriter.Tick).
+	InputSize, Players uint8
 }
+
+// MaxReplayPlayers is the most players a recording of game input holds.
+const MaxReplayPlayers = 8
+
+// check reports a header the format cannot hold.
+func (h ReplayHeader) check() error {
+	switch {
+	case h.TPS == 0:
+		return fmt.Errorf("TPS 0")
+	case len(h.Engine) > MaxReplayEngine:
+		return fmt.Errorf("engine version of %d bytes, over %d", len(h.Engine), MaxReplayEngine)
+	case len(h.Params) > MaxReplayParams:
+		return fmt.Errorf("parameters of %d bytes, over %d", len(h.Params), MaxReplayParams)
+	case (h.InputSize == 0) != (h.Players == 0):
+		return fmt.Errorf("input size %d for %d players: both or neither must be 0", h.InputSize, h.Players)
+	case h.InputSize > MaxReplayInputSize:
+		return fmt.Errorf("input size %d, over %d", h.InputSize, MaxReplayInputSize)
+	case h.Players > MaxReplayPlayers:
+		return fmt.Errorf("%d players, over %d", h.Players, MaxReplayPlayers)
+	}
+	return nil
+}
+
+// MaxReplayInputSize is the largest per-tick game input a recording holds,
+// engine.MaxInputSize.
+const MaxReplayInputSize = 64
 
 // TickHash is a game state hash after a tick (Tick counts ticks run).
 type TickHash struct {
@@ -65,9 +100,12 @@ type ReplayEnd struct {
 // The file format, integers little-endian or uvarints:
 //
 //	header: "FXSTEPRP", version (uint16), TPS (uint32), seed (uint64),
-//	        engine and params (uvarint length, bytes), CRC-32 of the above
+//	        engine and params (uvarint length, bytes), input size and
+//	        players (a byte each; version 4), CRC-32 of the above
 //	chunk:  'C', first tick, ticks, input length, input (the Recorder's
-//	        stream for those ticks), hash count, (tick, hash uint64) pairs,
+//	        stream for those ticks; for game input, per tick 1 and the
+//	        players' values, or 0 for the tick before's, the chunk's first
+//	        tick always whole), hash count, (tick, hash uint64) pairs,
 //	        CRC-32 of the chunk from 'C'
 //	end:    'E', ticks, message length, message, CRC-32 of the record
 //
@@ -98,6 +136,9 @@ type ReplayWriter struct {
 	buf    []byte
 	err    error
 	closed bool
+
+	inputLen  int    // bytes of a tick's game input, 0 for device input
+	lastInput []byte // the last game input written
 }
 
 // NewReplayWriter writes h to w and returns a writer that flushes a chunk
@@ -105,13 +146,8 @@ type ReplayWriter struct {
 // limits or when the header cannot be written: check an output before the
 // run, not after.
 func NewReplayWriter(w io.Writer, h ReplayHeader) (*ReplayWriter, error) {
-	switch {
-	case h.TPS == 0:
-		return nil, fmt.Errorf("input: replay TPS 0")
-	case len(h.Engine) > MaxReplayEngine:
-		return nil, fmt.Errorf("input: replay engine version of %d bytes, over %d", len(h.Engine), MaxReplayEngine)
-	case len(h.Params) > MaxReplayParams:
-		return nil, fmt.Errorf("input: replay parameters of %d bytes, over %d", len(h.Params), MaxReplayParams)
+	if err := h.check(); err != nil {
+		return nil, fmt.Errorf("input: replay header: %w", err)
 	}
 	b := append([]byte(nil), replayMagic[:]...)
 	b = binary.LittleEndian.AppendUint16(b, ReplayVersion)
@@ -121,12 +157,97 @@ func NewReplayWriter(w io.Writer, h ReplayHeader) (*ReplayWriter, error) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
+	b = append(b, h.InputSize, h.Players)
 	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 	if _, err := w.Write(b); err != nil {
 		return nil, fmt.Errorf("input: writing the replay header: %w", err)
 	}
 	every := min(uint64(h.TPS), MaxReplayChunkTicks)
-	return &ReplayWriter{w: w, every: every, hashes: make([]TickHash, 0, 4), buf: b[:0]}, nil
+	return &ReplayWriter{w: w, every: every, hashes: make([]TickHash, 0, 4), buf: b[:0],
+		inputLen: int(h.InputSize) * int(h.Players)}, nil
+}
+
+// TickInput records the coming tick's game input: every player's value,
+// Players×InputSize bytes, as the header declared. A tick whose input is
+// the same as the tick before's takes one byte. It allocates nothing once
+// its buffers have grown to a chunk's size, and panics on a length the
+// header did not declare (a bug in the caller).
+func (w *ReplayWriter) TickInput(in []byte) {
+	if len(in) != w.inputLen || w.inputLen == 0 {
+		panic(fmt.Sprintf("input: ReplayWriter.TickInput of %d bytes; the header declares %d", len(in), w.inputLen))
+	}
+	if w.err != nil || w.closed {
+		return
+	}
+	if w.ticks >= w.every {
+		w.Flush()
+	}
+	if w.ticks > 0 && bytes.Equal(in, w.lastInput) {
+		w.rec.buf = append(w.rec.buf, 0)
+	} else { // the first tick of a chunk is always whole: chunks stand alone
+		w.rec.buf = append(append(w.rec.buf, 1), in...)
+		w.lastInput = append(w.lastInput[:0], in...)
+	}
+	w.ticks++
+}
+
+// InputDecoder reads the game input of a recording's chunks, a tick at a
+// time, into the caller's buffer: it allocates nothing, whatever the file
+// says. Reset it with each chunk.
+type InputDecoder struct {
+	in        []byte
+	n         int // bytes of a tick: players × input size
+	first, t  uint64
+	ticks     uint64
+	last      []byte // the last tick's bytes, a view of in
+	haveChunk bool
+}
+
+// Reset starts on chunk c of a recording with header h.
+func (d *InputDecoder) Reset(c ReplayChunk, h ReplayHeader) {
+	*d = InputDecoder{in: c.Input, n: int(h.InputSize) * int(h.Players), first: c.First, ticks: c.Ticks, haveChunk: true}
+}
+
+// Left returns how many ticks of the chunk are still to read.
+func (d *InputDecoder) Left() uint64 { return d.ticks - d.t }
+
+// Next writes the next tick's input, every player's value one after
+// another, to dst (which must hold Players×InputSize bytes). Errors wrap
+// ErrBadReplay and name the tick; after the chunk's last tick, Next checks
+// that nothing follows it.
+func (d *InputDecoder) Next(dst []byte) error {
+	switch {
+	case !d.haveChunk || d.n == 0:
+		return fmt.Errorf("%w: no chunk of game input to read", ErrBadReplay)
+	case d.t >= d.ticks:
+		return fmt.Errorf("%w: read past the chunk of ticks %d-%d", ErrBadReplay, d.first, d.first+d.ticks-1)
+	case len(dst) != d.n:
+		panic(fmt.Sprintf("input: InputDecoder.Next into %d bytes; a tick holds %d", len(dst), d.n))
+	case len(d.in) == 0:
+		return fmt.Errorf("%w: the chunk of ticks %d-%d ends at tick %d", ErrBadReplay, d.first, d.first+d.ticks-1, d.first+d.t)
+	}
+	tick := d.first + d.t
+	switch d.in[0] {
+	case 0:
+		if d.last == nil {
+			return fmt.Errorf("%w: tick %d repeats a tick before its chunk", ErrBadReplay, tick)
+		}
+		d.in = d.in[1:]
+	case 1:
+		if len(d.in) < 1+d.n {
+			return fmt.Errorf("%w: tick %d holds %d bytes of input, want %d", ErrBadReplay, tick, len(d.in)-1, d.n)
+		}
+		d.last = d.in[1 : 1+d.n]
+		d.in = d.in[1+d.n:]
+	default:
+		return fmt.Errorf("%w: tick %d: unknown input record 0x%02x", ErrBadReplay, tick, d.in[0])
+	}
+	copy(dst, d.last)
+	d.t++
+	if d.t == d.ticks && len(d.in) != 0 {
+		return fmt.Errorf("%w: %d bytes after the last tick of the chunk of ticks %d-%d", ErrBadReplay, len(d.in), d.first, d.first+d.ticks-1)
+	}
+	return nil
 }
 
 // Tick records what the coming update will see of s. When the pending
@@ -134,6 +255,9 @@ func NewReplayWriter(w io.Writer, h ReplayHeader) (*ReplayWriter, error) {
 // taken after this tick goes out with it. It allocates nothing once its
 // buffers have grown to a chunk's size.
 func (w *ReplayWriter) Tick(s *State) {
+	if w.inputLen != 0 {
+		panic("input: ReplayWriter.Tick on a recording of game input: call TickInput")
+	}
 	if w.err != nil || w.closed {
 		return
 	}
@@ -250,18 +374,21 @@ func NewReplayReader(r io.Reader) (*ReplayReader, error) {
 	}
 	rr.buf = append(rr.buf, magic[:]...)
 	v := uint16(rr.fixed(2))
-	if rr.err == nil && v != ReplayVersion {
+	if rr.err == nil && v != ReplayVersion && v != 3 {
 		why := ""
 		if v == 2 {
 			why = " (a version 2 recording was made by a fixstep whose physics found contacts in another order: record it again)"
 		}
-		return nil, fmt.Errorf("%w: format version %d; this build reads version %d%s", ErrBadReplay, v, ReplayVersion, why)
+		return nil, fmt.Errorf("%w: format version %d; this build reads versions 3 and %d%s", ErrBadReplay, v, ReplayVersion, why)
 	}
 	h := &rr.Header
 	h.TPS = uint32(rr.fixed(4))
 	h.Seed = rr.fixed(8)
 	h.Engine = string(rr.bytes(MaxReplayEngine, "engine version"))
 	h.Params = string(rr.bytes(MaxReplayParams, "parameters"))
+	if v >= 4 {
+		h.InputSize, h.Players = rr.readByte(), rr.readByte()
+	}
 	rr.checksum("header")
 	if rr.err != nil {
 		if errors.Is(rr.err, ErrReplayTruncated) {
@@ -269,8 +396,8 @@ func NewReplayReader(r io.Reader) (*ReplayReader, error) {
 		}
 		return nil, rr.err
 	}
-	if h.TPS == 0 {
-		return nil, fmt.Errorf("%w: TPS 0", ErrBadReplay)
+	if err := h.check(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadReplay, err)
 	}
 	return rr, nil
 }

@@ -128,7 +128,7 @@ func TestReplayDamage(t *testing.T) {
 		"not a replay":  {[]byte("PNG\x00\x00\x00\x00\x00\x00\x00"), "not a fixstep replay"},
 		"empty":         {nil, "not a fixstep replay"},
 		"header only":   {data[:11], "truncated header"},
-		"old version":   {v1, "format version 1; this build reads version 3"},
+		"old version":   {v1, "format version 1; this build reads versions 3 and 4"},
 		"trailing data": {append(append([]byte(nil), data...), 0), "data after the end record"},
 	} {
 		_, _, _, _, err := ReadReplay(c.data)
@@ -150,7 +150,7 @@ func fixCRC(b []byte, start, end int) {
 // TestReplayLimits crafts each header and chunk field past its limit, with
 // valid checksums: each is refused before anything is allocated for it.
 func TestReplayLimits(t *testing.T) {
-	header := func(tps uint32, engine, params uint64) []byte {
+	headerInput := func(tps uint32, engine, params uint64, size, players byte) []byte {
 		b := append([]byte(nil), replayMagic[:]...)
 		b = binary.LittleEndian.AppendUint16(b, ReplayVersion)
 		b = binary.LittleEndian.AppendUint32(b, tps)
@@ -159,10 +159,11 @@ func TestReplayLimits(t *testing.T) {
 		b = append(b, make([]byte, min(engine, 100))...)
 		b = binary.AppendUvarint(b, params)
 		b = append(b, make([]byte, min(params, 100))...)
-		b = append(b, 0, 0, 0, 0)
+		b = append(b, size, players, 0, 0, 0, 0)
 		fixCRC(b, 0, len(b))
 		return b
 	}
+	header := func(tps uint32, engine, params uint64) []byte { return headerInput(tps, engine, params, 0, 0) }
 	chunk := func(ticks, input, hashes uint64) []byte {
 		b := []byte{markChunk, 0}
 		b = binary.AppendUvarint(b, ticks)
@@ -182,6 +183,9 @@ func TestReplayLimits(t *testing.T) {
 		"engine":       {header(60, MaxReplayEngine+1, 5), "engine version length is 65, over the limit of 64"},
 		"params":       {header(60, 5, 50000000), "parameters length is 50000000, over the limit of 1024"},
 		"tps 0":        {header(0, 5, 5), "TPS 0"},
+		"input size":   {headerInput(60, 5, 5, MaxReplayInputSize+1, 1), "input size 65, over 64"},
+		"players":      {headerInput(60, 5, 5, 4, MaxReplayPlayers+1), "9 players, over 8"},
+		"no players":   {headerInput(60, 5, 5, 4, 0), "input size 4 for 0 players"},
 		"chunk ticks":  {join(ok, chunk(MaxReplayChunkTicks+1, 0, 0)), "ticks in a chunk is 65537, over the limit of 65536"},
 		"chunk input":  {join(ok, chunk(10, 1<<40, 0)), "chunk input length is 1099511627776, over the limit of 1048576"},
 		"chunk hashes": {join(ok, chunk(10, 0, 12)), "hashes in a chunk is 12, over the limit of 11"},

@@ -1,0 +1,171 @@
+package input
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// recordGameInput writes ticks ticks of two players' 3-byte inputs (which
+// change every 7th tick) and returns the file and the inputs.
+func recordGameInput(t testing.TB, ticks int) ([]byte, [][]byte) {
+	var buf bytes.Buffer
+	w, err := NewReplayWriter(&buf, ReplayHeader{TPS: 60, Engine: "test", InputSize: 3, Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][]byte
+	for i := range ticks {
+		v := byte(i / 7)
+		in := []byte{v, 1, 2, v, 3, 4}
+		want = append(want, in)
+		w.TickInput(in)
+		if (i+1)%60 == 0 {
+			w.Hash(uint64(i+1), uint64(i)*31)
+		}
+	}
+	if err := w.Close(""); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), want
+}
+
+// TestGameInputRoundTrip: every tick's input of every player comes back
+// from the file as written, chunk by chunk, and a tick that repeats the
+// one before costs one byte.
+func TestGameInputRoundTrip(t *testing.T) {
+	data, want := recordGameInput(t, 250)
+	rr, err := NewReplayReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := rr.Header; h.InputSize != 3 || h.Players != 2 || h.TPS != 60 {
+		t.Fatalf("header %+v", h)
+	}
+	var d InputDecoder
+	got := make([]byte, 6)
+	tick := 0
+	for {
+		c, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 60 ticks, 9 distinct values at most: whole ticks are 7 bytes,
+		// repeats 1.
+		if c.Ticks == 60 && len(c.Input) > 10*7+50 {
+			t.Errorf("a chunk of 60 ticks holds %d bytes of input: repeats are not 1 byte", len(c.Input))
+		}
+		d.Reset(c, rr.Header)
+		for d.Left() > 0 {
+			if err := d.Next(got); err != nil {
+				t.Fatalf("tick %d: %v", tick, err)
+			}
+			if !bytes.Equal(got, want[tick]) {
+				t.Fatalf("tick %d: %v, want %v", tick, got, want[tick])
+			}
+			tick++
+		}
+	}
+	if tick != 250 || rr.End.Ticks != 250 {
+		t.Errorf("%d ticks read, end record %d, want 250", tick, rr.End.Ticks)
+	}
+}
+
+// TestInputDecoderDamage: a chunk whose input does not hold its ticks is
+// refused, naming the tick; the decoder never reads outside the chunk.
+func TestInputDecoderDamage(t *testing.T) {
+	h := ReplayHeader{TPS: 60, InputSize: 2, Players: 1}
+	for name, c := range map[string]struct {
+		chunk ReplayChunk
+		want  string
+	}{
+		"repeat first": {ReplayChunk{First: 10, Ticks: 1, Input: []byte{0}}, "tick 10 repeats a tick before its chunk"},
+		"short":        {ReplayChunk{First: 10, Ticks: 1, Input: []byte{1, 5}}, "tick 10 holds 1 bytes of input, want 2"},
+		"unknown":      {ReplayChunk{First: 10, Ticks: 1, Input: []byte{7, 5, 5}}, "tick 10: unknown input record 0x07"},
+		"ends early":   {ReplayChunk{First: 10, Ticks: 3, Input: []byte{1, 5, 5, 0}}, "ends at tick 12"},
+		"trailing":     {ReplayChunk{First: 10, Ticks: 1, Input: []byte{1, 5, 5, 0}}, "1 bytes after the last tick"},
+	} {
+		var d InputDecoder
+		d.Reset(c.chunk, h)
+		var err error
+		dst := make([]byte, 2)
+		for d.Left() > 0 && err == nil {
+			err = d.Next(dst)
+		}
+		if !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrBadReplay saying %q", name, err, c.want)
+		}
+	}
+}
+
+// TestTickInputAllocs: recording game input allocates nothing once the
+// chunk buffers have grown.
+func TestTickInputAllocs(t *testing.T) {
+	w, err := NewReplayWriter(io.Discard, ReplayHeader{TPS: 60, InputSize: 4, Players: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []byte{1, 2, 3, 4}
+	for i := range 240 {
+		in[0] = byte(i)
+		w.TickInput(in)
+	}
+	i := 0
+	if n := testing.AllocsPerRun(600, func() {
+		i++
+		in[0] = byte(i / 3)
+		w.TickInput(in)
+		if i%60 == 0 {
+			w.Hash(uint64(i), 1)
+		}
+	}); n != 0 {
+		t.Errorf("TickInput allocates %v times a tick", n)
+	}
+}
+
+// FuzzInputDecoder: whatever a chunk holds, the decoder returns errors
+// wrapping ErrBadReplay or the ticks, never panics, never allocates.
+func FuzzInputDecoder(f *testing.F) {
+	data, _ := recordGameInput(f, 130)
+	rr, err := NewReplayReader(bytes.NewReader(data))
+	if err != nil {
+		f.Fatal(err)
+	}
+	c, err := rr.Next()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint8(3), uint8(2), c.Ticks, c.Input)
+	f.Fuzz(func(t *testing.T, size, players uint8, ticks uint64, in []byte) {
+		size, players = size%MaxReplayInputSize+1, players%MaxReplayPlayers+1
+		ticks %= MaxReplayChunkTicks + 1
+		var d InputDecoder
+		d.Reset(ReplayChunk{First: 5, Ticks: ticks, Input: in}, ReplayHeader{TPS: 60, InputSize: size, Players: players})
+		dst := make([]byte, int(size)*int(players))
+		n := uint64(0)
+		var err error
+		if allocs := testing.AllocsPerRun(1, func() {
+			d.Reset(ReplayChunk{First: 5, Ticks: ticks, Input: in}, ReplayHeader{TPS: 60, InputSize: size, Players: players})
+			n, err = 0, nil
+			for d.Left() > 0 && err == nil {
+				if err = d.Next(dst); err == nil {
+					n++
+				}
+			}
+		}); allocs > 0 && err == nil {
+			t.Fatalf("decoding %d ticks allocated", n)
+		}
+		if err != nil && !errors.Is(err, ErrBadReplay) {
+			t.Fatalf("error %v does not wrap ErrBadReplay", err)
+		}
+		if err == nil && n != ticks {
+			t.Fatal(fmt.Sprintf("%d ticks decoded of %d, no error", n, ticks))
+		}
+	})
+}
