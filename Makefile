@@ -6,7 +6,7 @@ GO       ?= go
 # OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe), a virtual X server,
 # and qemu-user to run the determinism check's arm64 and s390x builds.
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
-PURE     := $(foreach p,engine physics input shaders detmath cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
+PURE     := $(foreach p,engine physics input replay shaders detmath cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl cross fuzz race soak bench bench-sprites bench-physics lint profile clean new

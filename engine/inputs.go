@@ -88,18 +88,19 @@ func (in Inputs) Bytes() []byte { return in.data }
 // Tape is what records or decides a game's per-tick input around its
 // updates: a replay file being written or played back (package replay),
 // or a test's script. A Loop with a tape (SetTape) and Config.InputSize
-// calls Input before each tick's first run and Ticked after it; reruns of
-// a sync test call neither.
+// calls Input, then Record, before each tick's first run; reruns of a sync
+// test call neither.
 type Tape interface {
 	// Input may decide tick t's input: it fills dst (zeroed, InputSize
 	// bytes) and returns true, and the game's Input is not called (a
 	// replay); or it returns false and the game decides (a recording). An
 	// error ends Run with it: ErrStopped at the end of a replay.
 	Input(t Tick, dst []byte) (bool, error)
-	// Ticked runs after tick t's update, with the input it read in
-	// t.Input: a recording writes it down, and a replay checks the state
-	// hash the file holds for the tick. An error ends Run with it.
-	Ticked(t Tick) error
+	// Record runs once tick t's input is decided (t.Input), before its
+	// update: a recording writes it down, so a tick that panics is in the
+	// file, and the game's state is what the ticks before t left, for a
+	// state hash. An error ends Run with it.
+	Record(t Tick) error
 }
 
 // SetTape makes tape record or decide the game's per-tick input, from the

@@ -72,7 +72,7 @@ func (s *script) Input(t Tick, dst []byte) (bool, error) {
 	return ok, nil
 }
 
-func (s *script) Ticked(t Tick) error {
+func (s *script) Record(t Tick) error {
 	s.recorded = append(s.recorded, int16(binary.LittleEndian.Uint16(t.Input.Player(0))))
 	return nil
 }

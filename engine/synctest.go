@@ -108,14 +108,13 @@ func (l *Loop) update(t Tick) error {
 		if err := l.decideInput(&t); err != nil {
 			return err
 		}
+		if l.tape != nil {
+			if err := l.tape.Record(t); err != nil {
+				return err
+			}
+		}
 	}
-	if err := l.updateOnce(t); err != nil {
-		return err
-	}
-	if l.tape != nil {
-		return l.tape.Ticked(t)
-	}
-	return nil
+	return l.updateOnce(t)
 }
 
 // decideInput fills t.Input with the tick's input: the tape's (a replay),

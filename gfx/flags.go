@@ -9,12 +9,13 @@ import (
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
+	"github.com/fixstep/fixstep/replay"
 )
 
 // Flags are the command-line flags every windowed fixstep game has, in one
 // place so the demo, the skeleton and your game share them: -frames,
-// -screenshot, -quality, -vsync, -fps-cap, -synctest and the profiling
-// flags. The zero value, registered and parsed, runs until quit with
+// -screenshot, -quality, -vsync, -fps-cap, -synctest, -record, -replay and
+// the profiling flags. The zero value, registered and parsed, runs until quit with
 // automatic quality and adaptive vsync.
 type Flags struct {
 	// Frames stops the run after this many frames (0: until quit).
@@ -30,6 +31,11 @@ type Flags struct {
 	// SyncTest is the depth of the sync test (engine.Loop.SyncTest) to run
 	// the game under, 1 to engine.MaxSyncDepth; 0 runs none.
 	SyncTest int
+	// Record records the run's input and state hashes to this file;
+	// Replay plays such a file back and stops at the first tick whose
+	// state differs. StartReplay does both for a game with an input value
+	// of its own (engine.Inputter).
+	Record, Replay string
 	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
 	Profile profile.Flags
 }
@@ -42,7 +48,22 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
 	fs.Float64Var(&f.FPSCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")
 	fs.IntVar(&f.SyncTest, "synctest", 0, fmt.Sprintf("run every tick again after a rollback of this many ticks (1 to %d) and stop at the first that differs: finds nondeterminism (0: off)", engine.MaxSyncDepth))
+	fs.StringVar(&f.Record, "record", "", "record the run's input and state hashes to this file, to replay it with -replay")
+	fs.StringVar(&f.Replay, "replay", "", "play a recording made with -record back, and stop at the first tick whose state differs")
 	f.Profile.Register(fs)
+}
+
+// StartReplay starts -record or -replay on loop l (see replay.Start): the
+// game must have Config.InputSize with an Input method, and implement
+// engine.Saver; h holds the parameters its simulation depends on. It
+// returns nil with neither flag. Call it before Run, and Close the result
+// with Run's error:
+//
+//	rp, err := g.flags.StartReplay(g.loop, replay.Header{})
+//	...
+//	err = rp.Close(g.loop.Run(ctx))
+func (f *Flags) StartReplay(l *engine.Loop, h replay.Header) (*replay.Run, error) {
+	return replay.Start(l, f.Record, f.Replay, h)
 }
 
 // Check validates the flags for a game whose top quality level is levels,
@@ -67,6 +88,12 @@ func (f *Flags) Check(levels int) error {
 		if err := checkWritable(f.Screenshot); err != nil {
 			return fmt.Errorf("-screenshot: %w", err)
 		}
+	}
+	if f.Record != "" && f.Replay != "" {
+		return errors.New("-record and -replay together: a replay is not recorded again")
+	}
+	if f.Record != "" && (f.Record == f.Screenshot || f.Record == f.Replay) {
+		return fmt.Errorf("-record %s is also another flag's file", f.Record)
 	}
 	return nil
 }

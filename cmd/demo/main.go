@@ -81,8 +81,6 @@ type options struct {
 	ticks     uint64
 	seconds   float64
 	bindings  string
-	record    string
-	replay    string
 	load      time.Duration
 	bench     string
 	textures  int
@@ -108,8 +106,6 @@ func parse(args []string) (options, error) {
 	fs.StringVar(&o.bench, "bench", "", "run a benchmark scene instead of the demo: sprites (800x600, vsync off, -n sprites)")
 	fs.IntVar(&o.textures, "textures", 1, "-bench sprites: sprite i uses texture i%K of K textures")
 	o.Flags.Register(fs)
-	fs.StringVar(&o.record, "record", "", "record the run's input and state hashes to this replay file")
-	fs.StringVar(&o.replay, "replay", "", "re-run a replay file headless and report the first tick that differs")
 	fs.Int64Var(&o.panicAt, "panic-at", 0, "panic in Update at this tick, to try crash reproduction with -record and -replay (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -151,9 +147,9 @@ func (o options) conflicts() error {
 		mode   string
 		others []string
 	}{
-		{set("-replay", o.replay != ""), []string{set("-record", o.record != ""), set("-bench", o.bench != ""),
+		{set("-replay", o.Replay != ""), []string{set("-record", o.Record != ""), set("-bench", o.bench != ""),
 			set("-synctest", o.SyncTest != 0), set("-screenshot", o.Screenshot != ""), set("-ticks", o.ticks != 0), set("-headless", o.headless)}},
-		{set("-bench", o.bench != ""), []string{set("-record", o.record != ""), set("-synctest", o.SyncTest != 0),
+		{set("-bench", o.bench != ""), []string{set("-record", o.Record != ""), set("-synctest", o.SyncTest != 0),
 			set("-headless", o.headless), set("-panic-at", o.panicAt != 0)}},
 		{set("-headless", o.headless), []string{set("-screenshot", o.Screenshot != ""), set("-frames", o.Frames != 0)}},
 	} {
@@ -224,8 +220,8 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 	if prof.Addr() != "" {
 		fmt.Fprintf(os.Stderr, "demo: pprof at http://%s/debug/pprof/\n", prof.Addr())
 	}
-	if o.replay != "" {
-		return replayWith(o.replay, stdout, sig, nil)
+	if o.Replay != "" {
+		return replayWith(o.Replay, stdout, sig, nil)
 	}
 	switch o.bench {
 	case "":
@@ -244,9 +240,9 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 		return err
 	}
 	sc.PanicAt = o.panicAt
-	if o.record != "" {
+	if o.Record != "" {
 		var rec *recording
-		if rec, err = createRecording(o.record, o); err != nil {
+		if rec, err = createRecording(o.Record, o); err != nil {
 			return err
 		}
 		sc.Keys, sc.Recorder = keys, rec.w

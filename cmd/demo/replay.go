@@ -81,7 +81,7 @@ func regular(path string) error {
 func (o options) checkFiles() error {
 	type file struct{ flag, path string }
 	var outs, ins []file
-	for _, f := range []file{{"-record", o.record}, {"-screenshot", o.Screenshot}} {
+	for _, f := range []file{{"-record", o.Record}, {"-screenshot", o.Screenshot}} {
 		if f.path != "" {
 			outs = append(outs, f)
 		}
@@ -90,7 +90,7 @@ func (o options) checkFiles() error {
 		outs = append(outs, file{flag, p})
 	}
 	slices.SortFunc(outs, func(a, b file) int { return strings.Compare(a.flag, b.flag) })
-	for _, f := range []file{{"-replay", o.replay}, {"-bindings", o.bindings}} {
+	for _, f := range []file{{"-replay", o.Replay}, {"-bindings", o.bindings}} {
 		if f.path != "" {
 			ins = append(ins, f)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 	"github.com/fixstep/fixstep/physics"
+	"github.com/fixstep/fixstep/replay"
 )
 
 // Actions are what the game asks of the input; bindings map keys to them.
@@ -42,7 +43,7 @@ type game struct {
 	world  physics.World
 	player physics.BodyID
 	loop   *engine.Loop
-	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, profiling
+	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, -record, -replay, profiling
 	err    error     // a screenshot that failed, reported at exit
 	sound  *audio.Mixer
 	jump   audio.Sound
@@ -56,15 +57,28 @@ var sounds embed.FS
 // Begin runs once per frame, before the updates: frame-level logic.
 func (g *game) Begin(f engine.Frame) error { return nil }
 
+// Input turns the devices into the game's own input for one tick: two
+// bytes, the run direction (-100 to 100) and a jump press. Update reads
+// only this value, so -record and -replay (and netplay) run the same
+// world whatever the devices or the window. Put derived values here too,
+// such as the aim in world units, never window pixels.
+func (g *game) Input(t engine.Tick, dst []byte) {
+	dst[0] = byte(int8(100 * (g.in.Value(right) - g.in.Value(left))))
+	if g.in.Pressed(jump) { // each press is seen by exactly one tick
+		dst[1] = 1
+	}
+}
+
 // Update runs at the fixed tick, the same dt every time: all simulation
 // here, in portable arithmetic (see the README's Determinism section).
 func (g *game) Update(t engine.Tick) error {
 	if g.keys.Pressed(input.KeyEscape) {
 		return engine.ErrStopped // a clean stop
 	}
+	in := t.Input.Player(0) // what Input made, or what -replay read
 	p := g.world.Body(g.player)
-	p.Vel.X = 6 * float64(g.in.Value(right)-g.in.Value(left))
-	if g.in.Pressed(jump) && p.Pos.Y < 0.51 { // each press is seen by exactly one update
+	p.Vel.X = float64(6*int8(in[0])) / 100
+	if in[1] == 1 && p.Pos.Y < 0.51 {
 		p.Vel.Y = 9
 		if !t.Rerun { // a rerun after a rollback (-synctest) played it already
 			g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
@@ -193,7 +207,7 @@ func run(sig *engine.Signals) (err error) {
 		return err
 	}
 
-	cfg := engine.Config{TPS: 60, ProfilePhases: session.Active(), RuntimeStats: true}
+	cfg := engine.Config{TPS: 60, InputSize: 2, ProfilePhases: session.Active(), RuntimeStats: true}
 	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
@@ -201,13 +215,22 @@ func run(sig *engine.Signals) (err error) {
 	if err := g.flags.StartSyncTest(g.loop, keys); err != nil { // -synctest N
 		return err
 	}
+	// -record FILE, -replay FILE. The header holds what the simulation
+	// depends on besides the input (a level, a seed): nothing here.
+	rp, err := g.flags.StartReplay(g.loop, replay.Header{})
+	if err != nil {
+		return err
+	}
 	sig.Watch(g.loop) // a signal caught before now stops it after one frame
 	// However the run ends (a stop, a signal, a panic the loop recovered),
 	// close and report; main turns the error into the exit status.
-	if err = g.loop.Run(context.Background()); errors.Is(err, engine.ErrStopped) {
+	if err = rp.Close(g.loop.Run(context.Background())); errors.Is(err, engine.ErrStopped) {
 		err = nil
 	}
 	r.Close() // report the GL objects left: none
 	fmt.Fprintf(os.Stdout, "stats %s %s%s\n", g.loop.Report(), gfx.Report(win, r), g.flags.SyncReport(g.loop))
+	if rp != nil {
+		fmt.Fprintln(os.Stdout, rp.Report())
+	}
 	return errors.Join(err, g.err)
 }

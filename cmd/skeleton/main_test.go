@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,5 +60,38 @@ func TestSkeletonSyncTest(t *testing.T) {
 	}
 	if !strings.Contains(string(out), " synctest=8 synctest_checked=") || strings.Contains(string(out), "synctest_checked=0\n") {
 		t.Errorf("no ticks checked:\n%s", out)
+	}
+}
+
+// TestSkeletonRecordAndReplay records 150 frames with -record and plays
+// them back with -replay: every state hash is verified and the replay
+// stops at the recording's last tick, on its own.
+func TestSkeletonRecordAndReplay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	runSkeleton := func(args string) string {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			skipWithoutGL(t, string(out))
+			t.Fatalf("skeleton %s: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	out := runSkeleton("-frames 150 -record " + path)
+	var ticks uint64
+	if i := strings.Index(out, "recorded "); i < 0 {
+		t.Fatalf("-record:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "recorded %d ticks", &ticks); err != nil || ticks < 100 {
+		t.Fatalf("-record: %v:\n%s", err, out)
+	}
+	// A hash each second of game time, and one after the last tick.
+	hashes := ticks / 60
+	if ticks%60 != 0 {
+		hashes++
+	}
+	out = runSkeleton("-replay " + path)
+	if want := fmt.Sprintf("replay: %d ticks, %d state hashes verified", ticks, hashes); !strings.Contains(out, want) {
+		t.Errorf("-replay: want %q in\n%s", want, out)
 	}
 }

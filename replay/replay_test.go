@@ -1,0 +1,294 @@
+package replay
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// aimer is a small game with an input of its own: its Input turns a mouse
+// in window pixels into aim in world units through the window's size, as
+// a shooter does, and its Update reads only the tick's input. The window
+// is resized mid-run: a recording of the mouse in pixels would replay to
+// another world; a recording of the game's input replays exactly.
+type aimer struct {
+	winW, mouseX int     // the devices: window width and mouse, in pixels
+	x, vx        float64 // the simulation
+	shots        int
+	panicAt      uint64 // panic in Update at this tick (0: never)
+	bugAt        uint64 // simulate differently from this tick on (0: never)
+}
+
+const worldWidth = 40.0 // world units across the window, whatever its size
+
+func (g *aimer) Input(t engine.Tick, dst []byte) {
+	aim := float32(float64(g.mouseX) / float64(g.winW) * worldWidth) // pixels to world units
+	binary.LittleEndian.PutUint32(dst, uint32(int32(aim*1000)))      // millimetres
+	if t.N%30 == 0 {
+		dst[4] = 1 // fire
+	}
+}
+
+func (g *aimer) Update(t engine.Tick) error {
+	if g.panicAt != 0 && t.N == g.panicAt {
+		panic("the ship left the world")
+	}
+	in := t.Input.Player(0)
+	aim := float64(int32(binary.LittleEndian.Uint32(in))) / 1000
+	g.vx = float64((aim-g.x)*0.1) + g.vx*0.9
+	if g.bugAt != 0 && t.N >= g.bugAt {
+		g.vx += 1e-9
+	}
+	g.x += float64(g.vx * t.DtSeconds())
+	if in[4] == 1 {
+		g.shots++
+	}
+	return nil
+}
+
+// Begin moves the mouse and, at frame 40, resizes the window.
+func (g *aimer) Begin(f engine.Frame) error {
+	g.mouseX = int(f.FirstTick*7) % g.winW
+	if f.FirstTick > 100 && g.winW == 800 {
+		g.winW = 1600
+	}
+	return nil
+}
+
+func (g *aimer) Draw(engine.Frame) {}
+
+func (g *aimer) Save(dst []byte) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(g.shots))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(int64(g.x*1e6)))
+	return binary.LittleEndian.AppendUint64(dst, uint64(int64(g.vx*1e6)))
+}
+
+func (g *aimer) Load(src []byte) error { return errors.New("not used") }
+
+// run runs g for ticks ticks on a simulated clock of jittery frames, with
+// a Recorder or a Player set up by start, and returns Run's error.
+func run(t *testing.T, g *aimer, ticks uint64, seed uint64, start func(*engine.Loop) error) error {
+	t.Helper()
+	sim := &stopAt{Sim: engine.NewSim(engine.NewJitterFrames(seed, 5*time.Millisecond, 40*time.Millisecond)), ticks: ticks}
+	l, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: 5}, sim, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim.ts = l.Timestep()
+	if err := start(l); err != nil {
+		return err
+	}
+	return l.Run(context.Background())
+}
+
+// stopAt ends the run once ticks ticks have run.
+type stopAt struct {
+	*engine.Sim
+	ts    *engine.Timestep
+	ticks uint64
+}
+
+func (s *stopAt) Poll() error {
+	if s.ts.Totals().Ticks >= s.ticks {
+		return engine.ErrStopped
+	}
+	return s.Sim.Poll()
+}
+
+func record(t *testing.T, path string, g *aimer, ticks uint64) *Recorder {
+	t.Helper()
+	var rec *Recorder
+	err := run(t, g, ticks, 1, func(l *engine.Loop) (err error) {
+		rec, err = Record(path, l, Header{Params: "level=1", Seed: 7})
+		return err
+	})
+	if err := rec.Close(err); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(err, engine.ErrStopped) {
+		t.Fatalf("recording: %v", err)
+	}
+	return rec
+}
+
+func play(t *testing.T, path string, g *aimer) (*Player, error) {
+	t.Helper()
+	var p *Player
+	err := run(t, g, 1<<40, 2, func(l *engine.Loop) (err error) {
+		p, err = Play(path, l, Header{Params: "level=1", Seed: 7})
+		return err
+	})
+	if p == nil {
+		return nil, err
+	}
+	return p, p.Close(err)
+}
+
+// TestReplayAcrossAResize: a run whose window is resized mid-run replays
+// exactly in a window of another size, on other frame timings: every
+// state hash matches, and the replay stops at the recording's last tick.
+func TestReplayAcrossAResize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	orig := &aimer{winW: 800}
+	rec := record(t, path, orig, 600)
+	if orig.winW != 1600 {
+		t.Fatal("the window was never resized: the test tests nothing")
+	}
+	g := &aimer{winW: 1024}
+	p, err := play(t, path, g)
+	if err != nil {
+		t.Fatalf("replay: %v (%s)", err, p.Report())
+	}
+	if p.ran != rec.Ticks() || p.Verified() != int(rec.Ticks()/60)+1 && p.Verified() != int(rec.Ticks()/60) {
+		t.Errorf("replay ran %d ticks and verified %d hashes; the recording has %d ticks", p.ran, p.Verified(), rec.Ticks())
+	}
+	if g.x != orig.x || g.shots != orig.shots {
+		t.Errorf("replay ended at x=%v after %d shots, the run at x=%v after %d", g.x, g.shots, orig.x, orig.shots)
+	}
+	if want := "replay: "; !strings.HasPrefix(p.Report(), want) {
+		t.Errorf("report %q", p.Report())
+	}
+}
+
+// TestReplayFindsTheTickThatDiffers: a game that simulates differently
+// from tick 200 fails its replay with a DesyncError at the first hash
+// after it.
+func TestReplayFindsTheTickThatDiffers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	record(t, path, &aimer{winW: 800}, 600)
+	_, err := play(t, path, &aimer{winW: 800, bugAt: 200})
+	var de *DesyncError
+	if !errors.As(err, &de) || de.Tick != 240 {
+		t.Fatalf("replay of a changed game: %v, want a DesyncError at tick 240", err)
+	}
+}
+
+// TestReplayOfADamagedRecording: a recording cut short (a killed run)
+// replays to its last whole chunk and says so; a flipped byte is an error
+// naming the ticks; a recording made with other parameters is refused
+// naming them.
+func TestReplayOfADamagedRecording(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.fxr")
+	record(t, path, &aimer{winW: 800}, 600)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.fxr")
+	os.WriteFile(cut, data[:len(data)*2/3], 0o644)
+	p, err := play(t, cut, &aimer{winW: 800})
+	if err != nil || p.ran == 0 || p.ran >= 600 || !strings.Contains(p.Report(), "recording ends at tick") {
+		t.Errorf("a truncated recording: %v, ran %d ticks, report %q", err, p.ran, p.Report())
+	}
+	flip := filepath.Join(dir, "flip.fxr")
+	bad := append([]byte(nil), data...)
+	bad[len(bad)/2] ^= 0x10
+	os.WriteFile(flip, bad, 0o644)
+	if _, err := play(t, flip, &aimer{winW: 800}); err == nil || !strings.Contains(err.Error(), "chunk of ticks") {
+		t.Errorf("a corrupt recording: %v, want an error naming the chunk's ticks", err)
+	}
+	err = run(t, &aimer{winW: 800}, 10, 1, func(l *engine.Loop) error {
+		_, err := Play(path, l, Header{Params: "level=2", Seed: 7})
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), `recorded with parameters "level=1", this run has "level=2"`) {
+		t.Errorf("other parameters: %v", err)
+	}
+}
+
+// TestReplayReproducesAPanic: a run that panicked at tick 300 leaves a
+// recording whose end record holds the panic, and its replay panics at
+// the same tick.
+func TestReplayReproducesAPanic(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "crash.fxr")
+	var rec *Recorder
+	err := run(t, &aimer{winW: 800, panicAt: 300}, 600, 1, func(l *engine.Loop) (err error) {
+		rec, err = Record(path, l, Header{Params: "level=1", Seed: 7})
+		return err
+	})
+	var pe *engine.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("the run: %v, want a panic", err)
+	}
+	if err := rec.Close(err); err != nil {
+		t.Fatal(err)
+	}
+	p, err := play(t, path, &aimer{winW: 800, panicAt: 300})
+	if !errors.As(err, &pe) || pe.Tick != 300 {
+		t.Fatalf("replay: %v, want the panic at tick 300", err)
+	}
+	if !strings.Contains(p.Report(), "the ship left the world") {
+		t.Errorf("report %q does not carry the recorded end", p.Report())
+	}
+	// A fixed game does not panic: the replay says the recording did.
+	if _, err := play(t, path, &aimer{winW: 800}); err == nil || !strings.Contains(err.Error(), "the recorded run ended with") {
+		t.Errorf("replay by a fixed game: %v", err)
+	}
+}
+
+// TestRecordAndPlayAllocateNothing: recording and replaying a tick
+// allocates nothing once the chunk buffers have grown (the steady state of
+// a game loop).
+func TestRecordAndPlayAllocateNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.fxr")
+	g := &aimer{winW: 800}
+	sim := engine.NewSim(engine.ConstantFrames(time.Second / 60))
+	l, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: 5}, sim, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Record(path, l, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := func() {
+		tk := engine.Tick{N: rec.Ticks(), Input: engine.NewInputs(make([]byte, 5)[:5:5], 5, 0)}
+		_ = tk
+	}
+	_ = tick
+	buf := make([]byte, 5)
+	n := uint64(0)
+	step := func(tape engine.Tape) {
+		t := engine.Tick{N: n}
+		ok, _ := tape.Input(t, buf)
+		if !ok {
+			g.Input(t, buf)
+		}
+		t.Input = engine.NewInputs(buf, 5, 0)
+		tape.Record(t)
+		g.Update(t)
+		n++
+	}
+	for range 240 {
+		step(rec)
+	}
+	if a := testing.AllocsPerRun(1200, func() { step(rec) }); a != 0 {
+		t.Errorf("recording allocates %v times a tick", a)
+	}
+	rec.Close(nil)
+	g2 := &aimer{winW: 800}
+	l2, _ := engine.NewLoop(engine.Config{TPS: 60, InputSize: 5}, sim, g2)
+	p, err := Play(path, l2, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, n = g2, 0
+	for range 240 {
+		step(p)
+	}
+	if a := testing.AllocsPerRun(1000, func() { step(p) }); a != 0 {
+		t.Errorf("replaying allocates %v times a tick", a)
+	}
+	if p.Verified() < 20 {
+		t.Errorf("%d hashes verified", p.Verified())
+	}
+}
