@@ -195,8 +195,10 @@ func (f *Face) rasterize(r rune, g *glyph) (cell, error) {
 	if err != nil {
 		return cell{}, err
 	}
-	dr, mask, mp, adv, ok := f.ot.Glyph(fixed.Point26_6{}, r)
-	if !ok {
+	// ok is false for a rune the font lacks, whose .notdef glyph is
+	// rasterized all the same; a nil mask is a glyph that failed.
+	dr, mask, mp, adv, _ := f.ot.Glyph(fixed.Point26_6{}, r)
+	if mask == nil {
 		return cell{}, fmt.Errorf("rasterize %U: failed", r)
 	}
 	*g = glyph{adv: float32(adv.Round()), index: idx, ok: true}
