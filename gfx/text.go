@@ -62,10 +62,10 @@ func (r *Renderer) DrawText(f *Face, x, y float32, text string, c Color, a Align
 	for {
 		i := strings.IndexByte(text, '\n')
 		if i < 0 {
-			r.drawLine(f, f.lineStart(x, text, a), round(base), text, c)
+			r.drawLine(f, f.lineStart(x, text, a), roundHalfUp(base), text, c)
 			return
 		}
-		r.drawLine(f, f.lineStart(x, text[:i], a), round(base), text[:i], c)
+		r.drawLine(f, f.lineStart(x, text[:i], a), roundHalfUp(base), text[:i], c)
 		text = text[i+1:]
 		base -= f.lineHeight
 	}
@@ -116,11 +116,11 @@ func (f *Face) lineStart(x float32, line string, a Align) float32 {
 	case AlignRight:
 		x -= f.lineWidth(line)
 	}
-	return round(x)
+	return roundHalfUp(x)
 }
 
-// round rounds v to the nearest whole number, halves up.
-func round(v float32) float32 { return float32(math.Floor(float64(v) + 0.5)) }
+// roundHalfUp rounds v to the nearest whole number, halves up.
+func roundHalfUp(v float32) float32 { return float32(math.Floor(float64(v) + 0.5)) }
 
 // Measure returns the size of text drawn with f, in pixels: the width of
 // its widest line (the sum of its advances and kernings, from the first

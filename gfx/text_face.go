@@ -67,17 +67,17 @@ type Face struct {
 	size                        float64
 	ascent, descent, lineHeight float32
 
-	sheet  Texture         // the pre-rasterized glyphs
-	latin  [256]glyph      // runes below 256, ok when rasterized
-	more   map[rune]*glyph // runes met later
-	extras []Texture       // their textures
-	notdef *glyph          // the missing-glyph box, made on first need
+	sheet  Texture             // the pre-rasterized glyphs
+	latin  [256]faceGlyph      // runes below 256, ok when rasterized
+	more   map[rune]*faceGlyph // runes met later
+	extras []Texture           // their textures
+	notdef *faceGlyph          // the missing-glyph box, made on first need
 }
 
-// glyph is one rasterized glyph: a padded cell of the atlas (the ink with a
-// one-pixel transparent margin, so linear filtering fades its edges) and
-// where that cell sits relative to the pen on the baseline.
-type glyph struct {
+// faceGlyph is one rasterized glyph: a padded cell of the atlas (the ink
+// with a one-pixel transparent margin, so linear filtering fades its
+// edges) and where that cell sits relative to the pen on the baseline.
+type faceGlyph struct {
 	tex    Texture
 	dx, dy float32 // the cell's center from the pen, y up
 	w, h   float32 // the cell's size
@@ -113,7 +113,7 @@ func (r *Renderer) NewFace(cfg FaceConfig) (*Face, error) {
 	f := &Face{
 		atlas: r.atlas, sf: fnt.sf, ot: ot, filter: cfg.Filter, size: size,
 		ppem: fixed.Int26_6(math.Round(size * 64)),
-		more: make(map[rune]*glyph),
+		more: make(map[rune]*faceGlyph),
 	}
 	m := ot.Metrics()
 	f.ascent, f.descent, f.lineHeight = float32(m.Ascent.Round()), float32(m.Descent.Round()), float32(m.Height.Round())
@@ -126,8 +126,8 @@ func (r *Renderer) NewFace(cfg FaceConfig) (*Face, error) {
 	return f, nil
 }
 
-// cell is a glyph's ink on its way into the sheet.
-type cell struct {
+// glyphCell is a glyph's ink on its way into the sheet.
+type glyphCell struct {
 	r    rune
 	mask *image.Alpha // nil for no ink
 	dr   image.Rectangle
@@ -137,10 +137,10 @@ type cell struct {
 // rasterizeLatin rasterizes the printable runes below 256 into one image,
 // packed in shelves, and adds it to the atlas.
 func (f *Face) rasterizeLatin() error {
-	var cells []cell
+	var cells []glyphCell
 	for r := rune(0); r < 0x100; r++ {
 		if r < 0x20 || r >= 0x7f && r < 0xa0 {
-			f.latin[r] = glyph{ok: true} // a control: nothing, no advance
+			f.latin[r] = faceGlyph{ok: true} // a control: nothing, no advance
 			continue
 		}
 		g := &f.latin[r]
@@ -153,7 +153,7 @@ func (f *Face) rasterizeLatin() error {
 		}
 	}
 	// Shelves of glyphs by height, in a sheet about as wide as tall.
-	slices.SortStableFunc(cells, func(a, b cell) int { return b.dr.Dy() - a.dr.Dy() })
+	slices.SortStableFunc(cells, func(a, b glyphCell) int { return b.dr.Dy() - a.dr.Dy() })
 	area, widest := 0, 0
 	for _, c := range cells {
 		area += (c.dr.Dx() + 2) * (c.dr.Dy() + 2)
@@ -190,19 +190,19 @@ func (f *Face) rasterizeLatin() error {
 
 // rasterize fills g's metrics for rune r and returns its ink (a copy: the
 // face reuses its mask), with no texture yet.
-func (f *Face) rasterize(r rune, g *glyph) (cell, error) {
+func (f *Face) rasterize(r rune, g *faceGlyph) (glyphCell, error) {
 	idx, err := f.sf.GlyphIndex(&f.buf, r)
 	if err != nil {
-		return cell{}, err
+		return glyphCell{}, err
 	}
 	// ok is false for a rune the font lacks, whose .notdef glyph is
 	// rasterized all the same; a nil mask is a glyph that failed.
 	dr, mask, mp, adv, _ := f.ot.Glyph(fixed.Point26_6{}, r)
 	if mask == nil {
-		return cell{}, fmt.Errorf("rasterize %U: failed", r)
+		return glyphCell{}, fmt.Errorf("rasterize %U: failed", r)
 	}
-	*g = glyph{adv: float32(adv.Round()), index: idx, ok: true}
-	c := cell{r: r, dr: dr}
+	*g = faceGlyph{adv: float32(adv.Round()), index: idx, ok: true}
+	c := glyphCell{r: r, dr: dr}
 	if dr.Empty() {
 		return c, nil
 	}
@@ -220,7 +220,7 @@ func (f *Face) rasterize(r rune, g *glyph) (cell, error) {
 // glyph returns the glyph of r, rasterizing and uploading it on first use.
 // A rune the font lacks, or one that cannot be rasterized or uploaded,
 // gets the missing-glyph box.
-func (f *Face) glyph(r rune) *glyph {
+func (f *Face) glyph(r rune) *faceGlyph {
 	if r >= 0 && r < 256 && f.latin[r].ok {
 		return &f.latin[r]
 	}
@@ -231,14 +231,14 @@ func (f *Face) glyph(r rune) *glyph {
 }
 
 // slowGlyph rasterizes r into a texture of its own: the allocating path.
-func (f *Face) slowGlyph(r rune) *glyph {
+func (f *Face) slowGlyph(r rune) *faceGlyph {
 	idx, err := f.sf.GlyphIndex(&f.buf, r)
 	if err != nil || idx == 0 {
 		g := f.missing(r)
 		f.more[r] = g
 		return g
 	}
-	g := new(glyph)
+	g := new(faceGlyph)
 	if err := f.upload(r, g); err != nil {
 		g = f.missing(r) // no room left in the atlas, or a broken glyph
 	}
@@ -248,18 +248,18 @@ func (f *Face) slowGlyph(r rune) *glyph {
 
 // missing returns the missing-glyph box, rasterized on first need through
 // r, a rune the font lacks; when it cannot be, a blank glyph.
-func (f *Face) missing(r rune) *glyph {
+func (f *Face) missing(r rune) *faceGlyph {
 	if f.notdef == nil {
-		f.notdef = new(glyph)
+		f.notdef = new(faceGlyph)
 		if err := f.upload(r, f.notdef); err != nil || f.notdef.index != 0 {
-			*f.notdef = glyph{ok: true}
+			*f.notdef = faceGlyph{ok: true}
 		}
 	}
 	return f.notdef
 }
 
 // upload rasterizes r into g and gives it a texture.
-func (f *Face) upload(r rune, g *glyph) error {
+func (f *Face) upload(r rune, g *faceGlyph) error {
 	c, err := f.rasterize(r, g)
 	if err != nil || c.mask == nil {
 		return err

@@ -1,15 +1,18 @@
 package gfx
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/go-gl/gl/v3.3-core/gl"
 )
 
-// hud draws a frame of sprites with a four-line HUD of numbers that change
+// textHUD draws a frame of sprites with a four-line HUD of numbers that change
 // every frame, drawn between the sprites and over a panel (a rect).
-type hud struct {
+type textHUD struct {
 	face        *Face
 	sprite      Texture
 	buf         TextBuffer
@@ -19,7 +22,7 @@ type hud struct {
 	lastSprites int
 }
 
-func (h *hud) draw(r *Renderer) {
+func (h *textHUD) draw(r *Renderer) {
 	h.frame++
 	r.BeginFrame(160, 120, Black)
 	for i := range 20 {
@@ -57,7 +60,7 @@ func TestTextHUD(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			h := &hud{face: f, sprite: tex}
+			h := &textHUD{face: f, sprite: tex}
 			h.draw(r)
 			plain = h.lastDrawn
 			h.withText = true
@@ -207,5 +210,104 @@ func TestNewFaceErrors(t *testing.T) {
 	}
 	if n := DefaultFont().Name(); n != "Go Regular" {
 		t.Errorf("DefaultFont is %q", n)
+	}
+}
+
+// BenchmarkDrawText is one frame of 40 sprites at 160×120, without and
+// with the four-line HUD of changing numbers between them: format, queue,
+// one instanced draw, and a wait for the rasterizer (glFinish).
+func BenchmarkDrawText(b *testing.B) {
+	for _, withText := range []bool{false, true} {
+		name := "sprites"
+		if withText {
+			name = "sprites+hud"
+		}
+		b.Run(name, func(b *testing.B) {
+			w := openBenchWindow(b)
+			var err error
+			onMain(func() {
+				var r *Renderer
+				if r, err = NewRenderer(); err != nil {
+					return
+				}
+				defer r.Close()
+				var f *Face
+				if f, err = r.NewFace(FaceConfig{Size: 14}); err != nil {
+					return
+				}
+				var tex Texture
+				if tex, err = r.TextureFromImage(solid(8, 8, color.NRGBA{200, 100, 50, 255}), Nearest); err != nil {
+					return
+				}
+				h := &textHUD{face: f, sprite: tex, withText: withText}
+				h.draw(r)
+				b.ReportAllocs()
+				for b.Loop() {
+					h.draw(r)
+					gl.Finish()
+					w.Present()
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// BenchmarkNewFace is the load-time cost of a face: rasterizing Latin-1
+// and uploading it.
+func BenchmarkNewFace(b *testing.B) {
+	openBenchWindow(b)
+	for _, size := range []float64{16, 48} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			var err error
+			onMain(func() {
+				var r *Renderer
+				if r, err = NewRenderer(); err != nil {
+					return
+				}
+				defer r.Close()
+				b.ReportAllocs()
+				for b.Loop() {
+					var f *Face
+					if f, err = r.NewFace(FaceConfig{Size: size}); err != nil {
+						return
+					}
+					f.Delete()
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}
+
+// BenchmarkDrawTextQueue is the CPU cost of one 20-glyph line of DrawText:
+// the glyph look-ups and the instances queued, without the draw.
+func BenchmarkDrawTextQueue(b *testing.B) {
+	openBenchWindow(b)
+	var err error
+	onMain(func() {
+		var r *Renderer
+		if r, err = NewRenderer(); err != nil {
+			return
+		}
+		defer r.Close()
+		var f *Face
+		if f, err = r.NewFace(FaceConfig{}); err != nil {
+			return
+		}
+		r.BeginFrame(800, 600, Black)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.DrawText(f, 400, 300, "score 1234567 fps 60", White, AlignCenter|AlignMiddle)
+			r.batch = r.batch[:0]
+		}
+		r.EndFrame()
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
 }
