@@ -8,3 +8,8 @@ require (
 	github.com/veandco/go-sdl2 v0.4.39
 	golang.org/x/image v0.47.0
 )
+
+require (
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

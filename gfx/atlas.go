@@ -51,7 +51,9 @@ const uploadBytes = 256 << 10
 // page's batch is open instead of breaking it. A new page takes the image
 // it was made for first and then the shapes; a shape that finds no room
 // (beside an image of nearly a page) is drawn from the first page's copy,
-// breaking the batch, until the page is empty again and gets its own.
+// breaking the batch, until the page is empty again and gets its own. A
+// Face's glyphs are ordinary textures of its filter: Latin-1 as one, each
+// rune met later as one of its own.
 //
 // A page left empty is deleted, but for the first page, which the
 // renderer's shapes keep, and one empty shared page of each filter, kept

@@ -1,9 +1,9 @@
 // Package gfx is fixstep's platform and renderer: an SDL2 window with an
 // OpenGL 3.3 core context (Window), which is the engine.Platform a windowed
 // game runs on, and a Renderer that draws sprites in instanced batches, lit
-// meshes and bitmap text, with interpolated transforms (Interpolated), a
-// debug overlay (Overlay), dynamic resolution and MSAA (Scaler) and
-// screenshots.
+// meshes and text (TrueType and OpenType faces, and a bitmap font), with
+// interpolated transforms (Interpolated), a debug overlay (Overlay),
+// dynamic resolution and MSAA (Scaler) and screenshots.
 //
 // Textures come from the renderer (LoadTexture for PNG and JPEG files in
 // any fs.FS, TextureFromImage for an image.Image), which packs them into

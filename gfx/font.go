@@ -39,10 +39,13 @@ func fontImage() *image.RGBA {
 	return rgba
 }
 
-// Text queues text at (x, y), the top-left corner of its first line, in
-// camera units of one pixel per font pixel at scale 1. '\n' starts a new
-// line. Bytes outside printable ASCII draw as '?'. It batches with sprites
-// and does not allocate.
+// Text queues text in the overlay's bitmap font at (x, y), the top-left
+// corner of its first line, in camera units of one pixel per font pixel at
+// scale 1. Every glyph is a 7×13 cell scaled as blocks: each byte
+// advances 7·scale, and the line height is 13·scale ('\n' starts a new
+// line). Bytes outside printable ASCII draw as '?'. It batches with
+// sprites and does not allocate. For proportional, smooth text at any size
+// use a Face and DrawText.
 func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
 	cw, ch := glyphW*scale, glyphH*scale
 	px, py := x, y
@@ -61,7 +64,8 @@ func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
 	}
 }
 
-// TextWidth returns the width of the longest line of text at scale.
+// TextWidth returns the width of the longest line of text in the bitmap
+// font at scale: 7·scale per byte. Face.Measure measures a Face's text.
 func TextWidth(text []byte, scale float32) float32 {
 	longest, n := 0, 0
 	for _, b := range text {

@@ -60,12 +60,13 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 
 // Renderer draws sprites in instanced batches, lit meshes, and text, into
 // the current GL context. Its textures (TextureFromImage, LoadTexture, the
-// font, Rect's and Circle's) share atlas pages, so sprites, text, rects and
-// circles in any order draw in one instanced call per page switch; a
-// camera change, a cube or a texture of its own (NewTexture, a render
-// target) also ends a batch. Painter's order is submission order, always.
-// It owns every GL object it makes and deletes them in Close. Use it on
-// the thread that owns the context.
+// glyphs of its Faces, the bitmap font, Rect's and Circle's) share atlas
+// pages, so sprites, text, rects and circles in any order draw in one
+// instanced call per page switch; a camera change, a cube or a texture of
+// its own (NewTexture, a render target) also ends a batch. Painter's order
+// is submission order, always. It owns every GL object it makes, its
+// faces' included, and deletes them in Close. Use it on the thread that
+// owns the context.
 type Renderer struct {
 	// sprite draws batches whose texture's own GL filter is right;
 	// snap those on linear atlas pages, where Nearest textures are sampled
