@@ -54,9 +54,9 @@ type Config struct {
 	// Addrs[Local] is not used. It has Players entries.
 	Addrs []netip.AddrPort
 	// Spectators are the addresses of spectators this peer feeds with
-	// confirmed inputs: at most MaxSpectators. A spectator that falls too
-	// far behind (128 ticks) or goes silent past DisconnectTimeout is
-	// dropped; the game goes on.
+	// confirmed inputs: at most MaxSpectators. A spectator that falls 64
+	// ticks behind (or joins that late) or goes silent past
+	// DisconnectTimeout is dropped; the game goes on.
 	Spectators []netip.AddrPort
 
 	// Spectate makes the session a spectator's: it sends no input, runs

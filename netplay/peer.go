@@ -16,6 +16,8 @@ const (
 	// maxReads bounds the datagrams one poll reads, so a flood cannot hold
 	// up a frame: twice what the transports queue.
 	maxReads = 2 * queueLen
+	// maxBurst is the most input datagrams a peer gets per update.
+	maxBurst = 4
 )
 
 // peerKind is what a remote peer is to this session.
@@ -44,6 +46,7 @@ type peer struct {
 	sentAck            int  // the ack we last sent
 	ackSent            bool // sentAck is valid
 	ack                int  // the next tick of what we send them that they lack
+	next               int  // the first tick of what we send them never sent yet
 
 	rtt  time.Duration // smoothed round trip, 0 until measured
 	ts   uint32        // the newest clock reading they sent, µs
@@ -246,12 +249,6 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 			return
 		}
 	}
-	if count > 0 && start > s.recv[max(p.player, 0)] {
-		// A gap: the sender starts at our ack, so an honest one never
-		// leaves one.
-		s.stats.PacketsBad++
-		return
-	}
 	p.lastRecv = now
 	if !p.knowsMe {
 		// Our nonce came back as the token: the peer knows us.
@@ -285,36 +282,52 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 
 // take stores the inputs of ticks start to start+count-1 that are new:
 // one player's from a player, every player's from a host. An input for a
-// tick already run is compared with the prediction it ran on.
+// tick already run is compared with the prediction it ran on. A player's
+// inputs after a gap (a datagram lost or overtaken) wait for the sender's
+// next datagram, which starts at our ack; a host's are kept, as a
+// spectator catching up gets several datagrams a tick.
 func (s *Session) take(p *peer, start, count int, data []byte) {
-	per := 1
 	if p.kind == peerHost {
-		per = s.players
+		s.takeRows(start, count, data)
+		return
 	}
-	stride := per * s.size
+	q := p.player
 	fl := s.floor()
 	for k := range count {
 		f := start + k
-		q := max(p.player, 0)
 		if f < s.recv[q] {
 			continue
 		}
-		if f >= fl+ringLen {
-			return // no room yet: the peer sends it again
+		if f > s.recv[q] || f >= fl+ringLen {
+			return // a gap, or no room yet: the peer sends it again
 		}
-		src := data[k*stride : (k+1)*stride]
-		if p.kind == peerHost {
-			copy(s.row(s.real, f), src)
-			for r := range s.players {
-				s.recv[r] = f + 1
-			}
-			continue
-		}
+		src := data[k*s.size : (k+1)*s.size]
 		copy(s.input(s.real, q, f), src)
 		if f < s.tick && s.usedPred[f%ringLen]>>q&1 != 0 && string(s.input(s.used, q, f)) != string(src) {
 			s.firstWrong = min(s.firstWrong, f)
 		}
 		s.recv[q] = f + 1
+	}
+}
+
+// takeRows stores a host's rows of every player's confirmed inputs, in
+// any order, within half the ring ahead of the first missing one.
+func (s *Session) takeRows(start, count int, data []byte) {
+	stride := s.players * s.size
+	r := s.recv[0]
+	for k := range count {
+		f := start + k
+		if f < r || f >= r+ringLen/2 || s.rowTick[f%ringLen] == f {
+			continue
+		}
+		copy(s.row(s.real, f), data[k*stride:(k+1)*stride])
+		s.rowTick[f%ringLen] = f
+	}
+	for s.rowTick[r%ringLen] == r {
+		r++
+	}
+	for q := range s.players {
+		s.recv[q] = r
 	}
 }
 
@@ -427,7 +440,15 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		if keepAlive && !due || !keepAlive && !due && start >= end && p.ackSent && p.sentAck == ack {
 			continue
 		}
-		s.sendInputs(p, now, start, end, ack)
+		// The first datagram starts at p's ack, again and again until p
+		// acknowledges it: redundancy against loss. When the inputs p
+		// lacks fill more than one (large inputs, a spectator catching
+		// up), up to three more carry those never sent yet.
+		from := max(s.sendInputs(p, now, start, end, ack), p.next)
+		for k := 1; k < maxBurst && from < end && s.err == nil; k++ {
+			from = s.sendInputs(p, now, from, end, ack)
+		}
+		p.next = max(p.next, from)
 	}
 }
 
@@ -445,8 +466,8 @@ func (s *Session) sendRange(p *peer) (start, end, ack int) {
 }
 
 // sendInputs sends p an input datagram with as many of the ticks [start,
-// end) as fit.
-func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) {
+// end) as fit, and returns the first tick that did not.
+func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) int {
 	pk := &s.opk
 	*pk = packet{token: p.nonce, tick: uint32(s.tick), ack: uint32(ack), ts: us(now),
 		start: uint32(start), size: uint8(s.size), per: 1}
@@ -477,6 +498,7 @@ func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) {
 	}
 	p.sentAck, p.ackSent = ack, true
 	s.write(b, p)
+	return start + count
 }
 
 // write sends b to p, counting it. A transport that cannot send stops

@@ -81,6 +81,7 @@ type Session struct {
 	real       []byte          // ringLen rows of players·size: inputs as sent
 	used       []byte          // ringLen rows: the inputs the game was last given
 	usedPred   [ringLen]uint32 // the predicted mask of each used row
+	rowTick    [ringLen]int    // a spectator's: which tick each row of s.real holds
 	firstWrong int             // the first tick run on a wrong prediction, or noTick
 	states     [][]byte        // the game before tick stateTick[i], at i = tick % len
 	stateTick  []int           // which tick states[i] precedes; -1: none
@@ -183,6 +184,9 @@ func New(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	s.stateTick = make([]int, n)
 	for i := range s.stateTick {
 		s.stateTick[i] = -1
+	}
+	for i := range s.rowTick {
+		s.rowTick[i] = -1
 	}
 	if s.local >= 0 {
 		// Inputs of the first InputDelay ticks are zero on every peer.

@@ -392,3 +392,26 @@ func TestDesync(t *testing.T) {
 		t.Error("the peers name different ticks")
 	}
 }
+
+// Inputs of the largest size, four players and a spectator fed 256 bytes
+// a tick: every datagram fits in MaxPacket, and the spectator keeps up
+// over a lossy link.
+func TestLargeInputs(t *testing.T) {
+	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *Config) { c.InputSize = 64 }})
+	w.run(10 * time.Second)
+	w.noErrors(t)
+	if n := w.sameHistory(t); n < 550 {
+		t.Fatalf("%d ticks compared", n)
+	}
+	for i, n := range w.nodes {
+		if st := n.sim.Stats(); st.Overflow != 0 || n.conn.Dropped() != 0 {
+			t.Errorf("node %d: %d datagrams overflowed, %d dropped", i, st.Overflow, n.conn.Dropped())
+		}
+		if st := n.s.Stats(); st.BytesOut > st.PacketsOut*MaxPacket || st.PacketsBad != 0 {
+			t.Errorf("node %d: %+v", i, *st)
+		}
+	}
+	if sp := w.nodes[4].s.Stats(); sp.Tick < 550 || w.nodes[0].s.Stats().SpectatorsDropped != 0 {
+		t.Errorf("spectator at tick %d", sp.Tick)
+	}
+}
