@@ -57,15 +57,15 @@ func TestConfigValidate(t *testing.T) {
 func TestNewRefuses(t *testing.T) {
 	c := Config{Addrs: []netip.AddrPort{{}, addr(1)}, InputSize: 2}
 	tr := NewMemNet().Listen(addr(0))
-	if _, err := New(c, &testGame{}, tr); err != nil {
+	if _, err := NewSession(c, &testGame{}, tr); err != nil {
 		t.Fatal(err)
 	}
 	noSave := engine.UpdateFunc(func(engine.Tick) error { return nil })
-	if _, err := New(c, noSave, tr); err == nil || !strings.Contains(err.Error(), "Saver") {
+	if _, err := NewSession(c, noSave, tr); err == nil || !strings.Contains(err.Error(), "Saver") {
 		t.Errorf("a game without Save: %v", err)
 	}
 	c.Players, c.Addrs = 3, []netip.AddrPort{{}, addr(1), addr(1)}
-	if _, err := New(c, &testGame{}, tr); err == nil || !strings.Contains(err.Error(), "twice") {
+	if _, err := NewSession(c, &testGame{}, tr); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("an address twice: %v", err)
 	}
 }

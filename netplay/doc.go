@@ -13,7 +13,7 @@
 //
 //	tr, err := netplay.ListenUDP(":7000")
 //	...
-//	s, err := netplay.New(netplay.Config{
+//	s, err := netplay.NewSession(netplay.Config{
 //		Players: 2, Local: 0, Addrs: []netip.AddrPort{{}, peerAddr},
 //		InputSize: 4, Params: "arena v1", Build: buildHash,
 //	}, game, tr)
@@ -58,7 +58,7 @@
 // answer is larger than the datagram that prompted it, so a forged source
 // address gains no amplification. There is no encryption nor
 // authentication: a peer or an attacker on the path can send false
-// inputs.
+// inputs. The wire format is described at the top of wire.go.
 //
 // Everything is driven with numbers, like engine.Timestep: the Clock and
 // the Transport are injected, so tests run several peers in one process

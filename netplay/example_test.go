@@ -53,7 +53,7 @@ func ExampleSession() {
 	for i := range 2 {
 		games[i] = &walker{me: i}
 		link := netplay.NewSimTransport(net.Listen(addrs[i]), netplay.NetSim{Latency: 50 * time.Millisecond}, clk, uint64(i))
-		s, err := netplay.New(netplay.Config{Players: 2, Local: i, Addrs: addrs, InputSize: 1,
+		s, err := netplay.NewSession(netplay.Config{Players: 2, Local: i, Addrs: addrs, InputSize: 1,
 			Params: "walker", Clock: clk, Seed: uint64(i + 1)}, games[i], link)
 		if err != nil {
 			panic(err)

@@ -12,7 +12,7 @@ import (
 func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := New(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Build: "b1",
+	s, err := NewSession(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Build: "b1",
 		Clock: clk, Seed: 1, HashEvery: 1}, &testGame{players: 2}, net.Listen(addr(0)))
 	if err != nil {
 		tb.Fatal(err)

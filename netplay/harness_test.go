@@ -172,7 +172,7 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		}
 		n := &node{g: &testGame{player: i, players: o.players}, conn: w.net.Listen(addr(i))}
 		n.sim = NewSimTransport(n.conn, o.sim, w.clock, o.seed*1000+uint64(i))
-		s, err := New(c, n.g, n.sim)
+		s, err := NewSession(c, n.g, n.sim)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -106,10 +106,10 @@ type tickHash struct {
 	ok   bool
 }
 
-// New returns a session that runs game with the peers cfg names, over tr,
+// NewSession returns a session that runs game with the peers cfg names, over tr,
 // or an error naming the first invalid Config field or what the game
 // lacks. Nothing is sent until the first Update (or Begin).
-func New(cfg Config, game engine.Game, tr Transport) (*Session, error) {
+func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err

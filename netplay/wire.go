@@ -39,8 +39,9 @@ import (
 //	18 ts u32        the sender's clock, µs
 //	22 echo u32      the last ts the sender got from the receiver
 //	26 hold u32      µs between receiving echo and sending this
-//	30 hash tick u32 the last tick of the hashed confirmed state
-//	34 hash u64      FNV-1a of the game's saved state after that tick
+//	30 hashed u32    the ticks run by the confirmed state hashed (a multiple
+//	                 of Config.HashEvery)
+//	34 hash u64      FNV-1a of the game's saved state
 //	42 start u32     the tick of the first input carried
 //	46 count u8      ticks of inputs carried
 //	47 first u8      the player of the first input of each tick
