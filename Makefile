@@ -6,7 +6,7 @@ GO       ?= go
 # OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe), a virtual X server,
 # and qemu-user to run the determinism check's arm64 and s390x builds.
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
-PURE     := $(foreach p,engine physics input replay shaders detmath cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
+PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl cross fuzz race soak bench bench-sprites bench-physics lint profile clean new
@@ -50,6 +50,7 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x ./netplay
 
 # cross is the determinism check: cmd/worldhash's scenes (the physics, the
 # demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
@@ -73,6 +74,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx

@@ -1,0 +1,213 @@
+package netplay
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// Default values that zero Config fields stand for.
+const (
+	DefaultInputDelay        = 2
+	DefaultMaxPrediction     = 8
+	DefaultDisconnectWarning = 500 * time.Millisecond
+	DefaultDisconnectTimeout = 2 * time.Second
+)
+
+// Limits a Config is checked against.
+const (
+	// MaxPlayers is the most players a session connects, peer to peer.
+	MaxPlayers = 4
+	// MaxSpectators is the most spectators one peer feeds.
+	MaxSpectators = 8
+	// MaxInputDelay is the longest input delay, in ticks.
+	MaxInputDelay = 15
+	// MaxPredictionTicks is the largest MaxPrediction: rollbacks deeper
+	// than half a second at 60 TPS cost more than they hide.
+	MaxPredictionTicks = 30
+)
+
+// Special values of Config.InputDelay and Config.MaxPrediction, whose
+// zero values mean their defaults.
+const (
+	// NoDelay as Config.InputDelay applies local input on the tick it is
+	// read, and predicts every remote input.
+	NoDelay = -1
+	// Lockstep as Config.MaxPrediction predicts nothing: each tick waits
+	// for every player's input, and nothing is ever rolled back.
+	Lockstep = -1
+)
+
+// maxInputSize is engine.MaxInputSize, for the decoder's bounds.
+const maxInputSize = engine.MaxInputSize
+
+// Config sets up a Session. Addrs (or Host, for a spectator) and InputSize
+// must be set; every other zero field means its default.
+type Config struct {
+	// Players is the number of players, 2 to MaxPlayers. Zero means 2.
+	Players int
+	// Local is this peer's player, 0 to Players-1. Ignored by a spectator.
+	Local int
+	// Addrs holds each player's address: Addrs[p] is player p's, and
+	// Addrs[Local] is not used. It has Players entries.
+	Addrs []netip.AddrPort
+	// Spectators are the addresses of spectators this peer feeds with
+	// confirmed inputs: at most MaxSpectators. A spectator that falls 64
+	// ticks behind (or joins that late) or goes silent past
+	// DisconnectTimeout is dropped; the game goes on.
+	Spectators []netip.AddrPort
+
+	// Spectate makes the session a spectator's: it sends no input, runs
+	// confirmed ticks only (never predicts, never rolls back) and is fed
+	// by Host, a player whose Spectators list has this peer's address.
+	Spectate bool
+	// Host is the player that feeds a spectator.
+	Host netip.AddrPort
+
+	// InputSize is the size of the game's per-tick input value in bytes,
+	// 1 to engine.MaxInputSize, the same on every peer. It must be set.
+	InputSize int
+	// InputDelay is how many ticks after it is read the local input
+	// applies, so it reaches the other peers before they need it. Zero
+	// means DefaultInputDelay (2); NoDelay for none; at most MaxInputDelay.
+	InputDelay int
+	// MaxPrediction is how many ticks past the last confirmed one the
+	// session simulates with predicted inputs; when it gets that far
+	// ahead it stalls. Zero means DefaultMaxPrediction (8); Lockstep for
+	// none; at most MaxPredictionTicks.
+	MaxPrediction int
+
+	// DisconnectWarning is the silence after which a peer counts as
+	// interrupted (Stats.Interrupted). Zero means 500 ms.
+	DisconnectWarning time.Duration
+	// DisconnectTimeout is the silence after which a player counts as gone:
+	// Update returns a *DisconnectError. Zero means 2 s.
+	DisconnectTimeout time.Duration
+
+	// TPS is the loop's tick rate (engine.Config.TPS), the same on every
+	// peer. Zero means engine.DefaultTPS.
+	TPS int
+	// Params is the game's own description of what its simulation depends
+	// on (level, rules, physics settings): peers whose Params differ are
+	// refused. Only its FNV-1a hash travels.
+	Params string
+	// Build identifies the build of the simulation code (a VCS revision
+	// or a hash of the binary): peers of other builds are refused, since
+	// the same source built otherwise may simulate otherwise. Only its
+	// FNV-1a hash travels.
+	Build string
+
+	// HashEvery is how many ticks apart the peers compare the hashes of
+	// their confirmed states, to detect a desync. Zero means TPS (once a
+	// second of game time); negative turns the check off.
+	HashEvery int
+
+	// Clock is the session's time, for round trips, keep-alives and
+	// timeouts. Nil means the real monotonic clock.
+	Clock Clock
+	// Seed seeds the handshake nonces. Zero means a random seed; a test
+	// sets it to repeat a run exactly.
+	Seed uint64
+}
+
+// withDefaults returns c with its zero fields set to their defaults, or an
+// error naming the first invalid field.
+func (c Config) withDefaults() (Config, error) {
+	if c.Players == 0 {
+		c.Players = 2
+	}
+	if c.TPS == 0 {
+		c.TPS = engine.DefaultTPS
+	}
+	switch {
+	case c.Players < 2 || c.Players > MaxPlayers:
+		return c, fmt.Errorf("netplay: Config.Players = %d: want 2 to %d", c.Players, MaxPlayers)
+	case !c.Spectate && (c.Local < 0 || c.Local >= c.Players):
+		return c, fmt.Errorf("netplay: Config.Local = %d: want 0 to %d", c.Local, c.Players-1)
+	case !c.Spectate && len(c.Addrs) != c.Players:
+		return c, fmt.Errorf("netplay: Config.Addrs has %d addresses: want one per player (%d)", len(c.Addrs), c.Players)
+	case c.Spectate && !c.Host.IsValid():
+		return c, fmt.Errorf("netplay: Config.Host = %v: a spectator needs its host's address", c.Host)
+	case c.Spectate && len(c.Spectators) > 0:
+		return c, fmt.Errorf("netplay: Config.Spectators has %d addresses: a spectator feeds no one", len(c.Spectators))
+	case len(c.Spectators) > MaxSpectators:
+		return c, fmt.Errorf("netplay: Config.Spectators has %d addresses: at most %d", len(c.Spectators), MaxSpectators)
+	case c.InputSize < 1 || c.InputSize > engine.MaxInputSize:
+		return c, fmt.Errorf("netplay: Config.InputSize = %d: want 1 to %d, the size of the game's input value", c.InputSize, engine.MaxInputSize)
+	case c.InputDelay < NoDelay || c.InputDelay > MaxInputDelay:
+		return c, fmt.Errorf("netplay: Config.InputDelay = %d: want 1 to %d ticks, NoDelay or 0 for %d", c.InputDelay, MaxInputDelay, DefaultInputDelay)
+	case c.MaxPrediction < Lockstep || c.MaxPrediction > MaxPredictionTicks:
+		return c, fmt.Errorf("netplay: Config.MaxPrediction = %d: want 1 to %d ticks, Lockstep or 0 for %d", c.MaxPrediction, MaxPredictionTicks, DefaultMaxPrediction)
+	case c.DisconnectWarning < 0:
+		return c, fmt.Errorf("netplay: Config.DisconnectWarning = %v: must be positive (or zero for %v)", c.DisconnectWarning, DefaultDisconnectWarning)
+	case c.DisconnectTimeout < 0:
+		return c, fmt.Errorf("netplay: Config.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
+	case c.TPS < 0 || c.TPS > engine.MaxTPS:
+		return c, fmt.Errorf("netplay: Config.TPS = %d: want 1 to %d (or zero for %d)", c.TPS, engine.MaxTPS, engine.DefaultTPS)
+	}
+	if !c.Spectate {
+		for p, a := range c.Addrs {
+			if p != c.Local && !a.IsValid() {
+				return c, fmt.Errorf("netplay: Config.Addrs[%d] = %v: not an address", p, a)
+			}
+		}
+	}
+	for i, a := range c.Spectators {
+		if !a.IsValid() {
+			return c, fmt.Errorf("netplay: Config.Spectators[%d] = %v: not an address", i, a)
+		}
+	}
+	switch c.InputDelay {
+	case 0:
+		c.InputDelay = DefaultInputDelay
+	case NoDelay:
+		c.InputDelay = 0
+	}
+	switch c.MaxPrediction {
+	case 0:
+		c.MaxPrediction = DefaultMaxPrediction
+	case Lockstep:
+		c.MaxPrediction = 0
+	}
+	if c.Spectate {
+		c.MaxPrediction, c.InputDelay = 0, 0
+	}
+	if c.DisconnectWarning == 0 {
+		c.DisconnectWarning = DefaultDisconnectWarning
+	}
+	if c.DisconnectTimeout == 0 {
+		c.DisconnectTimeout = DefaultDisconnectTimeout
+	}
+	if c.HashEvery == 0 {
+		c.HashEvery = c.TPS
+	}
+	return c, nil
+}
+
+// Validate reports the first invalid field of c, or nil.
+func (c Config) Validate() error {
+	_, err := c.withDefaults()
+	return err
+}
+
+// fnv64 is FNV-1a of b: the hash of params, builds and saved states.
+func fnv64(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// fnvString is fnv64 of a string, without converting it.
+func fnvString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}

@@ -1,0 +1,71 @@
+package netplay
+
+import (
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// Invalid configs are refused with an error naming the field.
+func TestConfigValidate(t *testing.T) {
+	ok := Config{Addrs: []netip.AddrPort{{}, addr(1)}, InputSize: 4}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		field string
+		tweak func(c *Config)
+	}{
+		{"Players", func(c *Config) { c.Players = 5 }},
+		{"Local", func(c *Config) { c.Local = 2 }},
+		{"Addrs", func(c *Config) { c.Addrs = c.Addrs[:1] }},
+		{"Addrs[1]", func(c *Config) { c.Addrs = []netip.AddrPort{{}, {}} }},
+		{"InputSize", func(c *Config) { c.InputSize = 0 }},
+		{"InputSize", func(c *Config) { c.InputSize = 65 }},
+		{"InputDelay", func(c *Config) { c.InputDelay = 16 }},
+		{"MaxPrediction", func(c *Config) { c.MaxPrediction = -2 }},
+		{"MaxPrediction", func(c *Config) { c.MaxPrediction = 31 }},
+		{"DisconnectTimeout", func(c *Config) { c.DisconnectTimeout = -1 }},
+		{"TPS", func(c *Config) { c.TPS = -60 }},
+		{"Host", func(c *Config) { c.Spectate = true }},
+		{"Spectators", func(c *Config) { c.Spectators = make([]netip.AddrPort, 9) }},
+	} {
+		c := ok
+		c.Addrs = append([]netip.AddrPort(nil), ok.Addrs...)
+		tc.tweak(&c)
+		err := c.Validate()
+		if err == nil || !strings.Contains(err.Error(), "Config."+tc.field) {
+			t.Errorf("%s: %v", tc.field, err)
+		}
+	}
+	d, _ := ok.withDefaults()
+	if d.Players != 2 || d.InputDelay != DefaultInputDelay || d.MaxPrediction != DefaultMaxPrediction ||
+		d.DisconnectWarning != DefaultDisconnectWarning || d.DisconnectTimeout != DefaultDisconnectTimeout || d.HashEvery != 60 {
+		t.Errorf("defaults: %+v", d)
+	}
+	c := ok
+	c.InputDelay, c.MaxPrediction = NoDelay, Lockstep
+	if d, _ = c.withDefaults(); d.InputDelay != 0 || d.MaxPrediction != 0 {
+		t.Errorf("NoDelay and Lockstep: %+v", d)
+	}
+}
+
+// A game without Saver or Inputter, or a Config naming an address twice,
+// is refused.
+func TestNewRefuses(t *testing.T) {
+	c := Config{Addrs: []netip.AddrPort{{}, addr(1)}, InputSize: 2}
+	tr := NewMemNet().Listen(addr(0))
+	if _, err := NewSession(c, &testGame{}, tr); err != nil {
+		t.Fatal(err)
+	}
+	noSave := engine.UpdateFunc(func(engine.Tick) error { return nil })
+	if _, err := NewSession(c, noSave, tr); err == nil || !strings.Contains(err.Error(), "Saver") {
+		t.Errorf("a game without Save: %v", err)
+	}
+	c.Players, c.Addrs = 3, []netip.AddrPort{{}, addr(1), addr(1)}
+	if _, err := NewSession(c, &testGame{}, tr); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("an address twice: %v", err)
+	}
+}

@@ -1,0 +1,67 @@
+// Package netplay runs a fixstep game over the network, peer to peer, the
+// way GGPO does: rollback netcode. Each peer runs the whole simulation.
+// A tick runs as soon as the local input is known: the inputs of remote
+// players that have not arrived are predicted (the last one repeated).
+// When a real input arrives and differs from its prediction, the session
+// loads the state saved before that tick and runs the ticks since again,
+// within the frame, so the game shows the present at once and corrects
+// it quietly. For that the game implements engine.Saver and
+// engine.Inputter, and its Update is deterministic (engine.SyncTest
+// checks it).
+//
+// A Session is the engine.Game a Loop runs; it wraps the game:
+//
+//	tr, err := netplay.ListenUDP(":7000")
+//	...
+//	s, err := netplay.NewSession(netplay.Config{
+//		Players: 2, Local: 0, Addrs: []netip.AddrPort{{}, peerAddr},
+//		InputSize: 4, Params: "arena v1", Build: buildHash,
+//	}, game, tr)
+//	...
+//	loop, err := engine.NewLoop(engine.Config{TPS: 60}, window, s)
+//	s.SetTimeScaler(loop.Timestep())
+//	err = loop.Run(ctx)
+//	s.Close()
+//	tr.Close()
+//
+// What it does, with the settings in Config:
+//
+//   - Sessions of 2 to 4 players, and spectators: a player feeds them the
+//     confirmed inputs of every player; they never predict.
+//   - Input delay (2 ticks by default): the local input applies that
+//     many ticks after it is read, so it often arrives before it is
+//     needed, and fewer ticks roll back.
+//   - Maximum prediction (8 ticks): a peer stalls rather than run further
+//     past the last tick every input is known for. Lockstep predicts
+//     nothing: each tick waits for every input.
+//   - Time sync: each peer estimates how many ticks it runs ahead of each
+//     other one (the mean of its own estimate and theirs); the one ahead
+//     slows its loop's time scale by up to 10 % until they are level,
+//     instead of stalling. The tick length never changes; the frame clamp,
+//     the update cap and pause keep their meanings.
+//   - Handshake: a hello carries the protocol version and a fingerprint of
+//     the simulation (tick rate, player count, input size, hashes of the
+//     game's params and build); a peer that differs is refused, and both
+//     stop with a *FingerprintError naming the field.
+//   - Inputs go redundantly, every tick, from the first one the peer has
+//     not acknowledged; round-trip times, keep-alives, a warning after
+//     500 ms of silence and a *DisconnectError after 2 s.
+//   - Desync detection: every second of game time (Config.HashEvery) the
+//     peers exchange the FNV-1a hash of the saved state after a tick that
+//     can no longer roll back; on a mismatch both stop with a *DesyncError
+//     naming the tick.
+//
+// Datagrams are hostile until proved otherwise: those from addresses not
+// in the Config are ignored, malformed ones are dropped and counted
+// (Stats.PacketsBad), every count is checked before it is used, every
+// buffer is bounded, the decoder is fuzzed, and before the handshake no
+// answer is larger than the datagram that prompted it, so a forged source
+// address gains no amplification. There is no encryption nor
+// authentication: a peer or an attacker on the path can send false
+// inputs. The wire format is described at the top of wire.go.
+//
+// Everything is driven with numbers, like engine.Timestep: the Clock and
+// the Transport are injected, so tests run several peers in one process
+// over a seeded SimTransport and get the same run every time. In steady
+// state, rollbacks included, a frame allocates nothing.
+package netplay

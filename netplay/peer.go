@@ -1,0 +1,560 @@
+package netplay
+
+import (
+	"fmt"
+	"math"
+	"net/netip"
+	"time"
+)
+
+// Protocol timing.
+const (
+	// helloEvery is how often a hello goes to a peer that has not answered.
+	helloEvery = 100 * time.Millisecond
+	// keepAliveEvery is the longest a session stays silent to a peer.
+	keepAliveEvery = 100 * time.Millisecond
+	// maxReads bounds the datagrams one poll reads, so a flood cannot hold
+	// up a frame: twice what the transports queue.
+	maxReads = 2 * queueLen
+	// maxBurst is the most input datagrams a peer gets per update.
+	maxBurst = 4
+)
+
+// peerKind is what a remote peer is to this session.
+type peerKind uint8
+
+const (
+	peerPlayer    peerKind = iota // another player
+	peerSpectator                 // a spectator this peer feeds
+	peerHost                      // the player that feeds this spectator
+)
+
+// peer is what a session knows of one remote address.
+type peer struct {
+	addr   netip.AddrPort
+	kind   peerKind
+	player int // the player, -1 for a spectator or a host
+
+	nonce   uint32 // theirs: the token of our datagrams to them; 0 until known
+	knowsMe bool   // they sent our nonce back
+	synced  bool   // the handshake is done: nonce known and knowsMe
+	gone    bool   // a dropped spectator
+
+	helloSent          bool
+	lastHello          time.Duration
+	lastRecv, lastSend time.Duration
+	sentAck            int  // the ack we last sent
+	ackSent            bool // sentAck is valid
+	ack                int  // the next tick of what we send them that they lack
+	next               int  // the first tick of what we send them never sent yet
+
+	rtt  time.Duration // smoothed round trip, 0 until measured
+	ts   uint32        // the newest clock reading they sent, µs
+	tsAt time.Duration // when it came
+	tsOK bool
+
+	remoteTick int           // their next tick, as of remoteAt
+	remoteAt   time.Duration // when we learned it
+	remoteAdv  float64       // their smoothed advantage over us, ticks
+	adv        float64       // our smoothed advantage over them, ticks
+	advOK      bool          // remoteTick is known
+	advInit    bool          // adv has a first value
+
+	theirs      [4]tickHash // their confirmed hashes, by checkpoint
+	interrupted bool        // silent past DisconnectWarning
+}
+
+// hashAt returns their hash of the state before tick c, if they sent it.
+func (p *peer) hashAt(c, every int) (uint64, bool) {
+	h := p.theirs[c/every%len(p.theirs)]
+	return h.hash, h.ok && h.tick == c
+}
+
+// us returns d in whole µs, wrapping: the wire's clock.
+func us(d time.Duration) uint32 { return uint32(d / time.Microsecond) }
+
+// allSynced reports whether every player (or the host) finished the
+// handshake.
+func (s *Session) allSynced() bool {
+	for i := range s.peers {
+		if p := &s.peers[i]; p.kind != peerSpectator && !p.synced {
+			return false
+		}
+	}
+	return true
+}
+
+// peerAt returns the peer at addr, or nil.
+func (s *Session) peerAt(a netip.AddrPort) *peer {
+	for i := range s.peers {
+		if p := &s.peers[i]; p.addr == a && !p.gone {
+			return p
+		}
+	}
+	return nil
+}
+
+// poll reads and handles every datagram waiting, up to maxReads.
+func (s *Session) poll(now time.Duration) {
+	for range maxReads {
+		if s.err != nil {
+			return
+		}
+		n, from, ok := s.tr.ReadFrom(s.in[:])
+		if !ok {
+			return
+		}
+		s.stats.PacketsIn++
+		s.stats.BytesIn += uint64(n)
+		p := s.peerAt(from)
+		if p == nil {
+			s.stats.PacketsUnknown++
+			continue
+		}
+		if err := s.pk.decode(s.in[:n]); err != nil {
+			if err == errVersion && s.pk.kind == kindHello && !p.synced {
+				s.refuse(p, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+				continue
+			}
+			s.stats.PacketsBad++
+			continue
+		}
+		s.handle(p, now, n)
+	}
+}
+
+// handle acts on the decoded datagram s.pk of n bytes from p.
+func (s *Session) handle(p *peer, now time.Duration, n int) {
+	pk := &s.pk
+	switch pk.kind {
+	case kindHello:
+		s.onHello(p, now, n)
+	case kindRefuse:
+		if p.synced {
+			s.stats.PacketsStale++ // a refuse after the handshake is a forgery or a ghost
+			return
+		}
+		s.fail(&FingerprintError{Player: p.player, Addr: p.addr, Field: fieldNames[pk.field],
+			Ours: pk.theirs, Theirs: pk.ours, Refused: true})
+	case kindInput:
+		if pk.token != s.nonce {
+			s.stats.PacketsStale++
+			return
+		}
+		s.onInput(p, now)
+	case kindBye:
+		if pk.token != s.nonce {
+			s.stats.PacketsStale++
+			return
+		}
+		s.onBye(p, now)
+	}
+}
+
+// onHello answers a hello: refuse it if the fingerprints differ, learn the
+// peer's nonce, and answer with a hello of the same size if the peer does
+// not know ours yet. The answer is never larger than the hello, so a
+// forged source address gains an attacker nothing.
+func (s *Session) onHello(p *peer, now time.Duration, n int) {
+	pk := &s.pk
+	want := uint8(spectatorIndex) // what the peer must say it is
+	switch p.kind {
+	case peerPlayer:
+		want = uint8(p.player)
+	case peerHost:
+		want = pk.player // any player may host
+		if pk.player == spectatorIndex || int(pk.player) >= s.players {
+			s.refuse(p, n, fieldPlayer, 0, uint64(pk.player))
+			return
+		}
+	}
+	switch {
+	case int(pk.tps) != s.cfg.TPS:
+		s.refuse(p, n, fieldTickRate, uint64(s.cfg.TPS), uint64(pk.tps))
+	case int(pk.players) != s.players:
+		s.refuse(p, n, fieldPlayers, uint64(s.players), uint64(pk.players))
+	case int(pk.isize) != s.size:
+		s.refuse(p, n, fieldInputSize, uint64(s.size), uint64(pk.isize))
+	case pk.params != s.params:
+		s.refuse(p, n, fieldParams, s.params, pk.params)
+	case pk.build != s.build:
+		s.refuse(p, n, fieldBuild, s.build, pk.build)
+	case pk.player != want:
+		s.refuse(p, n, fieldPlayer, uint64(want), uint64(pk.player))
+	}
+	if s.err != nil {
+		return
+	}
+	if p.nonce != 0 && pk.nonce != p.nonce && p.synced {
+		// A new session at the peer's address (it restarted): a game
+		// under way cannot take it in.
+		s.stats.PacketsStale++
+		return
+	}
+	p.lastRecv = now
+	if pk.nonce != p.nonce {
+		p.nonce, p.knowsMe = pk.nonce, false
+	}
+	if pk.echo == s.nonce {
+		p.knowsMe = true
+	}
+	p.synced = p.knowsMe
+	if pk.echo != s.nonce && n >= helloLen {
+		s.hello(p, now)
+	}
+}
+
+// refuse answers a hello of n bytes from p whose field differs with a
+// refuse, if that is no larger, and stops the session.
+func (s *Session) refuse(p *peer, n int, field uint8, ours, theirs uint64) {
+	if refuseLen <= n {
+		s.write(appendRefuse(s.out[:0], field, ours, theirs), p)
+	}
+	s.fail(&FingerprintError{Player: p.player, Addr: p.addr, Field: fieldNames[field], Ours: ours, Theirs: theirs})
+}
+
+// hello sends p our hello.
+func (s *Session) hello(p *peer, now time.Duration) {
+	pk := &s.opk
+	*pk = packet{nonce: s.nonce, echo: p.nonce, players: uint8(s.players), player: spectatorIndex,
+		isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: s.params, build: s.build}
+	if s.local >= 0 {
+		pk.player = uint8(s.local)
+	}
+	p.helloSent, p.lastHello = true, now
+	s.write(pk.appendHello(s.out[:0]), p)
+}
+
+// onInput takes an input datagram: round trip, time sync, acks, inputs,
+// hashes. It checks the whole datagram before it changes anything.
+func (s *Session) onInput(p *peer, now time.Duration) {
+	pk := &s.pk
+	start, count := int(pk.start), int(pk.count)
+	ack := int(pk.ack)
+	switch p.kind {
+	case peerPlayer:
+		if count > 0 && (pk.per != 1 || int(pk.first) != p.player || int(pk.size) != s.size) ||
+			ack > s.recv[s.local] {
+			s.stats.PacketsBad++
+			return
+		}
+	case peerHost:
+		if count > 0 && (int(pk.per) != s.players || pk.first != 0 || int(pk.size) != s.size) {
+			s.stats.PacketsBad++
+			return
+		}
+	case peerSpectator:
+		if count > 0 || ack > s.confirmedTicks() {
+			s.stats.PacketsBad++
+			return
+		}
+	}
+	p.lastRecv = now
+	if !p.knowsMe {
+		// Our nonce came back as the token: the peer knows us.
+		p.knowsMe = true
+		p.synced = p.nonce != 0
+	}
+	if !p.tsOK || int32(pk.ts-p.ts) > 0 {
+		p.ts, p.tsAt, p.tsOK = pk.ts, now, true
+		p.remoteTick, p.remoteAt, p.advOK = int(pk.tick), now, true
+		p.remoteAdv = float64(pk.adv) / 8
+	}
+	if pk.flags&flagEcho != 0 {
+		if rtt := time.Duration(int32(us(now)-pk.echoTs-pk.hold)) * time.Microsecond; rtt >= 0 && rtt < 10*time.Second {
+			if p.rtt == 0 {
+				p.rtt = max(rtt, 1)
+			} else {
+				p.rtt += (rtt - p.rtt) / 8
+			}
+		}
+	}
+	if p.kind != peerHost && ack > p.ack {
+		p.ack = ack
+	}
+	if count > 0 {
+		s.take(p, start, count, pk.inputs)
+	}
+	if pk.flags&flagHash != 0 && p.kind != peerSpectator {
+		s.theirHash(p, int(pk.hashTick), pk.hash)
+	}
+}
+
+// take stores the inputs of ticks start to start+count-1 that are new:
+// one player's from a player, every player's from a host. An input for a
+// tick already run is compared with the prediction it ran on. A player's
+// inputs after a gap (a datagram lost or overtaken) wait for the sender's
+// next datagram, which starts at our ack; a host's are kept, as a
+// spectator catching up gets several datagrams a tick.
+func (s *Session) take(p *peer, start, count int, data []byte) {
+	if p.kind == peerHost {
+		s.takeRows(start, count, data)
+		return
+	}
+	q := p.player
+	fl := s.floor()
+	for k := range count {
+		f := start + k
+		if f < s.recv[q] {
+			continue
+		}
+		if f > s.recv[q] || f >= fl+ringLen {
+			return // a gap, or no room yet: the peer sends it again
+		}
+		src := data[k*s.size : (k+1)*s.size]
+		copy(s.input(s.real, q, f), src)
+		if f < s.tick && s.usedPred[f%ringLen]>>q&1 != 0 && string(s.input(s.used, q, f)) != string(src) {
+			s.firstWrong = min(s.firstWrong, f)
+		}
+		s.recv[q] = f + 1
+	}
+}
+
+// takeRows stores a host's rows of every player's confirmed inputs, in
+// any order, within half the ring ahead of the first missing one.
+func (s *Session) takeRows(start, count int, data []byte) {
+	stride := s.players * s.size
+	r := s.recv[0]
+	for k := range count {
+		f := start + k
+		if f < r || f >= r+ringLen/2 || s.rowTick[f%ringLen] == f {
+			continue
+		}
+		copy(s.row(s.real, f), data[k*stride:(k+1)*stride])
+		s.rowTick[f%ringLen] = f
+	}
+	for s.rowTick[r%ringLen] == r {
+		r++
+	}
+	for q := range s.players {
+		s.recv[q] = r
+	}
+}
+
+// theirHash stores a peer's hash of the state before tick c and compares
+// it with ours, if we have it.
+func (s *Session) theirHash(p *peer, c int, h uint64) {
+	every := s.cfg.HashEvery
+	if every <= 0 || c <= 0 || c%every != 0 {
+		return
+	}
+	if _, ok := p.hashAt(c, every); ok {
+		return // compared already
+	}
+	p.theirs[c/every%len(p.theirs)] = tickHash{tick: c, hash: h, ok: true}
+	if ours, ok := s.ourHash(c); ok {
+		s.compareHash(p, c, ours, h)
+	}
+}
+
+// onBye takes a peer's goodbye.
+func (s *Session) onBye(p *peer, now time.Duration) {
+	pk := &s.pk
+	switch {
+	case pk.reason == byeDesync:
+		s.stats.Desyncs++
+		s.fail(&DesyncError{Tick: uint64(pk.tick), Player: p.player})
+	case p.kind == peerSpectator:
+		p.gone = true
+		s.stats.SpectatorsDropped++
+	default:
+		s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: now - p.lastRecv, Left: true})
+	}
+}
+
+// watch drops silent spectators and those too far behind, counts the
+// interrupted peers, and stops the session when a player (or the host)
+// has been silent for DisconnectTimeout.
+func (s *Session) watch(now time.Duration) {
+	for i := range s.peers {
+		p := &s.peers[i]
+		if !p.synced || p.gone {
+			continue
+		}
+		silence := now - p.lastRecv
+		was := p.interrupted
+		p.interrupted = silence > s.cfg.DisconnectWarning
+		if p.interrupted && !was {
+			s.stats.Interruptions++
+		}
+		if p.kind == peerSpectator && (silence > s.cfg.DisconnectTimeout || p.ack < s.tick-ringLen/2) {
+			p.gone, p.interrupted = true, false
+			s.stats.SpectatorsDropped++
+			continue
+		}
+		if silence > s.cfg.DisconnectTimeout {
+			s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: silence})
+			return
+		}
+	}
+}
+
+// stopped sends the bye that s.err calls for, once, and returns s.err.
+func (s *Session) stopped(now time.Duration) error {
+	if !s.byeSent {
+		if d, ok := s.err.(*DesyncError); ok {
+			s.bye(byeDesync, uint32(d.Tick))
+		} else {
+			s.bye(byeQuit, 0)
+		}
+	}
+	s.fillStats(now)
+	return s.err
+}
+
+// bye sends every peer that finished the handshake three byes.
+func (s *Session) bye(reason uint8, tick uint32) {
+	s.byeSent = true
+	for i := range s.peers {
+		p := &s.peers[i]
+		if !p.synced || p.gone {
+			continue
+		}
+		b := appendBye(s.out[:0], p.nonce, reason, tick)
+		for range 3 {
+			s.write(b, p)
+		}
+	}
+}
+
+// send sends each peer what it needs: hellos until the handshake is done,
+// then an input datagram whenever there are inputs it lacks or a new ack,
+// and at least every keepAliveEvery. keepAlive sends the last kind only.
+func (s *Session) send(now time.Duration, keepAlive bool) {
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.gone || s.err != nil {
+			continue
+		}
+		if !p.synced {
+			if !p.helloSent || now-p.lastHello >= helloEvery {
+				s.hello(p, now)
+			}
+			continue
+		}
+		if p.nonce == 0 {
+			continue
+		}
+		start, end, ack := s.sendRange(p)
+		due := now-p.lastSend >= keepAliveEvery
+		if keepAlive && !due || !keepAlive && !due && start >= end && p.ackSent && p.sentAck == ack {
+			continue
+		}
+		// The first datagram starts at p's ack, again and again until p
+		// acknowledges it: redundancy against loss. When the inputs p
+		// lacks fill more than one (large inputs, a spectator catching
+		// up), up to three more carry those never sent yet.
+		from := max(s.sendInputs(p, now, start, end, ack), p.next)
+		for k := 1; k < maxBurst && from < end && s.err == nil; k++ {
+			from = s.sendInputs(p, now, from, end, ack)
+		}
+		p.next = max(p.next, from)
+	}
+}
+
+// sendRange returns the ticks of inputs p lacks, [start, end), and the
+// ack to send it.
+func (s *Session) sendRange(p *peer) (start, end, ack int) {
+	switch p.kind {
+	case peerPlayer:
+		return p.ack, s.recv[s.local], s.recv[p.player]
+	case peerSpectator:
+		return p.ack, s.confirmedTicks(), 0
+	default:
+		return 0, 0, s.confirmedTicks()
+	}
+}
+
+// sendInputs sends p an input datagram with as many of the ticks [start,
+// end) as fit, and returns the first tick that did not.
+func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) int {
+	pk := &s.opk
+	*pk = packet{token: p.nonce, tick: uint32(s.tick), ack: uint32(ack), ts: us(now),
+		start: uint32(start), size: uint8(s.size), per: 1}
+	if p.kind == peerPlayer {
+		pk.first = uint8(s.local)
+		pk.adv = int8(math.Max(-127, math.Min(127, math.Round(p.adv*8))))
+	} else {
+		pk.per = uint8(s.players)
+	}
+	if p.tsOK {
+		pk.flags |= flagEcho
+		pk.echoTs, pk.hold = p.ts, us(now-p.tsAt)
+	}
+	if s.lastHash.ok {
+		pk.flags |= flagHash
+		pk.hashTick, pk.hash = uint32(s.lastHash.tick), s.lastHash.hash
+	}
+	stride := int(pk.per) * s.size
+	count := max(0, min(end-start, (MaxPacket-inputHead)/stride, 255))
+	pk.count = uint8(count)
+	b := pk.appendInputHead(s.out[:0])
+	for f := start; f < start+count; f++ {
+		if pk.per == 1 {
+			b = append(b, s.input(s.real, s.local, f)...)
+		} else {
+			b = append(b, s.row(s.real, f)...)
+		}
+	}
+	p.sentAck, p.ackSent = ack, true
+	s.write(b, p)
+	return start + count
+}
+
+// write sends b to p, counting it. A transport that cannot send stops
+// the session.
+func (s *Session) write(b []byte, p *peer) {
+	if err := s.tr.WriteTo(b, p.addr); err != nil {
+		s.fail(fmt.Errorf("netplay: send to %v: %w", p.addr, err))
+		return
+	}
+	p.lastSend = s.clock.Now()
+	s.stats.PacketsOut++
+	s.stats.BytesOut += uint64(len(b))
+}
+
+// timeSync estimates how far this peer runs ahead of each player and, when
+// it is a tick or more ahead of one, slows the loop's clock by 1 % a tick
+// ahead (at most 10 %) until it is within a quarter tick: the peer ahead
+// slows down rather than stalls, and the tick length never changes. The
+// advantage over a player is the mean of ours and theirs (each side's
+// tick minus its estimate of the other's, which is the tick last heard
+// plus the time since and half a round trip), which cancels a lopsided
+// route.
+func (s *Session) timeSync(now time.Duration) {
+	if s.local < 0 {
+		return
+	}
+	ahead, seen := 0.0, false
+	tick := float64(s.num) / float64(s.den)
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.kind != peerPlayer || !p.synced || !p.advOK {
+			continue
+		}
+		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rtt)/2)/tick
+		a := float64(s.tick) - est
+		if !p.advInit {
+			p.adv, p.advInit = a, true
+		}
+		p.adv += (a - p.adv) / 16
+		d := (p.adv - p.remoteAdv) / 2
+		if !seen || d > ahead {
+			ahead, seen = d, true
+		}
+	}
+	s.stats.Ahead = ahead
+	target := 1.0
+	if ahead >= 1 || s.slowing && ahead > 0.25 {
+		s.slowing = true
+		target = math.Round((1-math.Min(0.1, 0.01*ahead))*200) / 200
+	} else {
+		s.slowing = false
+	}
+	if target != s.scale {
+		s.scale = target
+		if s.scaler != nil {
+			s.scaler.SetTimeScale(target)
+		}
+	}
+}

@@ -1,0 +1,586 @@
+package netplay
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"net/netip"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// ErrClosed is what Update returns after Close.
+var ErrClosed = errors.New("netplay: session closed")
+
+// ringLen is how many ticks of inputs a session keeps per player: more
+// than the farthest a peer can get ahead of another's confirmed tick
+// (about 3·MaxPredictionTicks + 2·MaxInputDelay), and a spectator's window.
+const ringLen = 128
+
+// noTick marks "no tick": no wrong prediction pending.
+const noTick = int(^uint(0) >> 1)
+
+// TimeScaler is what a Session slows when this peer runs ahead of the
+// others: the loop's timestep (engine.Loop.Timestep()) is one.
+type TimeScaler interface {
+	SetTimeScale(s float64) error
+}
+
+// Session runs a game over the network, rollback style: it is the
+// engine.Game an engine.Loop runs, and runs the game inside it.
+//
+// Each loop tick, Update reads what the peers sent, rolls back and runs
+// again the ticks that ran on a wrong prediction (the game's Load, then
+// its Update with Tick.Rerun set, saving as it goes), reads the local
+// player's input for InputDelay ticks ahead (the game's Input), and runs
+// the next tick with every player's input in Tick.Input: confirmed where it
+// arrived, predicted (the player's last input, repeated) where it did not,
+// marked so in engine.Inputs. Ticks are numbered by the session, from 0:
+// a loop tick the session does not advance (the handshake is not done, it
+// is MaxPrediction ticks past the last confirmed one, or in lockstep an
+// input is missing) runs no game update, and Stats.Stalls counts it. Draw
+// is the game's, and shows the predicted present. When this peer runs
+// ahead of another, the session slows the loop's time scale a little (see
+// SetTimeScaler), so that it need not stall; the tick length never
+// changes.
+//
+// The game must implement engine.Saver (saves are the rollback's states)
+// and, unless spectating, engine.Inputter. Its Update must be a function
+// of its saved state and Tick.Input alone (see engine.SyncTest), and must
+// skip what it does outside its state on a rerun. The session forwards
+// the game's Begin, End, QualityChanged, SuspendChanged and GPUTime.
+//
+// A Session is used from the loop's goroutine only. In steady state,
+// rollbacks included, it allocates nothing (the game's Save and Update
+// must not either).
+type Session struct {
+	cfg      Config
+	game     engine.Game
+	saver    engine.Saver
+	inputter engine.Inputter
+	begin    engine.Beginner
+	end      engine.Ender
+	quality  engine.QualityChanger
+	susp     engine.SuspendChanger
+	gpu      engine.GPUTimer
+	tr       Transport
+	clock    Clock
+	scaler   TimeScaler
+
+	peers         []peer
+	nonce         uint32 // ours: the token of every datagram to us
+	params, build uint64
+	players, size int
+	local         int    // our player, -1 for a spectator
+	num, den      uint64 // one tick lasts num/den ns
+
+	tick       int             // the next tick to simulate
+	recv       [MaxPlayers]int // per player: the next tick whose input has not arrived
+	real       []byte          // ringLen rows of players·size: inputs as sent
+	used       []byte          // ringLen rows: the inputs the game was last given
+	usedPred   [ringLen]uint32 // the predicted mask of each used row
+	rowTick    [ringLen]int    // a spectator's: which tick each row of s.real holds
+	firstWrong int             // the first tick run on a wrong prediction, or noTick
+	states     [][]byte        // the game before tick stateTick[i], at i = tick % len
+	stateTick  []int           // which tick states[i] precedes; -1: none
+	hashes     [8]tickHash     // our confirmed hashes, by checkpoint
+	lastHash   tickHash        // the newest of them
+	nextHash   int             // the next checkpoint: the state before that tick
+	started    bool            // every player answered the handshake
+	checkedDt  bool            // the loop's tick length was checked
+	scale      float64         // the time scale set last
+	slowing    bool            // the time sync is slowing the clock
+	err        error           // why the session stopped
+	byeSent    bool            // the bye for err went out
+	in, out    [MaxPacket]byte // the datagram read and the one written
+	pk, opk    packet          // decoded in, encoded out
+	stats      Stats
+}
+
+// tickHash is the hash of a confirmed state: the state before tick.
+type tickHash struct {
+	tick int
+	hash uint64
+	ok   bool
+}
+
+// NewSession returns a session that runs game with the peers cfg names, over tr,
+// or an error naming the first invalid Config field or what the game
+// lacks. Nothing is sent until the first Update (or Begin).
+func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{cfg: c, game: game, tr: tr, clock: c.Clock, players: c.Players, size: c.InputSize,
+		local: c.Local, firstWrong: noTick, scale: 1}
+	var ok bool
+	if s.saver, ok = game.(engine.Saver); !ok {
+		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
+	}
+	if !c.Spectate {
+		if s.inputter, ok = game.(engine.Inputter); !ok {
+			return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Inputter", game)
+		}
+	} else {
+		s.local = -1
+	}
+	s.begin, _ = game.(engine.Beginner)
+	s.end, _ = game.(engine.Ender)
+	s.quality, _ = game.(engine.QualityChanger)
+	s.susp, _ = game.(engine.SuspendChanger)
+	s.gpu, _ = game.(engine.GPUTimer)
+	if s.clock == nil {
+		s.clock = realClock{start: time.Now()}
+	}
+	seed := c.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	rng := rand.NewPCG(seed, seed^0x5851f42d4c957f2d)
+	for s.nonce == 0 {
+		s.nonce = uint32(rng.Uint64())
+	}
+	s.params, s.build = fnvString(c.Params), fnvString(c.Build)
+	g := gcd(uint64(time.Second), uint64(c.TPS))
+	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
+
+	seen := func(a netip.AddrPort) bool {
+		for i := range s.peers {
+			if s.peers[i].addr == a {
+				return true
+			}
+		}
+		return false
+	}
+	if c.Spectate {
+		s.peers = append(s.peers, peer{addr: c.Host, kind: peerHost, player: -1})
+	}
+	for p, a := range c.Addrs {
+		if p == c.Local || c.Spectate {
+			continue
+		}
+		if seen(a) {
+			return nil, fmt.Errorf("netplay: Config.Addrs[%d] = %v: named twice", p, a)
+		}
+		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
+	}
+	for i, a := range c.Spectators {
+		if seen(a) {
+			return nil, fmt.Errorf("netplay: Config.Spectators[%d] = %v: named twice", i, a)
+		}
+		s.peers = append(s.peers, peer{addr: a, kind: peerSpectator, player: -1})
+	}
+	row := s.players * s.size
+	s.real = make([]byte, ringLen*row)
+	s.used = make([]byte, ringLen*row)
+	n := c.MaxPrediction + 3 // the states from the last confirmed tick to now
+	if c.Spectate {
+		n = 1 // a spectator saves only to hash
+	}
+	s.states = make([][]byte, n)
+	s.stateTick = make([]int, n)
+	for i := range s.stateTick {
+		s.stateTick[i] = -1
+	}
+	for i := range s.rowTick {
+		s.rowTick[i] = -1
+	}
+	if s.local >= 0 {
+		// Inputs of the first InputDelay ticks are zero on every peer.
+		s.recv[s.local] = c.InputDelay
+	}
+	s.nextHash = c.HashEvery
+	s.stats.TimeScale = 1
+	return s, nil
+}
+
+// SetTimeScaler gives the session the clock to slow when this peer runs
+// ahead: the loop's timestep, as in s.SetTimeScaler(loop.Timestep()). The
+// session then owns its time scale; without one, a peer that runs ahead
+// stalls instead.
+func (s *Session) SetTimeScaler(ts TimeScaler) { s.scaler = ts }
+
+// Stats returns the session's counts, refreshed by every Update. The
+// pointer stays valid; read it from the loop's goroutine.
+func (s *Session) Stats() *Stats { return &s.stats }
+
+// Tick returns the next tick the session simulates: ticks 0 to Tick()-1
+// have run, the last ones perhaps on predicted inputs.
+func (s *Session) Tick() uint64 { return uint64(s.tick) }
+
+// Confirmed returns how many ticks have every player's input: ticks 0 to
+// Confirmed()-1 will not roll back.
+func (s *Session) Confirmed() uint64 { return uint64(s.confirmedTicks()) }
+
+// Running reports whether every player answered the handshake, so the
+// game runs.
+func (s *Session) Running() bool { return s.started }
+
+// Err returns why the session stopped, or nil.
+func (s *Session) Err() error { return s.err }
+
+// Update runs one loop tick of the networked game (see Session). It
+// returns the game's errors, and a *FingerprintError, *DesyncError or
+// *DisconnectError when the session stops; every later call returns the
+// same error.
+func (s *Session) Update(t engine.Tick) error {
+	if s.err != nil {
+		return s.err
+	}
+	if !s.checkedDt {
+		s.checkedDt = true
+		if want := time.Duration(s.num / s.den); t.Dt != want {
+			return s.fail(fmt.Errorf("netplay: the loop ticks every %v, but Config.TPS = %d ticks every %v", t.Dt, s.cfg.TPS, want))
+		}
+	}
+	now := s.clock.Now()
+	s.poll(now)
+	s.watch(now)
+	if s.err != nil {
+		return s.stopped(now)
+	}
+	if !s.started {
+		s.started = s.allSynced()
+		if !s.started {
+			s.stats.Waiting++
+			s.send(now, false)
+			s.fillStats(now)
+			return nil
+		}
+	}
+	if err := s.step(t); err != nil {
+		if s.err != nil {
+			return s.stopped(now)
+		}
+		return err
+	}
+	s.send(now, false)
+	s.timeSync(now)
+	s.fillStats(now)
+	return nil
+}
+
+// step runs the rollback, if one is due, and the next tick, if the
+// session may advance.
+func (s *Session) step(t engine.Tick) error {
+	if s.firstWrong != noTick {
+		if err := s.rollback(t); err != nil {
+			return err
+		}
+	}
+	if err := s.checkHashes(); err != nil {
+		return err
+	}
+	n := 1
+	if s.local < 0 && s.confirmedTicks()-s.tick > 4 {
+		n = 2 // a spectator behind its host catches up
+	}
+	for i := range n {
+		if !s.canAdvance() {
+			if i == 0 {
+				s.stats.Stalls++
+			}
+			break
+		}
+		if err := s.advance(t); err != nil {
+			return err
+		}
+		if err := s.checkHashes(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// confirmedTicks returns the number of ticks whose inputs all arrived.
+func (s *Session) confirmedTicks() int {
+	c := s.recv[0]
+	for p := 1; p < s.players; p++ {
+		c = min(c, s.recv[p])
+	}
+	return c
+}
+
+// floor returns the oldest tick whose input row must be kept: the last
+// confirmed one (predictions repeat it) and the oldest a peer or a
+// spectator still needs from us. A row may be written for ticks below
+// floor+ringLen only.
+func (s *Session) floor() int {
+	f := s.confirmedTicks() - 1
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.synced && !p.gone && p.kind != peerHost {
+			f = min(f, p.ack)
+		}
+	}
+	return f
+}
+
+// canAdvance reports whether the next tick may run: at most MaxPrediction
+// ticks past the last confirmed one, with room for the local input.
+func (s *Session) canAdvance() bool {
+	if s.tick >= s.confirmedTicks()+s.cfg.MaxPrediction {
+		return false
+	}
+	return s.local < 0 || s.tick+s.cfg.InputDelay < s.floor()+ringLen
+}
+
+// advance reads the local input and runs the next tick for the first time.
+func (s *Session) advance(t engine.Tick) error {
+	f := s.tick
+	if s.local >= 0 {
+		g := f + s.cfg.InputDelay
+		dst := s.input(s.real, s.local, g)
+		clear(dst)
+		s.inputter.Input(s.gameTick(t, g, false), dst)
+		s.recv[s.local] = g + 1
+	}
+	if s.local >= 0 || f == s.nextHash {
+		s.save(f)
+	}
+	gt := s.gameTick(t, f, false)
+	gt.Input = s.inputsFor(f)
+	if !gt.Input.Confirmed() {
+		s.stats.Predicted++
+	}
+	if err := s.game.Update(gt); err != nil {
+		return err
+	}
+	s.tick++
+	return nil
+}
+
+// rollback loads the state before the first tick run on a wrong
+// prediction and runs that tick and the ones after it again, up to the
+// present, with the inputs known now.
+func (s *Session) rollback(t engine.Tick) error {
+	from := s.firstWrong
+	s.firstWrong = noTick
+	i := from % len(s.states)
+	if s.stateTick[i] != from {
+		return s.fail(fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, s.tick))
+	}
+	if err := s.saver.Load(s.states[i]); err != nil {
+		return s.fail(fmt.Errorf("netplay: load the state before tick %d: %w", from, err))
+	}
+	for f := from; f < s.tick; f++ {
+		if f > from {
+			s.save(f)
+		}
+		gt := s.gameTick(t, f, true)
+		gt.Input = s.inputsFor(f)
+		if err := s.game.Update(gt); err != nil {
+			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
+		}
+	}
+	d := s.tick - from
+	s.stats.Rollbacks++
+	s.stats.RollbackTicks += uint64(d)
+	s.stats.RollbackTicksMax = max(s.stats.RollbackTicksMax, d)
+	return nil
+}
+
+// save saves the game before tick f.
+func (s *Session) save(f int) {
+	i := f % len(s.states)
+	s.states[i] = s.saver.Save(s.states[i][:0])
+	s.stateTick[i] = f
+}
+
+// input returns player p's input of tick f in ring (s.real or s.used).
+func (s *Session) input(ring []byte, p, f int) []byte {
+	o := (f%ringLen*s.players + p) * s.size
+	return ring[o : o+s.size : o+s.size]
+}
+
+// row returns every player's input of tick f in ring.
+func (s *Session) row(ring []byte, f int) []byte {
+	n := s.players * s.size
+	o := f % ringLen * n
+	return ring[o : o+n : o+n]
+}
+
+// inputsFor decides tick f's inputs: each player's that arrived, or a
+// prediction, the player's last input repeated (zero before the first).
+// It keeps them in s.used, where a late input is compared with them.
+func (s *Session) inputsFor(f int) engine.Inputs {
+	var pred uint32
+	for p := range s.players {
+		dst := s.input(s.used, p, f)
+		switch r := s.recv[p]; {
+		case f < r:
+			copy(dst, s.input(s.real, p, f))
+		case r > 0:
+			pred |= 1 << p
+			copy(dst, s.input(s.real, p, r-1))
+		default:
+			pred |= 1 << p
+			clear(dst)
+		}
+	}
+	s.usedPred[f%ringLen] = pred
+	return engine.NewInputs(s.row(s.used, f), s.size, pred)
+}
+
+// gameTick returns the loop's tick t renumbered as the session's tick f.
+func (s *Session) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
+	t.N = uint64(f)
+	hi, lo := bits.Mul64(uint64(f), s.num)
+	q, _ := bits.Div64(hi%s.den, lo, s.den) // hi < den for any tick count a game reaches
+	t.Time = time.Duration(q)
+	t.Rerun = rerun
+	t.Input = engine.Inputs{}
+	return t
+}
+
+// checkHashes hashes the saved states that became confirmed, every
+// HashEvery ticks, and compares them with the peers' hashes.
+func (s *Session) checkHashes() error {
+	every := s.cfg.HashEvery
+	if every <= 0 {
+		return nil
+	}
+	ct := s.confirmedTicks()
+	for s.nextHash <= ct && s.nextHash < s.tick {
+		c := s.nextHash
+		s.nextHash += every
+		i := c % len(s.states)
+		if s.stateTick[i] != c {
+			continue // not saved: cannot happen, as the ring is deep enough
+		}
+		h := tickHash{tick: c, hash: fnv64(s.states[i]), ok: true}
+		s.hashes[c/every%len(s.hashes)] = h
+		s.lastHash = h
+		for j := range s.peers {
+			p := &s.peers[j]
+			if p.kind == peerSpectator {
+				continue
+			}
+			if theirs, ok := p.hashAt(c, every); ok {
+				s.compareHash(p, c, h.hash, theirs)
+			}
+		}
+	}
+	return s.err
+}
+
+// ourHash returns our hash of the state before tick c, if we have it.
+func (s *Session) ourHash(c int) (uint64, bool) {
+	every := s.cfg.HashEvery
+	if every <= 0 || c <= 0 || c%every != 0 {
+		return 0, false
+	}
+	h := s.hashes[c/every%len(s.hashes)]
+	return h.hash, h.ok && h.tick == c
+}
+
+// compareHash stops the session on a mismatch.
+func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
+	if ours == theirs {
+		s.stats.Hashes++
+		return
+	}
+	s.stats.Desyncs++
+	s.fail(&DesyncError{Tick: uint64(c - 1), Player: p.player, Ours: ours, Theirs: theirs})
+}
+
+// fail stops the session with err, unless it stopped already, and
+// returns the error it stopped with.
+func (s *Session) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	return s.err
+}
+
+// Close tells the other peers this one leaves (three byes, in case of
+// loss) and stops the session: later Updates return ErrClosed. It does
+// not close the transport, which the caller owns.
+func (s *Session) Close() error {
+	if s.err == nil {
+		s.err = ErrClosed
+		s.bye(byeQuit, 0)
+	}
+	return nil
+}
+
+// Draw draws the game: the predicted present.
+func (s *Session) Draw(f engine.Frame) { s.game.Draw(f) }
+
+// Begin reads what the peers sent and sends keep-alives, then runs the
+// game's Begin, if it has one: so a frame without a tick (a paused loop,
+// a high frame rate) still keeps the peers in touch.
+func (s *Session) Begin(f engine.Frame) error {
+	if s.err != nil {
+		return s.err
+	}
+	now := s.clock.Now()
+	s.poll(now)
+	s.watch(now)
+	if s.err != nil {
+		return s.stopped(now)
+	}
+	s.send(now, true)
+	if s.begin != nil {
+		return s.begin.Begin(f)
+	}
+	return nil
+}
+
+// End runs the game's End, if it has one.
+func (s *Session) End(st *engine.Stats) error {
+	if s.end != nil {
+		return s.end.End(st)
+	}
+	return nil
+}
+
+// QualityChanged runs the game's, if it has one.
+func (s *Session) QualityChanged(level int) {
+	if s.quality != nil {
+		s.quality.QualityChanged(level)
+	}
+}
+
+// SuspendChanged runs the game's, if it has one. A suspended loop runs no
+// update, so its peers stall, and time it out after DisconnectTimeout.
+func (s *Session) SuspendChanged(suspended bool) {
+	if s.susp != nil {
+		s.susp.SuspendChanged(suspended)
+	}
+}
+
+// GPUTime returns the game's, or 0.
+func (s *Session) GPUTime() time.Duration {
+	if s.gpu != nil {
+		return s.gpu.GPUTime()
+	}
+	return 0
+}
+
+// fillStats refreshes the stats that are states, not counts.
+func (s *Session) fillStats(now time.Duration) {
+	st := &s.stats
+	st.Tick, st.Confirmed = uint64(s.tick), uint64(s.confirmedTicks())
+	st.RTT, st.Interrupted = 0, 0
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.kind != peerSpectator {
+			st.RTT = max(st.RTT, p.rtt)
+		}
+		if p.interrupted {
+			st.Interrupted++
+		}
+	}
+	st.TimeScale = s.scale
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}

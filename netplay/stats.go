@@ -1,0 +1,160 @@
+package netplay
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// FingerprintError is what Update returns when a peer's simulation is not
+// this one's: another protocol version, tick rate, player count, input
+// size, game params or build, or an address that claims another player.
+// The session refuses the peer and stops.
+type FingerprintError struct {
+	// Player is the peer's player (-1 for a spectator or the host of one).
+	Player int
+	// Addr is the peer's address.
+	Addr netip.AddrPort
+	// Field names what differs: "protocol version", "tick rate",
+	// "players", "input size", "game params", "build" or "player".
+	Field string
+	// Ours and Theirs are the two values (hashes, for params and build).
+	Ours, Theirs uint64
+	// Refused is true when the peer refused us, false when we refused it.
+	Refused bool
+}
+
+// Error names the peer and what differs.
+func (e *FingerprintError) Error() string {
+	who := "we refused"
+	if e.Refused {
+		who = "refused by"
+	}
+	f := "%d"
+	if e.Field == "game params" || e.Field == "build" {
+		f = "%016x"
+	}
+	return fmt.Sprintf("netplay: %s peer %v: %s differs: ours "+f+", theirs "+f, who, e.Addr, e.Field, e.Ours, e.Theirs)
+}
+
+// fieldNames are the names of the refuse fields.
+var fieldNames = [...]string{
+	fieldVersion:   "protocol version",
+	fieldTickRate:  "tick rate",
+	fieldPlayers:   "players",
+	fieldInputSize: "input size",
+	fieldParams:    "game params",
+	fieldBuild:     "build",
+	fieldPlayer:    "player",
+}
+
+// DesyncError is what Update returns when the peers' confirmed states
+// differ: the game's update is not a function of its state and inputs on
+// every peer (see engine.SyncTest to find out why). Both peers stop.
+type DesyncError struct {
+	// Tick is the tick after which the saved states first differed, of
+	// those compared (every Config.HashEvery ticks).
+	Tick uint64
+	// Player is the peer whose hash differs (-1: the host of a spectator).
+	Player int
+	// Ours and Theirs are the hashes of the two saved states; zero when
+	// the peer reported the desync and this session stopped with it.
+	Ours, Theirs uint64
+}
+
+// Error names the tick.
+func (e *DesyncError) Error() string {
+	if e.Ours == 0 && e.Theirs == 0 {
+		return fmt.Sprintf("netplay: desync after tick %d, reported by player %d", e.Tick, e.Player)
+	}
+	return fmt.Sprintf("netplay: desync after tick %d: player %d's state hash is %016x, ours %016x", e.Tick, e.Player, e.Theirs, e.Ours)
+}
+
+// DisconnectError is what Update returns when a player (or a spectator's
+// host) went silent for Config.DisconnectTimeout, or said goodbye.
+type DisconnectError struct {
+	// Player is the player who left (-1: the host of a spectator).
+	Player int
+	// Addr is its address.
+	Addr netip.AddrPort
+	// Silence is how long nothing had come from it.
+	Silence time.Duration
+	// Left is true when the peer closed its session (a bye), false for a
+	// timeout.
+	Left bool
+}
+
+// Error names the player and the silence.
+func (e *DisconnectError) Error() string {
+	if e.Left {
+		return fmt.Sprintf("netplay: player %d (%v) left", e.Player, e.Addr)
+	}
+	return fmt.Sprintf("netplay: player %d (%v) silent for %v: disconnected", e.Player, e.Addr, e.Silence.Round(time.Millisecond))
+}
+
+// Stats is what a Session has counted. Session.Stats returns it; the
+// session updates it on its goroutine.
+type Stats struct {
+	// Tick is the next tick to simulate: ticks 0 to Tick-1 have run.
+	Tick uint64
+	// Confirmed counts the ticks whose inputs are all confirmed.
+	Confirmed uint64
+	// RTT is the largest smoothed round-trip time to a player (to the
+	// host, for a spectator): 0 until measured.
+	RTT time.Duration
+	// Ahead is how many ticks this peer runs ahead of the peer farthest
+	// behind, smoothed; TimeScale is the time scale the session last set
+	// to let that peer catch up (1 when it need not).
+	Ahead     float64
+	TimeScale float64
+
+	// Rollbacks counts rollbacks, RollbackTicks the ticks they ran again,
+	// RollbackTicksMax the deepest (at most MaxPrediction).
+	Rollbacks        uint64
+	RollbackTicks    uint64
+	RollbackTicksMax int
+	// Predicted counts ticks first run with at least one predicted input.
+	Predicted uint64
+	// Stalls counts loop ticks the session did not advance: it was
+	// MaxPrediction ticks past the last confirmed one (every tick a remote
+	// input has not arrived for, in lockstep).
+	Stalls uint64
+	// Waiting counts loop ticks before every player answered the
+	// handshake.
+	Waiting uint64
+	// Hashes counts the desync checks passed: hashes compared equal.
+	Hashes uint64
+	// Desyncs counts the desyncs found (at most 1: the session stops).
+	Desyncs uint64
+	// Interrupted is the number of peers silent for longer than
+	// Config.DisconnectWarning now; Interruptions counts how often one
+	// went silent that long.
+	Interrupted   int
+	Interruptions uint64
+	// SpectatorsDropped counts spectators dropped for falling behind or
+	// going silent.
+	SpectatorsDropped uint64
+
+	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
+	// bytes.
+	PacketsIn, PacketsOut uint64
+	BytesIn, BytesOut     uint64
+	// PacketsBad counts datagrams dropped as malformed: a bad magic, kind,
+	// length or count, a field out of range, inputs out of order or out
+	// of the window. PacketsStale counts well-formed ones with a wrong
+	// token (an earlier session of the peer, or a forgery), PacketsUnknown
+	// those from addresses not in the Config.
+	PacketsBad     uint64
+	PacketsStale   uint64
+	PacketsUnknown uint64
+}
+
+// Report returns the session's figures as "key=value" fields for the end
+// of a stats line, each after a space:
+//
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 packets_bad=0 stalls=3 time_scale=1.000
+func (s *Session) Report() string {
+	st := &s.stats
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d packets_bad=%d stalls=%d time_scale=%.3f",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.PacketsBad, st.Stalls, st.TimeScale)
+}

@@ -1,0 +1,301 @@
+package netplay
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// The wire format. Every datagram starts with an 8-byte header:
+//
+//	0  "fx"          magic, 2 bytes
+//	2  version       ProtocolVersion, 1 byte
+//	3  kind          1 hello, 2 refuse, 3 input, 4 bye
+//	4  token         u32: the receiver's handshake nonce (0 in hello and refuse)
+//
+// All integers are little-endian. After the header:
+//
+//	hello (40 bytes in all; the handshake, sent until answered, answered
+//	with a hello of the same size):
+//	8  nonce u32     the sender's, never 0
+//	12 echo u32      the receiver's nonce as the sender knows it, 0 if not
+//	16 players u8, player u8 (0xff: a spectator), input size u8, flags u8
+//	20 tps u32
+//	24 params u64    FNV-1a of Config.Params
+//	32 build u64     FNV-1a of Config.Build
+//
+//	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
+//	layout is the same in every protocol version):
+//	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
+//	                 4 input size, 5 params, 6 build, 7 player
+//	9  ours u64      the refuser's value
+//	17 theirs u64    the value the hello carried
+//
+//	input (50 bytes + inputs; inputs, acks, time sync, RTT, desync
+//	hashes and keep-alives in one kind):
+//	8  tick u32      the sender's next tick to simulate
+//	12 adv i8        the sender's frame advantage over the receiver, 1/8 ticks
+//	13 flags u8      1: hash valid, 2: echo valid
+//	14 ack u32       the next tick of the receiver's inputs the sender needs
+//	18 ts u32        the sender's clock, µs
+//	22 echo u32      the last ts the sender got from the receiver
+//	26 hold u32      µs between receiving echo and sending this
+//	30 hashed u32    the ticks run by the confirmed state hashed (a multiple
+//	                 of Config.HashEvery)
+//	34 hash u64      FNV-1a of the game's saved state
+//	42 start u32     the tick of the first input carried
+//	46 count u8      ticks of inputs carried
+//	47 first u8      the player of the first input of each tick
+//	48 per u8        players per tick (1 between players; all, to spectators)
+//	49 size u8       the input size
+//	50 inputs        count·per·size bytes, tick by tick
+//
+//	bye (13 bytes; a peer leaves):
+//	8  reason u8     1 quit, 2 desync
+//	9  tick u32      the tick a desync names
+
+// Protocol limits.
+const (
+	// MaxPacket is the largest datagram the session sends or accepts, in
+	// bytes: 508 is the largest UDP payload that every IPv4 path carries
+	// without fragmentation (576-byte minimum reassembly, less headers).
+	MaxPacket = 508
+	// ProtocolVersion is the version of the wire format this package
+	// speaks. Peers of other versions are refused.
+	ProtocolVersion = 1
+)
+
+// Datagram kinds.
+const (
+	kindHello  = 1
+	kindRefuse = 2
+	kindInput  = 3
+	kindBye    = 4
+)
+
+// Sizes of the fixed parts.
+const (
+	headerLen = 8
+	helloLen  = 40
+	refuseLen = 25
+	inputHead = 50
+	byeLen    = 13
+)
+
+// Input packet flags.
+const (
+	flagHash = 1 << iota
+	flagEcho
+)
+
+// Bye reasons.
+const (
+	byeQuit   = 1
+	byeDesync = 2
+)
+
+// Refuse fields: what differs between two peers' fingerprints.
+const (
+	fieldVersion = 1 + iota
+	fieldTickRate
+	fieldPlayers
+	fieldInputSize
+	fieldParams
+	fieldBuild
+	fieldPlayer
+)
+
+// spectatorIndex is a hello's player byte for a spectator.
+const spectatorIndex = 0xff
+
+// Why a datagram was dropped. The values are compared, never wrapped, so
+// a malformed datagram costs no allocation.
+var (
+	errShort   = errors.New("netplay: datagram too short")
+	errLong    = errors.New("netplay: datagram too long")
+	errMagic   = errors.New("netplay: not a fixstep datagram")
+	errVersion = errors.New("netplay: other protocol version")
+	errKind    = errors.New("netplay: unknown datagram kind")
+	errLength  = errors.New("netplay: datagram length does not match its counts")
+	errField   = errors.New("netplay: field out of range")
+)
+
+// packet is one decoded datagram: fixed fields, and for an input packet
+// the inputs as a view of the datagram (no copy).
+type packet struct {
+	version uint8
+	kind    uint8
+	token   uint32
+
+	// hello
+	nonce, echo            uint32
+	players, player, isize uint8
+	hflags                 uint8
+	tps                    uint32
+	params, build          uint64
+
+	// refuse
+	field        uint8
+	ours, theirs uint64
+
+	// input
+	tick                    uint32
+	adv                     int8
+	flags                   uint8
+	ack                     uint32
+	ts, echoTs, hold        uint32
+	hashTick                uint32
+	hash                    uint64
+	start                   uint32
+	count, first, per, size uint8
+	inputs                  []byte
+
+	// bye
+	reason uint8
+	// bye's tick is in tick
+}
+
+var le = binary.LittleEndian
+
+// decode reads b into p. It checks every length and count against b
+// and the package limits before it reads, and keeps a view of b's inputs.
+// A refuse is read whatever its version; other kinds must be of
+// ProtocolVersion (errVersion, with p.version and p.kind filled in).
+func (p *packet) decode(b []byte) error {
+	if len(b) < headerLen {
+		return errShort
+	}
+	if len(b) > MaxPacket {
+		return errLong
+	}
+	if b[0] != 'f' || b[1] != 'x' {
+		return errMagic
+	}
+	p.version, p.kind, p.token = b[2], b[3], le.Uint32(b[4:])
+	if p.kind != kindRefuse && p.version != ProtocolVersion {
+		return errVersion
+	}
+	switch p.kind {
+	case kindHello:
+		if len(b) != helloLen {
+			return errLength
+		}
+		if p.token != 0 {
+			return errField
+		}
+		p.nonce, p.echo = le.Uint32(b[8:]), le.Uint32(b[12:])
+		p.players, p.player, p.isize, p.hflags = b[16], b[17], b[18], b[19]
+		p.tps = le.Uint32(b[20:])
+		p.params, p.build = le.Uint64(b[24:]), le.Uint64(b[32:])
+		if p.nonce == 0 {
+			return errField
+		}
+	case kindRefuse:
+		if len(b) != refuseLen {
+			return errLength
+		}
+		if p.token != 0 {
+			return errField
+		}
+		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
+		if p.field < fieldVersion || p.field > fieldPlayer {
+			return errField
+		}
+	case kindInput:
+		if len(b) < inputHead {
+			return errShort
+		}
+		p.tick = le.Uint32(b[8:])
+		p.adv = int8(b[12])
+		p.flags = b[13]
+		p.ack = le.Uint32(b[14:])
+		p.ts, p.echoTs, p.hold = le.Uint32(b[18:]), le.Uint32(b[22:]), le.Uint32(b[26:])
+		p.hashTick, p.hash = le.Uint32(b[30:]), le.Uint64(b[34:])
+		p.start = le.Uint32(b[42:])
+		p.count, p.first, p.per, p.size = b[46], b[47], b[48], b[49]
+		if p.flags&^(flagHash|flagEcho) != 0 || p.size == 0 || int(p.size) > maxInputSize ||
+			p.per > MaxPlayers || int(p.first)+int(p.per) > MaxPlayers || (p.count > 0 && p.per == 0) {
+			return errField
+		}
+		if n := int(p.count) * int(p.per) * int(p.size); len(b) != inputHead+n {
+			return errLength
+		}
+		p.inputs = b[inputHead:]
+	case kindBye:
+		if len(b) != byeLen {
+			return errLength
+		}
+		p.reason, p.tick = b[8], le.Uint32(b[9:])
+		if p.reason != byeQuit && p.reason != byeDesync {
+			return errField
+		}
+	default:
+		return errKind
+	}
+	return nil
+}
+
+// appendHeader appends the 8-byte header of kind to dst.
+func appendHeader(dst []byte, kind uint8, token uint32) []byte {
+	dst = append(dst, 'f', 'x', ProtocolVersion, kind)
+	return le.AppendUint32(dst, token)
+}
+
+// appendHello appends p as a hello.
+func (p *packet) appendHello(dst []byte) []byte {
+	dst = appendHeader(dst, kindHello, 0)
+	dst = le.AppendUint32(dst, p.nonce)
+	dst = le.AppendUint32(dst, p.echo)
+	dst = append(dst, p.players, p.player, p.isize, p.hflags)
+	dst = le.AppendUint32(dst, p.tps)
+	dst = le.AppendUint64(dst, p.params)
+	return le.AppendUint64(dst, p.build)
+}
+
+// appendRefuse appends a refuse of field.
+func appendRefuse(dst []byte, field uint8, ours, theirs uint64) []byte {
+	dst = appendHeader(dst, kindRefuse, 0)
+	dst = append(dst, field)
+	dst = le.AppendUint64(dst, ours)
+	return le.AppendUint64(dst, theirs)
+}
+
+// appendInputHead appends p's fixed input fields; the caller appends
+// count·per·size bytes of inputs after them.
+func (p *packet) appendInputHead(dst []byte) []byte {
+	dst = appendHeader(dst, kindInput, p.token)
+	dst = le.AppendUint32(dst, p.tick)
+	dst = append(dst, byte(p.adv), p.flags)
+	dst = le.AppendUint32(dst, p.ack)
+	dst = le.AppendUint32(dst, p.ts)
+	dst = le.AppendUint32(dst, p.echoTs)
+	dst = le.AppendUint32(dst, p.hold)
+	dst = le.AppendUint32(dst, p.hashTick)
+	dst = le.AppendUint64(dst, p.hash)
+	dst = le.AppendUint32(dst, p.start)
+	return append(dst, p.count, p.first, p.per, p.size)
+}
+
+// appendBye appends a bye.
+func appendBye(dst []byte, token uint32, reason uint8, tick uint32) []byte {
+	dst = appendHeader(dst, kindBye, token)
+	dst = append(dst, reason)
+	return le.AppendUint32(dst, tick)
+}
+
+// encode appends p in its kind's layout, inputs included: the fuzz test's
+// round trip.
+func (p *packet) encode(dst []byte) []byte {
+	switch p.kind {
+	case kindHello:
+		return p.appendHello(dst)
+	case kindRefuse:
+		dst = appendRefuse(dst, p.field, p.ours, p.theirs)
+		dst[2] = p.version
+		return dst
+	case kindInput:
+		return append(p.appendInputHead(dst), p.inputs...)
+	case kindBye:
+		return appendBye(dst, p.token, p.reason, p.tick)
+	}
+	return dst
+}
