@@ -1,0 +1,71 @@
+package arena
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/input"
+)
+
+// BenchmarkRollback8 is what a rollback costs netplay on the demo's
+// 300-body world: load the state of 8 ticks ago and simulate those 8 ticks
+// again, saving after each (a rollback session keeps every tick's state).
+// BenchmarkTick is one tick with its save, the per-frame cost with no
+// rollback at 60 Hz.
+func BenchmarkRollback8(b *testing.B) {
+	s, ticks, saved := rollbackScene(b)
+	var state []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Load(saved); err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range ticks {
+			t.Rerun = true
+			s.Update(t)
+			state = s.Save(state[:0])
+		}
+	}
+}
+
+func BenchmarkTick(b *testing.B) {
+	s, ticks, saved := rollbackScene(b)
+	var state []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Load(saved); err != nil { // the same tick every time, not a world at rest
+			b.Fatal(err)
+		}
+		s.Update(ticks[0])
+		state = s.Save(state[:0])
+	}
+}
+
+// rollbackScene runs the demo's world for 2 s, so its bodies pile up and
+// bounce, then saves it and returns the 8 ticks that follow.
+func rollbackScene(b *testing.B) (*Scene, []engine.Tick, []byte) {
+	b.Helper()
+	bindings, err := ParseBindings(strings.NewReader(DefaultBindings), "bindings")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(300, 1, input.NewActions(&input.State{}, bindings))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts, err := engine.NewTimestep(engine.Config{TPS: 60})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := ts.Advance(2*1e9 + 8*16_666_667)
+	for i := range f.Ticks - 8 {
+		s.Update(f.Tick(i))
+	}
+	saved := s.Save(nil)
+	var ticks []engine.Tick
+	for i := f.Ticks - 8; i < f.Ticks; i++ {
+		ticks = append(ticks, f.Tick(i))
+	}
+	return s, ticks, saved
+}
