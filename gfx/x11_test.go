@@ -62,3 +62,13 @@ func TestX11Window(t *testing.T) {
 	}
 	checkGolden(t, "scene", img)
 }
+
+// TestX11NotResizable checks SDL's resizable flag of a real X11 window made
+// with and without NotResizable (SDL's X11 driver carries the flag out by
+// setting the window's minimum and maximum size to its size).
+func TestX11NotResizable(t *testing.T) {
+	display := startXvfb(t)
+	t.Setenv("DISPLAY", display)
+	t.Setenv("SDL_VIDEODRIVER", "x11")
+	checkResizable(t)
+}
