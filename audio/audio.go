@@ -124,21 +124,32 @@ type Mixer struct {
 // Open opens the default audio device with cfg. Without a device (no sound
 // card, a server, SDL_AUDIODRIVER set to nothing that works) it returns a
 // silent Mixer and an error wrapping ErrNoDevice: report it and play on
-// silently. Call it on the main thread, after the window exists (SDL is
-// initialised there) or before.
+// silently. The error gives SDL's reason and, on Linux, the first message
+// of libasound, whose own printing to stderr Open silences while it looks
+// for a device (see quietALSA). Call it on the main thread, after the
+// window exists (SDL is initialised there) or before.
 func Open(cfg Config) (*Mixer, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	m := &Mixer{cfg: c, out: outSpec{rate: c.Frequency, channels: 2, fragment: c.Buffer * 2 * 2}}
-	if err := sdl.InitSubSystem(sdl.INIT_AUDIO); err != nil {
-		return m, fmt.Errorf("%w: %v (the game runs silent)", ErrNoDevice, err)
-	}
-	mix.Init(mix.INIT_OGG) // WAV needs no decoder; OGG is reported at load if missing
-	if err := mix.OpenAudio(c.Frequency, mix.DEFAULT_FORMAT, 2, c.Buffer); err != nil {
-		mix.Quit()
-		sdl.QuitSubSystem(sdl.INIT_AUDIO)
+	said, err := quietALSA(func() error {
+		if err := sdl.InitSubSystem(sdl.INIT_AUDIO); err != nil {
+			return err
+		}
+		mix.Init(mix.INIT_OGG) // WAV needs no decoder; OGG is reported at load if missing
+		if err := mix.OpenAudio(c.Frequency, mix.DEFAULT_FORMAT, 2, c.Buffer); err != nil {
+			mix.Quit()
+			sdl.QuitSubSystem(sdl.INIT_AUDIO)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		if said != "" {
+			return m, fmt.Errorf("%w: %v; libasound: %s (the game runs silent)", ErrNoDevice, err, said)
+		}
 		return m, fmt.Errorf("%w: %v (the game runs silent)", ErrNoDevice, err)
 	}
 	mix.AllocateChannels(c.Voices)

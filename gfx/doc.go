@@ -21,7 +21,10 @@
 // time.Duration), drawing is float32 (Sprite, Camera2D, mgl32) as the GPU
 // takes it. Convert once, in Draw, after interpolating: physics.Vec2.F32.
 // Screen positions (the mouse) are pixels, y down; Camera2D.ScreenToWorld
-// turns them into world units, y up.
+// turns them into world units, y up. A game that draws in a fixed logical
+// resolution (WindowConfig.LogicalWidth and LogicalHeight) gets it
+// letterboxed into any window (Layout, Scaler.BeginLayout), and the mouse
+// in logical pixels.
 //
 // Every GL object is held by a typed handle (Buffer, VertexArray, Texture,
 // Framebuffer, Program) whose owner deletes it; LiveObjects counts the

@@ -17,8 +17,7 @@ func (w *Window) translateInput(ev sdl.Event) {
 	in := w.in
 	switch e := ev.(type) {
 	case *sdl.MouseMotionEvent:
-		sx, sy := w.pixelScale()
-		in.MouseMotion(float32(e.X), float32(e.Y), float32(e.X)*sx, float32(e.Y)*sy, float32(e.XRel), float32(e.YRel))
+		w.mouseMotion(e.X, e.Y, e.XRel, e.YRel)
 	case *sdl.MouseButtonEvent:
 		in.MouseButtonEvent(input.MouseButton(e.Button), e.Type == sdl.MOUSEBUTTONDOWN)
 	case *sdl.MouseWheelEvent:
@@ -50,6 +49,21 @@ func (w *Window) translateInput(ev sdl.Event) {
 			in.PadAxisEvent(slot, input.PadAxis(e.Axis), max(v, -1))
 		}
 	}
+}
+
+// mouseMotion reports a pointer at (x, y) in window coordinates, moved by
+// (dx, dy), to the input state: in window coordinates and drawable pixels,
+// or, with a logical size, in logical pixels through the layout.
+func (w *Window) mouseMotion(x, y, dx, dy int32) {
+	sx, sy := w.pixelScale()
+	px, py := float32(x)*sx, float32(y)*sy
+	if w.cfg.LogicalWidth == 0 {
+		w.in.MouseMotion(float32(x), float32(y), px, py, float32(dx), float32(dy))
+		return
+	}
+	lx, ly := w.layout.ToLogical(px, py)
+	ls, lt := w.layout.Scale()
+	w.in.MouseMotion(lx, ly, lx, ly, float32(dx)*sx*ls, float32(dy)*sy*lt)
 }
 
 // pixelScale returns drawable pixels per window coordinate.

@@ -13,6 +13,11 @@ import (
 // it renders into a multisampled framebuffer and resolves it. At scale 1
 // without MSAA it renders straight to the window: no copy at all.
 //
+// It also renders a logical screen (a fixed resolution, see Layout and
+// WindowConfig.LogicalWidth): BeginLayout renders at the logical size
+// times the scale and End upscales into the layout's rectangle, with black
+// bars around it. Nearest keeps pixel art crisp there too.
+//
 // A Scaler owns its framebuffers; Delete frees them. The zero value is
 // ready.
 //
@@ -33,40 +38,57 @@ type Scaler struct {
 
 	fb      Framebuffer // single-sampled, at the scaled size
 	ms      msFramebuffer
-	w, h    int // the window's drawable size
-	sw, sh  int // the render size
+	w, h    int    // the window's drawable size
+	sw, sh  int    // the render size
+	box     Layout // where the frame goes in the window
 	active  bool
 	samples int
 }
 
 // Begin starts rendering a frame for a w×h window at scale (clamped to
-// [0.25, 1]) with MSAA samples (0 for none; MSAA is used at scale 1 only).
-// It binds the target and sets the viewport, and returns the render size
-// to pass to Renderer.BeginFrame.
+// [0.25, 1]) with MSAA samples (0 for none). It binds the target and sets
+// the viewport, and returns the render size to pass to
+// Renderer.BeginFrame. It is BeginLayout with the identity layout of the
+// window.
 func (s *Scaler) Begin(w, h int, scale float32, samples int) (rw, rh int, err error) {
+	return s.BeginLayout(FitLayout(w, h, w, h, false), scale, samples)
+}
+
+// BeginLayout starts rendering a frame of l's logical screen at scale
+// (clamped to [0.25, 1]) with MSAA samples (0 for none; MSAA is used at
+// scale 1 only): the render size is the logical size times scale, and End
+// upscales it into l's rectangle of the drawable, bars black. It binds the
+// target and sets the viewport, and returns the render size to pass to
+// Renderer.BeginFrame; a pixel camera of that size, or any Camera2D, then
+// draws in the logical screen. With the identity layout, scale 1 and no
+// MSAA it renders straight to the window.
+func (s *Scaler) BeginLayout(l Layout, scale float32, samples int) (rw, rh int, err error) {
 	scale = min(max(scale, 0.25), 1)
-	s.w, s.h = w, h
-	s.sw, s.sh = max(int(float32(w)*scale+0.5), 1), max(int(float32(h)*scale+0.5), 1)
-	s.active = false
+	s.w, s.h, s.box = l.DrawW, l.DrawH, l
+	lw, lh := max(l.LogicalW, 1), max(l.LogicalH, 1)
+	s.sw, s.sh = max(int(float32(lw)*scale+0.5), 1), max(int(float32(lh)*scale+0.5), 1)
+	s.active, s.samples = false, 0
 	switch {
 	case scale == 1 && samples > 0:
-		if s.ms.w != w || s.ms.h != h || s.ms.samples != samples {
+		if s.ms.w != s.sw || s.ms.h != s.sh || s.ms.samples != samples {
 			s.ms.Delete()
-			if s.ms, err = newMSFramebuffer(w, h, samples); err != nil {
-				return w, h, err
+			if s.ms, err = newMSFramebuffer(s.sw, s.sh, samples); err != nil {
+				return s.sw, s.sh, err
+			}
+		}
+		if !l.Identity() { // resolved 1:1 into fb, then scaled into the box
+			if err := s.sizeFB(); err != nil {
+				return s.sw, s.sh, err
 			}
 		}
 		gl.BindFramebuffer(gl.FRAMEBUFFER, s.ms.id)
 		s.active, s.samples = true, samples
-	case scale < 1:
-		if fw, fh := s.fb.Color.Size(); s.fb.id == 0 || fw != s.sw || fh != s.sh {
-			s.fb.Delete()
-			if s.fb, err = NewFramebuffer(s.sw, s.sh); err != nil {
-				return w, h, err
-			}
+	case scale < 1 || !l.Identity():
+		if err := s.sizeFB(); err != nil {
+			return s.sw, s.sh, err
 		}
 		gl.BindFramebuffer(gl.FRAMEBUFFER, s.fb.id)
-		s.active, s.samples = true, 0
+		s.active = true
 	default:
 		gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	}
@@ -74,23 +96,49 @@ func (s *Scaler) Begin(w, h int, scale float32, samples int) (rw, rh int, err er
 	return s.sw, s.sh, nil
 }
 
+// sizeFB makes the single-sampled framebuffer the render size.
+func (s *Scaler) sizeFB() (err error) {
+	if fw, fh := s.fb.Color.Size(); s.fb.id == 0 || fw != s.sw || fh != s.sh {
+		s.fb.Delete()
+		s.fb, err = NewFramebuffer(s.sw, s.sh)
+	}
+	return err
+}
+
 // Size returns the render size of the current frame.
 func (s *Scaler) Size() (w, h int) { return s.sw, s.sh }
 
-// End resolves or upscales the frame into the window and leaves the window
-// bound with a full-size viewport, ready for the overlay.
+// End resolves or upscales the frame into the window (into the layout's
+// rectangle, the bars cleared to black) and leaves the window bound with a
+// full-size viewport, ready for the overlay.
 func (s *Scaler) End() {
 	if s.active {
-		src := s.fb.id
+		b := s.box
+		x0, y0 := int32(b.X), int32(b.DrawH-b.Y-b.H) // GL's rows run bottom to top
+		x1, y1 := x0+int32(b.W), y0+int32(b.H)
 		filter := uint32(gl.LINEAR)
-		if s.samples > 0 {
-			src, filter = s.ms.id, gl.NEAREST // a resolve must be 1:1
-		} else if s.Nearest {
+		if s.Nearest {
 			filter = gl.NEAREST
 		}
-		gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src)
+		src := s.fb.id
+		if s.samples > 0 {
+			src = s.ms.id
+			if b.Identity() {
+				filter = gl.NEAREST // a resolve must be 1:1
+			} else { // resolve into fb, which is scaled below
+				gl.BindFramebuffer(gl.READ_FRAMEBUFFER, s.ms.id)
+				gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, s.fb.id)
+				gl.BlitFramebuffer(0, 0, int32(s.sw), int32(s.sh), 0, 0, int32(s.sw), int32(s.sh), gl.COLOR_BUFFER_BIT, gl.NEAREST)
+				src = s.fb.id
+			}
+		}
 		gl.BindFramebuffer(gl.DRAW_FRAMEBUFFER, 0)
-		gl.BlitFramebuffer(0, 0, int32(s.sw), int32(s.sh), 0, 0, int32(s.w), int32(s.h), gl.COLOR_BUFFER_BIT, filter)
+		if b.X != 0 || b.Y != 0 || b.W != b.DrawW || b.H != b.DrawH {
+			gl.ClearColor(0, 0, 0, 1) // the bars; Renderer.BeginFrame sets its own
+			gl.Clear(gl.COLOR_BUFFER_BIT)
+		}
+		gl.BindFramebuffer(gl.READ_FRAMEBUFFER, src)
+		gl.BlitFramebuffer(0, 0, int32(s.sw), int32(s.sh), x0, y0, x1, y1, gl.COLOR_BUFFER_BIT, filter)
 	}
 	gl.BindFramebuffer(gl.FRAMEBUFFER, 0)
 	gl.Viewport(0, 0, int32(s.w), int32(s.h))

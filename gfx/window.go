@@ -104,13 +104,30 @@ func ParseVsync(s string) (VsyncMode, error) {
 }
 
 // WindowConfig sets up a Window. Its zero value opens a 1280x720 resizable
-// window titled "fixstep" with adaptive vsync.
+// window titled "fixstep" with adaptive vsync, drawn in its own pixels.
 type WindowConfig struct {
 	// Title is the window title. Empty means "fixstep".
 	Title string
 	// Width and Height are the window size in window coordinates. Zero
 	// means 1280x720.
 	Width, Height int
+	// NotResizable makes a window the player cannot resize by its border.
+	// The zero value is resizable. Fullscreen (F11) still works.
+	NotResizable bool
+	// LogicalWidth and LogicalHeight, when set, are a fixed resolution the
+	// game draws in, whatever the window's size: Window.Layout fits it into
+	// the drawable with black bars where the aspects differ, and
+	// Scaler.BeginLayout renders into that. The mouse is then reported to
+	// Input in logical pixels, origin at the top left of the logical
+	// screen: input.Mouse's X, Y, PixelX and PixelY all hold the logical
+	// position (outside 0..LogicalWidth over a bar), and DX, DY the motion
+	// in logical pixels. Zero (both) means none: the game draws in the
+	// drawable's pixels.
+	LogicalWidth, LogicalHeight int
+	// IntegerScale scales the logical screen by whole numbers only, for
+	// crisp pixel art, at the cost of wider bars (see FitLayout). It needs
+	// a logical size.
+	IntegerScale bool
 	// Vsync is the swap interval to ask for. The zero value is
 	// VsyncAdaptive.
 	Vsync VsyncMode
@@ -197,6 +214,7 @@ type Window struct {
 
 	winW, winH   int
 	drawW, drawH int
+	layout       Layout
 
 	// Present timing, for the measured period and occlusion.
 	lastPresent  time.Duration
@@ -230,6 +248,12 @@ func NewWindow(cfg WindowConfig) (*Window, error) {
 	}
 	if cfg.FPSCap < 0 {
 		return nil, fmt.Errorf("gfx: WindowConfig.FPSCap = %v: must be positive (or zero for the refresh rate)", cfg.FPSCap)
+	}
+	if cfg.LogicalWidth < 0 || cfg.LogicalHeight < 0 || (cfg.LogicalWidth == 0) != (cfg.LogicalHeight == 0) {
+		return nil, fmt.Errorf("gfx: WindowConfig logical size %dx%d: set both positive, or neither", cfg.LogicalWidth, cfg.LogicalHeight)
+	}
+	if cfg.IntegerScale && cfg.LogicalWidth == 0 {
+		return nil, errors.New("gfx: WindowConfig.IntegerScale needs LogicalWidth and LogicalHeight")
 	}
 	if cfg.Vsync < VsyncAdaptive || cfg.Vsync > VsyncOff {
 		return nil, fmt.Errorf("gfx: WindowConfig.Vsync = %d: must be VsyncAdaptive, VsyncOn or VsyncOff", int(cfg.Vsync))
@@ -275,7 +299,10 @@ func (w *Window) open() error {
 	sdl.GLSetAttribute(sdl.GL_DOUBLEBUFFER, 1)
 	sdl.GLSetAttribute(sdl.GL_DEPTH_SIZE, 24)
 
-	wflags := uint32(sdl.WINDOW_OPENGL | sdl.WINDOW_RESIZABLE | sdl.WINDOW_ALLOW_HIGHDPI)
+	wflags := uint32(sdl.WINDOW_OPENGL | sdl.WINDOW_ALLOW_HIGHDPI)
+	if !cfg.NotResizable {
+		wflags |= sdl.WINDOW_RESIZABLE
+	}
 	if cfg.Hidden {
 		wflags |= sdl.WINDOW_HIDDEN
 	}
@@ -354,6 +381,12 @@ func (w *Window) Size() (width, height int) { return w.winW, w.winH }
 // Size on a high-DPI display. The viewport follows it.
 func (w *Window) DrawableSize() (width, height int) { return w.drawW, w.drawH }
 
+// Layout returns where the logical screen (WindowConfig.LogicalWidth and
+// LogicalHeight) lies in the drawable at its current size; without a
+// logical size, the identity layout of the drawable. Pass it to
+// Scaler.BeginLayout each frame: it changes when the window is resized.
+func (w *Window) Layout() Layout { return w.layout }
+
 func (w *Window) updateSize() {
 	ww, wh := w.win.GetSize()
 	dw, dh := w.win.GLGetDrawableSize()
@@ -361,6 +394,11 @@ func (w *Window) updateSize() {
 		w.disturbed = true
 	}
 	w.winW, w.winH, w.drawW, w.drawH = int(ww), int(wh), int(dw), int(dh)
+	lw, lh := w.drawW, w.drawH
+	if w.cfg.LogicalWidth > 0 {
+		lw, lh = w.cfg.LogicalWidth, w.cfg.LogicalHeight
+	}
+	w.layout = FitLayout(lw, lh, w.drawW, w.drawH, w.cfg.IntegerScale)
 	gl.Viewport(0, 0, dw, dh)
 }
 

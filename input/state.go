@@ -44,7 +44,9 @@ const NumMouseButtons = 8
 type Mouse struct {
 	// X and Y are the position in window coordinates (what the OS calls
 	// points); PixelX and PixelY the same position in drawable pixels, which
-	// differ on high-DPI displays.
+	// differ on high-DPI displays. A window with a logical resolution
+	// (gfx.WindowConfig.LogicalWidth) reports all four, and DX and DY, in
+	// logical pixels instead.
 	X, Y, PixelX, PixelY float32
 	// DX and DY are the relative motion since the last tick, in window
 	// coordinates; WheelX and WheelY the wheel motion since the last tick.
