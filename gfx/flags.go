@@ -14,9 +14,10 @@ import (
 
 // Flags are the command-line flags every windowed fixstep game has, in one
 // place so the demo, the skeleton and your game share them: -frames,
-// -screenshot, -quality, -vsync, -fps-cap, -synctest, -record, -replay and
-// the profiling flags. The zero value, registered and parsed, runs until quit with
-// automatic quality and adaptive vsync.
+// -screenshot, -quality, -vsync, -fps-cap, -synctest, -record, -replay, the
+// netplay flags (-host, -join, ...) and the profiling flags. The zero
+// value, registered and parsed, runs until quit, alone, with automatic
+// quality and adaptive vsync.
 type Flags struct {
 	// Frames stops the run after this many frames (0: until quit).
 	Frames uint64
@@ -38,6 +39,9 @@ type Flags struct {
 	Record, Replay string
 	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
 	Profile profile.Flags
+	// Net holds -host, -join, -netsim, -input-delay and -max-prediction;
+	// StartNetplay starts the session they ask for.
+	Net NetFlags
 }
 
 // Register adds the flags to fs.
@@ -51,6 +55,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Record, "record", "", "record the run's input and state hashes to this file, to replay it with -replay")
 	fs.StringVar(&f.Replay, "replay", "", "play a recording made with -record back, and stop at the first tick whose state differs")
 	f.Profile.Register(fs)
+	f.Net.register(fs)
 }
 
 // StartReplay starts -record or -replay on loop l (see replay.Start): the
@@ -95,7 +100,7 @@ func (f *Flags) Check(levels int) error {
 	if f.Record != "" && (f.Record == f.Screenshot || f.Record == f.Replay) {
 		return fmt.Errorf("-record %s is also another flag's file", f.Record)
 	}
-	return nil
+	return f.checkNet()
 }
 
 func (f *Flags) vsync() string {

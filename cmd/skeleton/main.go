@@ -1,6 +1,7 @@
 // Command skeleton is the smallest complete fixstep game: a window, a player
 // box moved by the keys or a gamepad, a physics world, an interpolated draw,
-// and every hook.
+// and every hook. With -host ADDR and -join ADDR two of them play over
+// the network, a box each.
 // Copy it to start your own: make new NAME=mygame.
 package main
 
@@ -18,6 +19,7 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/replay"
 )
@@ -36,17 +38,17 @@ jump  = key:Space key:Up pad:A
 `
 
 type game struct {
-	win    *gfx.Window
-	r      *gfx.Renderer
-	keys   *input.State
-	in     input.Actions
-	world  physics.World
-	player physics.BodyID
-	loop   *engine.Loop
-	flags  gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, -record, -replay, profiling
-	err    error     // a screenshot that failed, reported at exit
-	sound  *audio.Mixer
-	jump   audio.Sound
+	win     *gfx.Window
+	r       *gfx.Renderer
+	keys    *input.State
+	in      input.Actions
+	world   physics.World
+	players []physics.BodyID // one box per player: 2 with -host or -join
+	loop    *engine.Loop
+	flags   gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, -record, -replay, -host, -join, profiling
+	err     error     // a screenshot that failed, reported at exit
+	sound   *audio.Mixer
+	jump    audio.Sound
 }
 
 // sounds are the game's sound files, in the binary.
@@ -75,13 +77,15 @@ func (g *game) Update(t engine.Tick) error {
 	if g.keys.Pressed(input.KeyEscape) {
 		return engine.ErrStopped // a clean stop
 	}
-	in := t.Input.Player(0) // what Input made, or what -replay read
-	p := g.world.Body(g.player)
-	p.Vel.X = float64(6*int8(in[0])) / 100
-	if in[1] == 1 && p.Pos.Y < 0.51 {
-		p.Vel.Y = 9
-		if !t.Rerun { // a rerun after a rollback (-synctest) played it already
-			g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
+	for i, id := range g.players {
+		in := t.Input.Player(i) // what Input made, what -replay read, or what the peer sent
+		p := g.world.Body(id)
+		p.Vel.X = float64(6*int8(in[0])) / 100
+		if in[1] == 1 && p.Pos.Y < 0.51 {
+			p.Vel.Y = 9
+			if !t.Rerun { // a rerun after a rollback (-synctest, netplay) played it already
+				g.sound.Play(g.jump, 0.8, 0) // sounds start here, at the tick, so replays hear them too
+			}
 		}
 	}
 	g.world.Step(t.DtSeconds())
@@ -106,14 +110,19 @@ func (g *game) Draw(f engine.Frame) {
 	g.r.SetCamera(gfx.Camera2D{X: 8 * aspect, Y: 7, Width: 16 * aspect, Height: 16}.Matrix()) // 16 units tall, the floor at the bottom
 	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1))                    // the floor
 	// The body between its last two ticks; float64 simulation, float32 drawing.
-	x, y := g.world.Body(g.player).Lerp(f.Alpha).F32()
-	g.r.Rect(x, y, 1, 1, 0, gfx.RGBA(0.3, 0.9, 0.4, 1))
+	for i, id := range g.players {
+		x, y := g.world.Body(id).Lerp(f.Alpha).F32()
+		g.r.Rect(x, y, 1, 1, 0, colors[i])
+	}
 	g.r.EndFrame()
 	if g.flags.Last(f.Index) && g.flags.Screenshot != "" {
 		g.err = g.r.Screenshot(g.flags.Screenshot, w, h)
 		g.loop.ExcludeFrame() // a screenshot allocates: not the steady state
 	}
 }
+
+// colors are the players' boxes'.
+var colors = []gfx.Color{gfx.RGBA(0.3, 0.9, 0.4, 1), gfx.RGBA(0.9, 0.5, 0.3, 1)}
 
 // End runs after the frame is presented, with its stats (FPS, overruns).
 func (g *game) End(s *engine.Stats) error {
@@ -203,12 +212,23 @@ func run(sig *engine.Signals) (err error) {
 	if _, err := g.world.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -0.5}, HalfW: 1000, HalfH: 0.5}); err != nil {
 		return err
 	}
-	if g.player, err = g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4, Y: 3}}); err != nil {
-		return err
+	for i := range g.flags.Net.Players() {
+		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4 + 3*float64(i), Y: 3}})
+		if err != nil {
+			return err
+		}
+		g.players = append(g.players, id)
 	}
 
 	cfg := engine.Config{TPS: 60, InputSize: 2, ProfilePhases: session.Active(), RuntimeStats: true}
-	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
+	// -host ADDR, -join ADDR: nil without them, and the game runs alone.
+	// The string names what the simulation depends on: peers must agree.
+	np, err := g.flags.StartNetplay(cfg, g, name+" v1")
+	if err != nil {
+		return err
+	}
+	defer np.Close() // says goodbye to the peer
+	if g.loop, err = np.NewLoop(cfg, win, g); err != nil {
 		return err
 	}
 	g.flags.Pin(g.loop)
@@ -227,8 +247,12 @@ func run(sig *engine.Signals) (err error) {
 	if err = rp.Close(g.loop.Run(context.Background())); errors.Is(err, engine.ErrStopped) {
 		err = nil
 	}
+	if left := (*netplay.DisconnectError)(nil); errors.As(err, &left) && left.Left {
+		log.Print(err) // the other player quit: the game is over, not failed
+		err = nil
+	}
 	r.Close() // report the GL objects left: none
-	fmt.Fprintf(os.Stdout, "stats %s %s%s\n", g.loop.Report(), gfx.Report(win, r), g.flags.SyncReport(g.loop))
+	fmt.Fprintf(os.Stdout, "stats %s %s%s%s\n", g.loop.Report(), gfx.Report(win, r), g.flags.SyncReport(g.loop), np.Report())
 	if rp != nil {
 		fmt.Fprintln(os.Stdout, rp.Report())
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,5 +95,47 @@ func TestSkeletonRecordAndReplay(t *testing.T) {
 	out = runSkeleton("-replay " + path)
 	if want := fmt.Sprintf("replay: %d ticks, %d state hashes verified", ticks, hashes); !strings.Contains(out, want) {
 		t.Errorf("-replay: want %q in\n%s", want, out)
+	}
+}
+
+// TestSkeletonNetplay runs two skeletons, -host and -join, over loopback
+// UDP for 180 frames each: both handshake, play, and end with the
+// session's fields on their stats lines. Whoever ends first says goodbye;
+// the other stops there too, cleanly.
+func TestSkeletonNetplay(t *testing.T) {
+	conn, err := net.ListenPacket("udp", "127.0.0.1:0") // a free port for the host
+	if err != nil {
+		t.Skipf("no loopback UDP: %v", err)
+	}
+	addr := conn.LocalAddr().String()
+	conn.Close()
+	start := func(args string) (*exec.Cmd, *bytes.Buffer) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, &out
+	}
+	host, hostOut := start("-frames 180 -host " + addr)
+	join, joinOut := start("-frames 180 -join " + addr + " -netsim latency=20ms,jitter=5ms")
+	for _, p := range []struct {
+		name string
+		cmd  *exec.Cmd
+		out  *bytes.Buffer
+	}{{"host", host, hostOut}, {"join", join, joinOut}} {
+		err := p.cmd.Wait()
+		out := p.out.String()
+		if err != nil {
+			skipWithoutGL(t, out)
+			t.Errorf("%s: %v\n%s", p.name, err, out)
+			continue
+		}
+		if !strings.Contains(out, "stats frames=") || !strings.Contains(out, " rtt_ms=") || !strings.Contains(out, " desyncs=0 packets_bad=0 ") {
+			t.Errorf("%s: no netplay stats:\n%s", p.name, out)
+		}
+		t.Logf("%s:\n%s", p.name, out)
 	}
 }

@@ -1,0 +1,212 @@
+package gfx
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/netip"
+	"runtime/debug"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/netplay"
+)
+
+// NetFlags are the two-player netplay flags: -host ADDR listens on ADDR as
+// player 0 and takes the first peer that calls (netplay.Accept); -join ADDR
+// calls the host at ADDR as player 1, from a free port. -netsim runs
+// outgoing datagrams through a simulated bad link; -input-delay and
+// -max-prediction set the session's (0: netplay's defaults).
+type NetFlags struct {
+	Host, Join    string
+	NetSim        string
+	InputDelay    int
+	MaxPrediction int
+}
+
+func (n *NetFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&n.Host, "host", "", "host a two-player game: listen on this address (\":7000\") as player 1 and wait for -join")
+	fs.StringVar(&n.Join, "join", "", "join the game hosted at this address (\"192.168.1.5:7000\") as player 2")
+	fs.StringVar(&n.NetSim, "netsim", "", "with -host or -join, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
+	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host or -join, ticks of input delay, 1 to %d (0: %d, -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
+	fs.IntVar(&n.MaxPrediction, "max-prediction", 0, fmt.Sprintf("with -host or -join, ticks predicted before stalling, 1 to %d (0: %d, -1: lockstep)", netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction))
+}
+
+// On reports whether -host or -join is set.
+func (n *NetFlags) On() bool { return n.Host != "" || n.Join != "" }
+
+// Players returns the game's player count: 2 with -host or -join, else 1.
+func (n *NetFlags) Players() int {
+	if n.On() {
+		return 2
+	}
+	return 1
+}
+
+// Local returns this peer's player: 1 with -join, else 0.
+func (n *NetFlags) Local() int {
+	if n.Join != "" {
+		return 1
+	}
+	return 0
+}
+
+func (f *Flags) checkNet() error {
+	n := &f.Net
+	if !n.On() {
+		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 {
+			return errors.New("-netsim, -input-delay and -max-prediction need -host or -join")
+		}
+		return nil
+	}
+	if n.Host != "" && n.Join != "" {
+		return errors.New("-host and -join together: a peer hosts or joins")
+	}
+	for _, c := range []struct {
+		set  bool
+		name string
+	}{{f.Replay != "", "-replay"}, {f.Record != "", "-record"}, {f.SyncTest != 0, "-synctest"}} {
+		if c.set {
+			return fmt.Errorf("%s with -host or -join: not supported in a netplay session", c.name)
+		}
+	}
+	if n.Host != "" {
+		if _, err := netip.ParseAddrPort(hostPort(n.Host)); err != nil {
+			return fmt.Errorf("-host %q: want [IP]:PORT, as \":7000\"", n.Host)
+		}
+	}
+	if n.Join != "" {
+		if a, err := netip.ParseAddrPort(n.Join); err != nil || a.Port() == 0 || a.Addr().IsUnspecified() {
+			return fmt.Errorf("-join %q: want the host's IP:PORT, as \"192.168.1.5:7000\"", n.Join)
+		}
+	}
+	if _, err := netplay.ParseNetSim(n.NetSim); err != nil {
+		return fmt.Errorf("-netsim: %w", err)
+	}
+	if n.InputDelay < netplay.NoDelay || n.InputDelay > netplay.MaxInputDelay {
+		return fmt.Errorf("-input-delay %d: want 1 to %d, 0 for %d or -1 for none", n.InputDelay, netplay.MaxInputDelay, netplay.DefaultInputDelay)
+	}
+	if n.MaxPrediction < netplay.Lockstep || n.MaxPrediction > netplay.MaxPredictionTicks {
+		return fmt.Errorf("-max-prediction %d: want 1 to %d, 0 for %d or -1 for lockstep", n.MaxPrediction, netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction)
+	}
+	return nil
+}
+
+// hostPort turns ":7000" into "0.0.0.0:7000" for netip.
+func hostPort(s string) string {
+	if len(s) > 0 && s[0] == ':' {
+		return "0.0.0.0" + s
+	}
+	return s
+}
+
+// Netplay is the session -host or -join started, with its socket. A nil
+// *Netplay is a game without them: its methods run the game alone.
+type Netplay struct {
+	Session *netplay.Session
+	udp     *netplay.UDP
+}
+
+// StartNetplay opens the socket and makes the session for -host or -join
+// (Check has validated them), or returns nil without them. game runs under
+// cfg (its TPS and InputSize travel in the handshake) and must implement
+// engine.Saver and engine.Inputter; params names what its simulation
+// depends on besides the input, the same on both peers. Make the loop
+// with the result's NewLoop, and Close it after Run:
+//
+//	np, err := g.flags.StartNetplay(cfg, g, "mygame v1")
+//	...
+//	defer np.Close()
+//	g.loop, err = np.NewLoop(cfg, win, g)
+func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string) (*Netplay, error) {
+	n := &f.Net
+	if !n.On() {
+		return nil, nil
+	}
+	listen, peer := hostPort(n.Host), netplay.Unknown
+	if n.Join != "" {
+		listen, peer = ":0", netip.MustParseAddrPort(n.Join)
+		if peer.Addr().IsLoopback() {
+			listen = "127.0.0.1:0"
+		}
+	}
+	udp, err := netplay.ListenUDP(listen)
+	if err != nil {
+		return nil, err
+	}
+	var tr netplay.Transport = udp
+	if n.NetSim != "" {
+		sim, _ := netplay.ParseNetSim(n.NetSim)
+		tr = netplay.NewSimTransport(udp, sim, sinceClock{time.Now()}, uint64(time.Now().UnixNano()))
+	}
+	addrs := []netip.AddrPort{{}, {}}
+	addrs[1-n.Local()] = peer
+	if n.Host != "" {
+		tr = netplay.NewAccept(tr)
+	}
+	s, err := netplay.NewSession(netplay.Config{Players: 2, Local: n.Local(), Addrs: addrs, InputSize: cfg.InputSize,
+		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, TPS: cfg.TPS, Params: params, Build: build()}, game, tr)
+	if err != nil {
+		udp.Close()
+		return nil, err
+	}
+	return &Netplay{Session: s, udp: udp}, nil
+}
+
+// NewLoop makes the loop that runs game: through the session with -host or
+// -join (whose time sync then slows the loop's clock), alone without.
+func (n *Netplay) NewLoop(cfg engine.Config, p engine.Platform, game engine.Game) (*engine.Loop, error) {
+	if n == nil {
+		return engine.NewLoop(cfg, p, game)
+	}
+	cfg.InputSize = 0 // the session calls the game's Input
+	l, err := engine.NewLoop(cfg, p, n.Session)
+	if err != nil {
+		return nil, err
+	}
+	n.Session.SetTimeScaler(l.Timestep())
+	return l, nil
+}
+
+// Report returns the stats line's netplay fields (netplay.Session.Report),
+// or "" without a session.
+func (n *Netplay) Report() string {
+	if n == nil {
+		return ""
+	}
+	return n.Session.Report()
+}
+
+// Close says goodbye to the peer and closes the socket. Nil-safe and
+// idempotent.
+func (n *Netplay) Close() error {
+	if n == nil {
+		return nil
+	}
+	return errors.Join(n.Session.Close(), n.udp.Close())
+}
+
+// sinceClock is the -netsim link's clock: the time since it started.
+type sinceClock struct{ start time.Time }
+
+func (c sinceClock) Now() time.Duration { return time.Since(c.start) }
+
+// build identifies the binary's build for the handshake: the Go version and
+// the VCS revision, with "+dirty" for local changes. Peers built from other
+// sources are refused; peers of the same unversioned source are not told apart.
+func build() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	b := bi.GoVersion
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			b += " " + s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			b += "+dirty"
+		}
+	}
+	return b
+}

@@ -1,0 +1,36 @@
+package gfx
+
+import (
+	"strings"
+	"testing"
+)
+
+// Each bad combination of the netplay flags is refused by Check, with an
+// error naming the flag.
+func TestNetFlagsCheck(t *testing.T) {
+	for _, c := range []struct {
+		f    Flags
+		want string // "" for valid
+	}{
+		{Flags{}, ""},
+		{Flags{Net: NetFlags{Host: ":7000"}}, ""},
+		{Flags{Net: NetFlags{Host: "127.0.0.1:7000", NetSim: "latency=50ms", InputDelay: -1, MaxPrediction: 12}}, ""},
+		{Flags{Net: NetFlags{Join: "127.0.0.1:7000"}}, ""},
+		{Flags{Net: NetFlags{Host: ":7000", Join: "127.0.0.1:7000"}}, "-host and -join"},
+		{Flags{Replay: "run.fxr", Net: NetFlags{Join: "127.0.0.1:7000"}}, "-replay"},
+		{Flags{Record: "run.fxr", Net: NetFlags{Host: ":7000"}}, "-record"},
+		{Flags{SyncTest: 4, Net: NetFlags{Host: ":7000"}}, "-synctest"},
+		{Flags{Net: NetFlags{Host: "7000"}}, "-host \"7000\""},
+		{Flags{Net: NetFlags{Join: ":7000"}}, "-join \":7000\""},
+		{Flags{Net: NetFlags{Join: "example.com"}}, "-join"},
+		{Flags{Net: NetFlags{Host: ":7000", NetSim: "latency=50"}}, "-netsim"},
+		{Flags{Net: NetFlags{Host: ":7000", InputDelay: 99}}, "-input-delay 99"},
+		{Flags{Net: NetFlags{Host: ":7000", MaxPrediction: -2}}, "-max-prediction -2"},
+		{Flags{Net: NetFlags{NetSim: "latency=50ms"}}, "need -host or -join"},
+	} {
+		err := c.f.Check(3)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: Check = %v, want %q", c.f.Net, err, c.want)
+		}
+	}
+}
