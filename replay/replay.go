@@ -139,14 +139,7 @@ func Record(path string, l *engine.Loop, h Header) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	made := true
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		made = false
-		if err = regular(path); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		}
-	}
+	f, discard, err := CreateFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
@@ -155,10 +148,7 @@ func Record(path string, l *engine.Loop, h Header) (*Recorder, error) {
 		InputSize: uint8(l.InputSize()), Players: 1,
 	})
 	if err != nil {
-		f.Close()
-		if made {
-			os.Remove(path)
-		}
+		discard()
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
 	r := &Recorder{path: path, f: f, w: w, h: hs, every: hashEvery(l)}
@@ -166,8 +156,32 @@ func Record(path string, l *engine.Loop, h Header) (*Recorder, error) {
 	return r, nil
 }
 
-// regular refuses a path that exists and is not a regular file: a
-// recording never writes over a device, a FIFO or a directory.
+// CreateFile opens path for a recording written in place, not through a
+// temporary file, so that a run killed with kill -9 leaves a file that
+// replays to its last chunk. So it refuses a path that exists and is not a
+// regular file (a device, a FIFO, a directory). discard closes the file
+// and removes it if CreateFile made it, for a start that fails after it.
+func CreateFile(path string) (f *os.File, discard func(), err error) {
+	made := true
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		made = false
+		if err = regular(path); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() {
+		f.Close()
+		if made {
+			os.Remove(path)
+		}
+	}, nil
+}
+
+// regular refuses a path that exists and is not a regular file.
 func regular(path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
+	fxreplay "github.com/fixstep/fixstep/replay"
 )
 
 // maxReplayFile bounds the size of a file -replay reads: an hour of heavy
@@ -32,20 +32,11 @@ type recording struct {
 	w    *input.ReplayWriter
 }
 
-// createRecording creates the -record file. It writes to the path itself,
-// not through a temporary file, so that a run killed with kill -9 leaves a
-// recording that replays to its last chunk; so it refuses a path that is
-// not a regular file, and removes the file on a failed start only if it
-// made it.
+// createRecording creates the -record file, in place (replay.CreateFile:
+// a run killed with kill -9 leaves a recording that replays to its last
+// chunk).
 func createRecording(path string, o options) (*recording, error) {
-	made := true
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		made = false
-		if err = regular(path); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		}
-	}
+	f, discard, err := fxreplay.CreateFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("-record: %w", err)
 	}
@@ -53,26 +44,10 @@ func createRecording(path string, o options) (*recording, error) {
 		TPS: uint32(o.tps), Seed: o.seed, Engine: engine.Version, Params: o.params(),
 	})
 	if err != nil {
-		f.Close()
-		if made {
-			os.Remove(path)
-		}
+		discard()
 		return nil, fmt.Errorf("-record %s: %w", path, err)
 	}
 	return &recording{path: path, f: f, w: w}, nil
-}
-
-// regular refuses a path that exists and is not a regular file: an output
-// never writes over a device, a FIFO or a directory.
-func regular(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file (%v)", path, fi.Mode().Type())
-	}
-	return nil
 }
 
 // checkFiles refuses a run that would write one file twice, or write a
