@@ -137,7 +137,7 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 	var tr netplay.Transport = udp
 	if n.NetSim != "" {
 		sim, _ := netplay.ParseNetSim(n.NetSim)
-		tr = netplay.NewSimTransport(udp, sim, sinceClock{time.Now()}, uint64(time.Now().UnixNano()))
+		tr = netplay.NewSimTransport(udp, sim, nil, uint64(time.Now().UnixNano()))
 	}
 	addrs := []netip.AddrPort{{}, {}}
 	addrs[1-n.Local()] = peer
@@ -185,11 +185,6 @@ func (n *Netplay) Close() error {
 	}
 	return errors.Join(n.Session.Close(), n.udp.Close())
 }
-
-// sinceClock is the -netsim link's clock: the time since it started.
-type sinceClock struct{ start time.Time }
-
-func (c sinceClock) Now() time.Duration { return time.Since(c.start) }
 
 // build identifies the binary's build for the handshake: the Go version and
 // the VCS revision, with "+dirty" for local changes. Peers built from other

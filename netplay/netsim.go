@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // NetSim describes a bad network link: what a SimTransport does to the
@@ -111,9 +113,12 @@ type SimTransport struct {
 	lost, dups, overflow uint64
 }
 
-// NewSimTransport returns inner degraded as sim says, timed by clock and
-// seeded by seed.
+// NewSimTransport returns inner degraded as sim says, timed by clock (nil:
+// the monotonic clock) and seeded by seed.
 func NewSimTransport(inner Transport, sim NetSim, clock Clock, seed uint64) *SimTransport {
+	if clock == nil {
+		clock = engine.NewMonoClock()
+	}
 	t := &SimTransport{inner: inner, sim: sim, clock: clock}
 	t.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	return t

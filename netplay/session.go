@@ -133,7 +133,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	s.susp, _ = game.(engine.SuspendChanger)
 	s.gpu, _ = game.(engine.GPUTimer)
 	if s.clock == nil {
-		s.clock = realClock{start: time.Now()}
+		s.clock = engine.NewMonoClock()
 	}
 	seed := c.Seed
 	if seed == 0 {

@@ -30,12 +30,6 @@ type Clock interface {
 	Now() time.Duration
 }
 
-// realClock is the monotonic clock since its creation.
-type realClock struct{ start time.Time }
-
-// Now returns the time since the clock was made.
-func (c realClock) Now() time.Duration { return time.Since(c.start) }
-
 // queueLen is how many datagrams a MemConn or UDP transport holds before
 // it drops new ones: four seconds of one packet a tick from each of three
 // peers at 60 TPS, and a bound on what a flood can make it keep.

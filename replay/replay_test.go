@@ -250,11 +250,6 @@ func TestRecordAndPlayAllocateNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tick := func() {
-		tk := engine.Tick{N: rec.Ticks(), Input: engine.NewInputs(make([]byte, 5)[:5:5], 5, 0)}
-		_ = tk
-	}
-	_ = tick
 	buf := make([]byte, 5)
 	n := uint64(0)
 	step := func(tape engine.Tape) {
