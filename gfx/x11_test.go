@@ -3,9 +3,9 @@
 package gfx
 
 import (
-	"errors"
-	"fmt"
+	"bufio"
 	"image"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -16,6 +16,10 @@ import (
 )
 
 // startXvfb starts a virtual X server for the test and returns its DISPLAY.
+// Xvfb picks a free display number itself and writes it to -displayfd once
+// it accepts connections: no guessing of numbers, and no race with a stale
+// socket that a killed server left behind (CI once connected to such a
+// socket before Xvfb had replaced it, and SDL said "x11 not available").
 func startXvfb(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("Xvfb")
@@ -25,32 +29,43 @@ func startXvfb(t *testing.T) string {
 		}
 		t.Skip("Xvfb not installed")
 	}
-	for n := 90 + os.Getpid()%50; n < 200; n++ {
-		sock := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
-		if _, err := os.Stat(sock); err == nil && xLive(n) {
-			continue // a stale socket, its server gone, Xvfb replaces
-		}
-		cmd := exec.Command(path, fmt.Sprintf(":%d", n), "-screen", "0", "640x480x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { stopXvfb(cmd) })
-		for range 100 {
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", n)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("Xvfb :%d did not start", n)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display number")
+	defer r.Close()
+	var stderr strings.Builder
+	cmd := exec.Command(path, "-displayfd", "3", "-screen", "0", "640x480x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w} // fd 3 in Xvfb
+	cmd.Stderr = &stderr
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopXvfb(cmd) })
+	got := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(io.LimitReader(r, 32)).ReadString('\n')
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		if n, err := strconv.Atoi(strings.TrimSpace(line)); err == nil {
+			return ":" + strconv.Itoa(n)
+		}
+		stopXvfb(cmd) // its stderr is complete once it has exited
+		t.Fatalf("Xvfb gave no display number (%q): %s", line, stderr.String())
+	case <-time.After(10 * time.Second):
+		stopXvfb(cmd)
+		t.Fatalf("Xvfb gave no display number in 10 s: %s", stderr.String())
+	}
 	return ""
 }
 
 // stopXvfb ends Xvfb with SIGTERM, on which it removes its socket and
 // lock file, and kills it if it has not exited within 2 s. SIGKILL alone
-// left both behind: every run used up a display number for good, until
-// startXvfb found none free.
+// left both behind.
 func stopXvfb(cmd *exec.Cmd) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan struct{})
@@ -61,20 +76,6 @@ func stopXvfb(cmd *exec.Cmd) {
 		cmd.Process.Kill()
 		<-done
 	}
-}
-
-// xLive reports whether the X server that holds display n's lock file is
-// running: true also when the lock cannot be read, to leave it alone.
-func xLive(n int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n))
-	if err != nil {
-		return !os.IsNotExist(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || pid <= 0 {
-		return true
-	}
-	return syscall.Kill(pid, 0) == nil || errors.Is(syscall.Kill(pid, 0), syscall.EPERM)
 }
 
 // TestX11Window renders the golden scene in a real X11 window under Xvfb
