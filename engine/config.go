@@ -150,6 +150,15 @@ type Config struct {
 	// Tick.Input; a Tape (a replay) records or decides it. Zero means the
 	// game has none. A Timestep ignores it.
 	InputSize int
+
+	// Players is how many players' inputs each Tick.Input holds, 1 to
+	// MaxPlayers: the game's Input fills them all, one InputSize value
+	// after another (players sharing one machine), or a Tape decides them
+	// (the replay of a netplay match, whose recording holds every
+	// player's input). Zero means 1. It needs InputSize. (Under a netplay
+	// session the loop runs the session, and the session asks the game
+	// for its local player's input only.)
+	Players int
 }
 
 // withDefaults returns c with every zero field replaced by its default, or an
@@ -176,6 +185,10 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("engine: Config.WorkTau = %v: must be positive (or zero for %v)", c.WorkTau, DefaultWorkTau)
 	case c.InputSize < 0 || c.InputSize > MaxInputSize:
 		return c, fmt.Errorf("engine: Config.InputSize = %d: must be 0 to MaxInputSize (%d) bytes", c.InputSize, MaxInputSize)
+	case c.Players < 0 || c.Players > MaxPlayers:
+		return c, fmt.Errorf("engine: Config.Players = %d: must be 1 to MaxPlayers (%d), or 0 for 1", c.Players, MaxPlayers)
+	case c.Players > 1 && c.InputSize == 0:
+		return c, fmt.Errorf("engine: Config.Players = %d needs Config.InputSize: the players' inputs are what tells them apart", c.Players)
 	}
 	var err error
 	if c.Quality, err = c.Quality.withDefaults(); err != nil {
@@ -183,6 +196,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.TPS == 0 && c.Tick == 0 {
 		c.TPS = DefaultTPS
+	}
+	if c.Players == 0 {
+		c.Players = 1
 	}
 	tick := c.Tick
 	if tick == 0 {

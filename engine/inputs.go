@@ -23,9 +23,11 @@ const (
 
 // Inputter is a Game with a per-tick input value of its own, of
 // Config.InputSize bytes. The Loop calls Input before each update that runs
-// for the first time (not on a rerun), with dst zeroed; Update then finds
-// the value in Tick.Input, and reads only that. When a replay or a netplay
-// session decides the tick's inputs, Input is not called at all.
+// for the first time (not on a rerun), with dst zeroed and holding
+// Config.Players values (one, unless players share the machine); Update
+// then finds them in Tick.Input, and reads only that. When a replay
+// decides the tick's inputs, Input is not called at all; a netplay session
+// calls it for the local player's value alone.
 //
 // Input runs at the tick, like Update: presses and releases are seen by
 // exactly one Input call, as they are by one Update.
@@ -89,10 +91,10 @@ func (in Inputs) Bytes() []byte { return in.data }
 // updates: a replay file being written or played back (package replay),
 // or a test's script. A Loop with a tape (SetTape) and Config.InputSize
 // calls Input, then Record, before each tick's first run; reruns of a sync
-// test call neither.
+// test call neither. dst holds every player's input (Config.Players).
 type Tape interface {
-	// Input may decide tick t's input: it fills dst (zeroed, InputSize
-	// bytes) and returns true, and the game's Input is not called (a
+	// Input may decide tick t's input: it fills dst (zeroed,
+	// Players·InputSize bytes) and returns true, and the game's Input is not called (a
 	// replay); or it returns false and the game decides (a recording). An
 	// error ends Run with it: ErrStopped at the end of a replay.
 	Input(t Tick, dst []byte) (bool, error)
@@ -113,3 +115,6 @@ func (l *Loop) Game() Game { return l.game }
 // InputSize returns Config.InputSize: the game's per-tick input value's
 // size in bytes, 0 when it has none.
 func (l *Loop) InputSize() int { return l.inSize }
+
+// Players returns Config.Players: how many players' inputs each tick holds.
+func (l *Loop) Players() int { return l.players }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,63 @@ func TestInputSizeNeedsInputter(t *testing.T) {
 	}
 	if err := (Config{InputSize: MaxInputSize + 1}).Validate(); err == nil || !strings.Contains(err.Error(), "InputSize") {
 		t.Errorf("Validate: %v, want an error naming InputSize", err)
+	}
+}
+
+// couch is two players on one machine: its Input fills both players'
+// values, and Update reads each player's.
+type couch struct {
+	sums [2]int
+}
+
+func (c *couch) Input(t Tick, dst []byte) {
+	dst[0], dst[1] = byte(t.N), byte(2*t.N) // player 0, player 1
+}
+
+func (c *couch) Update(t Tick) error {
+	if t.Input.Players() != 2 || t.Input.Size() != 1 {
+		return fmt.Errorf("tick %d: %d players of %d bytes, want 2 of 1", t.N, t.Input.Players(), t.Input.Size())
+	}
+	for p := range 2 {
+		c.sums[p] += int(t.Input.Player(p)[0])
+	}
+	if t.N == 9 {
+		return ErrStopped
+	}
+	return nil
+}
+
+func (c *couch) Draw(Frame) {}
+
+// TestPlayersShareTheInput: with Config.Players the game's Input fills
+// every player's value, and Update finds each in Tick.Input.Player; a
+// count out of range, or players without an input size, are refused.
+func TestPlayersShareTheInput(t *testing.T) {
+	g := &couch{}
+	l, err := NewLoop(Config{TPS: 60, InputSize: 1, Players: 2}, NewSim(ConstantFrames(50*time.Millisecond)), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Players() != 2 {
+		t.Errorf("Players() = %d, want 2", l.Players())
+	}
+	if err := l.Run(context.Background()); !errors.Is(err, ErrStopped) {
+		t.Fatal(err)
+	}
+	if g.sums != [2]int{45, 90} { // ticks 0..9
+		t.Errorf("sums %v, want [45 90]", g.sums)
+	}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{InputSize: 1, Players: MaxPlayers + 1}, "Config.Players = 9"},
+		{Config{InputSize: 1, Players: -1}, "Config.Players = -1"},
+		{Config{Players: 2}, "needs Config.InputSize"},
+	} {
+		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Validate(%+v): %v, want an error with %q", c.cfg, err, c.want)
+		}
 	}
 }
 

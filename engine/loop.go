@@ -226,10 +226,11 @@ type Loop struct {
 
 	sync *syncTest // nil unless SyncTest was called
 
-	inputter Inputter // the game's Input, when Config.InputSize is set
-	inSize   int
-	inBuf    [MaxInputSize]byte // the tick's input
-	tape     Tape               // nil unless SetTape was called
+	inputter Inputter                        // the game's Input, when Config.InputSize is set
+	inSize   int                             // one player's input
+	players  int                             // Config.Players
+	inBuf    [MaxPlayers * MaxInputSize]byte // the tick's inputs
+	tape     Tape                            // nil unless SetTape was called
 
 	in   hook   // the code running, for PanicError
 	tick uint64 // the tick running or next to run, for PanicError
@@ -249,7 +250,7 @@ func NewLoop(cfg Config, p Platform, g Game) (*Loop, error) {
 	ts, _ := NewTimestep(c)
 	mon, _ := NewMonitor(c)
 	gov, _ := NewGovernor(c.Quality)
-	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g, inSize: c.InputSize}
+	l := &Loop{ts: ts, mon: mon, gov: gov, plat: p, game: g, inSize: c.InputSize, players: c.Players}
 	if c.InputSize > 0 {
 		var ok bool
 		if l.inputter, ok = g.(Inputter); !ok {

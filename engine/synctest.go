@@ -120,7 +120,7 @@ func (l *Loop) update(t Tick) error {
 // decideInput fills t.Input with the tick's input: the tape's (a replay),
 // or the game's own.
 func (l *Loop) decideInput(t *Tick) error {
-	buf := l.inBuf[:l.inSize]
+	buf := l.inBuf[:l.inSize*l.players]
 	clear(buf)
 	decided := false
 	if l.tape != nil {
