@@ -95,8 +95,13 @@ func (h *hasher) input(in []byte) {
 // hash returns the hash of the game's state now and of the inputs so far.
 func (h *hasher) hash() uint64 {
 	h.state = h.game.Save(h.state[:0])
+	return h.hashState(h.state)
+}
+
+// hashState returns the hash of a saved state and of the inputs so far.
+func (h *hasher) hashState(state []byte) uint64 {
 	x := uint64(fnvOffset)
-	for _, b := range h.state {
+	for _, b := range state {
 		x = (x ^ uint64(b)) * fnvPrime
 	}
 	for i := range 8 {
@@ -123,7 +128,7 @@ type Recorder struct {
 	path  string
 	f     *os.File
 	w     *input.ReplayWriter
-	h     hasher
+	h     hasher // its game is nil for a session's recording
 	every uint64
 	last  uint64 // the tick of the last hash
 }
@@ -139,21 +144,54 @@ func Record(path string, l *engine.Loop, h Header) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := create(path, hashEvery(l), l.Players(), l.InputSize(), h)
+	if err != nil {
+		return nil, err
+	}
+	r.h = hs
+	l.SetTape(r)
+	return r, nil
+}
+
+// RecordSession creates the recording at path of a netplay match, which
+// the session feeds (netplay.Session.SetRecorder): every player's
+// confirmed input of every tick, and the hash of the state the session
+// saved, every second. tps, players and inputSize are the session's; the
+// file replays on a loop with those (Config.TPS, Players and InputSize)
+// running the game alone, whichever peer recorded it. As Record, it
+// writes in place.
+func RecordSession(path string, tps, players, inputSize int, h Header) (*Recorder, error) {
+	switch {
+	case tps < 1:
+		return nil, fmt.Errorf("replay: %d ticks per second", tps)
+	case players < 1 || players > engine.MaxPlayers:
+		return nil, fmt.Errorf("replay: %d players, want 1 to %d", players, engine.MaxPlayers)
+	case inputSize < 1 || inputSize > engine.MaxInputSize:
+		return nil, fmt.Errorf("replay: input size %d, want 1 to %d", inputSize, engine.MaxInputSize)
+	}
+	r, err := create(path, uint64(tps), players, inputSize, h)
+	if err != nil {
+		return nil, err
+	}
+	r.h.inputs = fnvOffset
+	return r, nil
+}
+
+// create makes the file and writes its header.
+func create(path string, tps uint64, players, inputSize int, h Header) (*Recorder, error) {
 	f, discard, err := CreateFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	w, err := input.NewReplayWriter(f, input.ReplayHeader{
-		TPS: uint32(hashEvery(l)), Seed: h.Seed, Engine: engine.Version, Params: h.Params,
-		InputSize: uint8(l.InputSize()), Players: 1,
+		TPS: uint32(tps), Seed: h.Seed, Engine: engine.Version, Params: h.Params,
+		InputSize: uint8(inputSize), Players: uint8(players),
 	})
 	if err != nil {
 		discard()
 		return nil, fmt.Errorf("replay %s: %w", path, err)
 	}
-	r := &Recorder{path: path, f: f, w: w, h: hs, every: hashEvery(l)}
-	l.SetTape(r)
-	return r, nil
+	return &Recorder{path: path, f: f, w: w, every: tps}, nil
 }
 
 // CreateFile opens path for a recording written in place, not through a
@@ -213,6 +251,22 @@ func (r *Recorder) Record(t engine.Tick) error {
 	return r.err()
 }
 
+// Confirmed writes tick n of a netplay match (see RecordSession): the
+// hash of state, the state the session saved before it, every second,
+// then every player's input. It is the session's netplay.Recorder.
+func (r *Recorder) Confirmed(n uint64, in engine.Inputs, state []byte) error {
+	if n != r.w.Ticks() {
+		return fmt.Errorf("replay %s: tick %d recorded after tick %d", r.path, n, int64(r.w.Ticks())-1)
+	}
+	if n > 0 && n%r.every == 0 && state != nil {
+		r.w.Hash(n, r.h.hashState(state))
+		r.last = n
+	}
+	r.w.TickInput(in.Bytes())
+	r.h.input(in.Bytes())
+	return r.err()
+}
+
 func (r *Recorder) err() error {
 	if err := r.w.Err(); err != nil {
 		return fmt.Errorf("replay %s: %w", r.path, err)
@@ -235,7 +289,7 @@ func (r *Recorder) Close(runErr error) error {
 	var se *engine.SignalError
 	if runErr != nil && !errors.Is(runErr, engine.ErrStopped) && !errors.As(runErr, &se) {
 		msg = runErr.Error()
-	} else if n := r.w.Ticks(); n > r.last {
+	} else if n := r.w.Ticks(); n > r.last && r.h.game != nil {
 		// A clean end: the state after the last tick. (After an error or
 		// a panic the last tick did not finish: its state means nothing.)
 		r.w.Hash(n, r.h.hash())
@@ -296,8 +350,8 @@ func Play(path string, l *engine.Loop, h Header) (*Player, error) {
 		why = "it holds device input (an older recording, or the demo's): replay it with the program that made it"
 	case fh.TPS != uint32(hashEvery(l)):
 		why = fmt.Sprintf("recorded at %d ticks per second, this game runs at %d", fh.TPS, hashEvery(l))
-	case int(fh.InputSize) != l.InputSize() || fh.Players != 1:
-		why = fmt.Sprintf("its input is %d bytes for %d players, this game's is %d bytes for 1", fh.InputSize, fh.Players, l.InputSize())
+	case int(fh.InputSize) != l.InputSize() || int(fh.Players) != l.Players():
+		why = fmt.Sprintf("its input is %d bytes for %d players, this game's is %d bytes for %d", fh.InputSize, fh.Players, l.InputSize(), l.Players())
 	case fh.Params != h.Params:
 		why = fmt.Sprintf("recorded with parameters %q, this run has %q", fh.Params, h.Params)
 	case fh.Seed != h.Seed:

@@ -287,3 +287,85 @@ func TestRecordAndPlayAllocateNothing(t *testing.T) {
 		t.Errorf("%d hashes verified", p.Verified())
 	}
 }
+
+// duo is a two-player game: each player's one-byte input moves their own
+// counter.
+type duo struct{ pos [2]int64 }
+
+func (g *duo) Input(engine.Tick, []byte) {}
+func (g *duo) Update(t engine.Tick) error {
+	for p := range 2 {
+		g.pos[p] = g.pos[p]*3 + int64(t.Input.Player(p)[0])
+	}
+	return nil
+}
+func (g *duo) Draw(engine.Frame) {}
+func (g *duo) Save(dst []byte) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(g.pos[0]))
+	return binary.LittleEndian.AppendUint64(dst, uint64(g.pos[1]))
+}
+func (g *duo) Load([]byte) error { return errors.New("not used") }
+
+// A netplay match's recording (RecordSession, fed as a session feeds it:
+// each tick's inputs of both players and the state saved before it)
+// replays on a loop of two players running the game alone, every hash
+// verified; a loop of another player count is refused, naming it; a
+// state that was not the game's is found at its tick.
+func TestRecordSession(t *testing.T) {
+	record := func(path string, wrongAt uint64) {
+		t.Helper()
+		rec, err := RecordSession(path, 60, 2, 1, Header{Params: "duo"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g duo
+		var state []byte
+		for n := range uint64(200) {
+			state = g.Save(state[:0])
+			if n == wrongAt {
+				state[0]++
+			}
+			in := []byte{byte(n % 3), byte(n % 5)}
+			if err := rec.Confirmed(n, engine.NewInputs(in, 1, 0), state); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Update(engine.Tick{N: n, Input: engine.NewInputs(in, 1, 0)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rec.Confirmed(500, engine.NewInputs([]byte{0, 0}, 1, 0), nil); err == nil {
+			t.Error("Confirmed(500) after tick 199: no error")
+		}
+		if err := rec.Close(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(path string, players int) (*Player, error) {
+		g := &duo{}
+		l, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: 1, Players: players}, engine.NewSim(engine.ConstantFrames(50*time.Millisecond)), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Play(path, l, Header{Params: "duo"})
+		if err != nil {
+			return nil, err
+		}
+		return p, p.Close(l.Run(context.Background()))
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "match.fxr")
+	record(good, 1000)
+	p, err := play(good, 2)
+	if err != nil || p.Verified() != 3 {
+		t.Fatalf("replay: %v; %d hashes verified, want 3 (ticks 60, 120, 180)", err, p.Verified())
+	}
+	if _, err := play(good, 1); err == nil || !strings.Contains(err.Error(), "1 bytes for 2 players, this game's is 1 bytes for 1") {
+		t.Errorf("a one-player loop: %v, want an error naming the player counts", err)
+	}
+	bad := filepath.Join(dir, "bad.fxr")
+	record(bad, 120)
+	var de *DesyncError
+	if _, err := play(bad, 2); !errors.As(err, &de) || de.Tick != 120 {
+		t.Errorf("a recording whose state at tick 120 was not the game's: %v, want a desync at 120", err)
+	}
+}
