@@ -9,6 +9,7 @@ import (
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
+	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/replay"
 )
 
@@ -67,8 +68,22 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 //	rp, err := g.flags.StartReplay(g.loop, replay.Header{})
 //	...
 //	err = rp.Close(g.loop.Run(ctx))
+//
+// On a loop that runs a netplay session (Netplay.NewLoop), -record records
+// the match as the session confirms it (replay.RecordSession): every
+// player's input, so the file replays on a loop of Flags.Players players.
 func (f *Flags) StartReplay(l *engine.Loop, h replay.Header) (*replay.Run, error) {
-	return replay.Start(l, f.Record, f.Replay, h)
+	s, ok := l.Game().(*netplay.Session)
+	if !ok || f.Record == "" {
+		return replay.Start(l, f.Record, f.Replay, h)
+	}
+	c := s.Config()
+	r, err := replay.RecordSession(f.Record, c.TPS, c.Players, c.InputSize, h)
+	if err != nil {
+		return nil, err
+	}
+	s.SetRecorder(r)
+	return &replay.Run{Recorder: r}, nil
 }
 
 // Check validates the flags for a game whose top quality level is levels,

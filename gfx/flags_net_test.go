@@ -16,9 +16,12 @@ func TestNetFlagsCheck(t *testing.T) {
 		{Flags{Net: NetFlags{Host: ":7000"}}, ""},
 		{Flags{Net: NetFlags{Host: "127.0.0.1:7000", NetSim: "latency=50ms", InputDelay: -1, MaxPrediction: 12}}, ""},
 		{Flags{Net: NetFlags{Join: "127.0.0.1:7000"}}, ""},
-		{Flags{Net: NetFlags{Host: ":7000", Join: "127.0.0.1:7000"}}, "-host and -join"},
+		{Flags{Net: NetFlags{Spectate: "127.0.0.1:7000"}}, ""},
+		{Flags{Record: "run.fxr", Net: NetFlags{Host: ":7000"}}, ""},
+		{Flags{Net: NetFlags{Host: ":7000", Join: "127.0.0.1:7000"}}, "-host, -join and -spectate"},
+		{Flags{Net: NetFlags{Spectate: "127.0.0.1:7000", Join: "127.0.0.1:7000"}}, "-host, -join and -spectate"},
 		{Flags{Replay: "run.fxr", Net: NetFlags{Join: "127.0.0.1:7000"}}, "-replay"},
-		{Flags{Record: "run.fxr", Net: NetFlags{Host: ":7000"}}, "-record"},
+		{Flags{Net: NetFlags{Spectate: ":7000"}}, "-spectate \":7000\""},
 		{Flags{SyncTest: 4, Net: NetFlags{Host: ":7000"}}, "-synctest"},
 		{Flags{Net: NetFlags{Host: "7000"}}, "-host \"7000\""},
 		{Flags{Net: NetFlags{Join: ":7000"}}, "-join \":7000\""},
@@ -26,7 +29,7 @@ func TestNetFlagsCheck(t *testing.T) {
 		{Flags{Net: NetFlags{Host: ":7000", NetSim: "latency=50"}}, "-netsim"},
 		{Flags{Net: NetFlags{Host: ":7000", InputDelay: 99}}, "-input-delay 99"},
 		{Flags{Net: NetFlags{Host: ":7000", MaxPrediction: -2}}, "-max-prediction -2"},
-		{Flags{Net: NetFlags{NetSim: "latency=50ms"}}, "need -host or -join"},
+		{Flags{Net: NetFlags{NetSim: "latency=50ms"}}, "need -host, -join or -spectate"},
 	} {
 		err := c.f.Check(3)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

@@ -2,59 +2,105 @@ package netplay
 
 import "net/netip"
 
-// Accept is a Transport for a host that does not know its peer's address
-// before the peer calls: a two-player game's -host, where the joiner
-// listens on any port. The host's Config.Addrs names the peer by a
-// stand-in address (Unknown); the first hello from any address makes that
-// address the peer's, and from then on datagrams from it read as from the
-// stand-in, and datagrams to the stand-in go to it. Until then those are
-// dropped (the session resends its hellos). Datagrams from other addresses
-// pass as they are, so the session ignores them as strangers.
+// Accept is a Transport for a host that does not know its peers'
+// addresses before they call: a two-player game's -host, where the
+// joiner and the spectators listen on any port. The host's Config names
+// the joiner by a stand-in address, Unknown, and its spectators by
+// SpectatorSeat(0), SpectatorSeat(1) and on. The first hello from an
+// address takes a seat: a player's hello the joiner's, a spectator's the
+// first free spectator seat. From then on datagrams from that address
+// read as from its stand-in, and datagrams to the stand-in go to it.
+// Datagrams to an empty seat are dropped (the session resends its
+// hellos); datagrams from addresses without a seat pass as they are, so
+// the session ignores them as strangers.
 //
 // The first hello wins: a stranger who calls first takes the seat, and
-// the session then refuses or times out. Give both addresses in Config
+// the session then refuses or times out. Give every address in Config
 // where that matters. Accept is not safe for concurrent use, like the
 // Session that owns it.
 type Accept struct {
-	inner Transport
-	peer  netip.AddrPort // the caller's address, once known
+	inner      Transport
+	seats      [1 + MaxSpectators]netip.AddrPort // the callers: the joiner's, then the spectators'
+	spectators int
 }
 
 // Unknown is the stand-in address in Config.Addrs for the peer an Accept
 // transport waits for: 0.0.0.0:0, which no datagram comes from.
-var Unknown = netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
+var Unknown = seat(0)
 
-// NewAccept returns a transport over inner that waits for its peer's
-// first hello.
-func NewAccept(inner Transport) *Accept { return &Accept{inner: inner} }
+// SpectatorSeat returns the stand-in address of spectator i, 0 to
+// MaxSpectators-1, for the Config.Spectators of a host on an Accept
+// transport: 0.0.0.0:(i+1), which no datagram comes from.
+func SpectatorSeat(i int) netip.AddrPort { return seat(1 + i) }
 
-// Peer returns the address the peer called from, or the zero AddrPort
+func seat(k int) netip.AddrPort { return netip.AddrPortFrom(netip.IPv4Unspecified(), uint16(k)) }
+
+// NewAccept returns a transport over inner that waits for its joiner's
+// first hello, and for up to spectators spectators' (at most
+// MaxSpectators).
+func NewAccept(inner Transport, spectators int) *Accept {
+	return &Accept{inner: inner, spectators: min(max(spectators, 0), MaxSpectators)}
+}
+
+// Peer returns the address the joiner called from, or the zero AddrPort
 // before it called.
-func (a *Accept) Peer() netip.AddrPort { return a.peer }
+func (a *Accept) Peer() netip.AddrPort { return a.seats[0] }
 
-// ReadFrom reads the next datagram, the peer's as from Unknown.
+// ReadFrom reads the next datagram, a seated caller's as from its
+// stand-in.
 func (a *Accept) ReadFrom(b []byte) (int, netip.AddrPort, bool) {
 	n, from, ok := a.inner.ReadFrom(b)
-	if !ok {
+	if !ok || from.Addr().IsUnspecified() {
 		return n, from, ok
 	}
-	if !a.peer.IsValid() && isHello(b[:n]) && from != Unknown {
-		a.peer = from
+	k := a.find(from)
+	if k < 0 && isHello(b[:n]) {
+		k = a.free(b[17] == spectatorIndex)
+		if k >= 0 {
+			a.seats[k] = from
+		}
 	}
-	if a.peer.IsValid() && from == a.peer {
-		from = Unknown
+	if k >= 0 {
+		from = seat(k)
 	}
 	return n, from, true
 }
 
-// WriteTo sends b; to Unknown, it goes to the peer, or nowhere before the
-// peer called.
+// find returns the seat of addr, or -1.
+func (a *Accept) find(addr netip.AddrPort) int {
+	for k := range 1 + a.spectators {
+		if a.seats[k] == addr {
+			return k
+		}
+	}
+	return -1
+}
+
+// free returns the free seat for a caller, or -1.
+func (a *Accept) free(spectator bool) int {
+	if !spectator {
+		if a.seats[0].IsValid() {
+			return -1
+		}
+		return 0
+	}
+	for k := 1; k <= a.spectators; k++ {
+		if !a.seats[k].IsValid() {
+			return k
+		}
+	}
+	return -1
+}
+
+// WriteTo sends b; to a stand-in, it goes to the seat's caller, or
+// nowhere before one called.
 func (a *Accept) WriteTo(b []byte, to netip.AddrPort) error {
-	if to == Unknown {
-		if !a.peer.IsValid() {
+	if to.Addr().IsUnspecified() {
+		k := int(to.Port())
+		if k > a.spectators || !a.seats[k].IsValid() {
 			return nil
 		}
-		to = a.peer
+		to = a.seats[k]
 	}
 	return a.inner.WriteTo(b, to)
 }

@@ -7,26 +7,28 @@ import (
 	"github.com/fixstep/fixstep/engine"
 )
 
-// A host that knows only its own address accepts a joiner calling from
-// an address it never heard of, ignores a stranger's junk before it, and
-// both run the same history.
+// A host that knows only its own address accepts a joiner and a
+// spectator calling from addresses it never heard of, ignores a
+// stranger's junk before them, and all three run the same history.
 func TestAcceptUnknownPeer(t *testing.T) {
 	net := NewMemNet()
 	clk := &fakeClock{}
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
 	joinAddr := netip.MustParseAddrPort("10.0.0.2:51234")
-	host := NewAccept(net.Listen(hostAddr))
+	specAddr := netip.MustParseAddrPort("10.0.0.4:40000")
+	host := NewAccept(net.Listen(hostAddr), 2)
 	stranger := net.Listen(netip.MustParseAddrPort("10.0.0.3:9"))
 	stranger.WriteTo([]byte("fx junk"), hostAddr) // not a hello: takes no seat
 	cfgs := []Config{
-		{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}},
+		{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, Spectators: []netip.AddrPort{SpectatorSeat(0), SpectatorSeat(1)}},
 		{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}},
+		{Spectate: true, Host: hostAddr, Players: 2},
 	}
-	trs := []Transport{host, net.Listen(joinAddr)}
-	var games [2]*testGame
-	var sessions [2]*Session
-	var steps [2]engine.Timestep
-	for i := range 2 {
+	trs := []Transport{host, net.Listen(joinAddr), net.Listen(specAddr)}
+	var games [3]*testGame
+	var sessions [3]*Session
+	var steps [3]engine.Timestep
+	for i := range 3 {
 		games[i] = &testGame{player: i, players: 2}
 		cfg := cfgs[i]
 		cfg.InputSize, cfg.Params, cfg.Clock, cfg.Seed = 2, "accept", clk, uint64(i+1)
@@ -49,16 +51,16 @@ func TestAcceptUnknownPeer(t *testing.T) {
 			}
 		}
 	}
-	if host.Peer() != joinAddr {
-		t.Errorf("host's peer = %v, want %v", host.Peer(), joinAddr)
+	if host.Peer() != joinAddr || host.seats[1] != specAddr {
+		t.Errorf("host's seats: %v, want %v and %v", host.seats[:2], joinAddr, specAddr)
 	}
-	c := min(sessions[0].Confirmed(), sessions[1].Confirmed(), sessions[0].Tick(), sessions[1].Tick())
+	c := min(sessions[0].Confirmed(), sessions[1].Confirmed(), sessions[0].Tick(), sessions[1].Tick(), sessions[2].Tick())
 	if c < 200 {
 		t.Fatalf("confirmed %d ticks", c)
 	}
 	for k := range c {
-		if games[0].after[k] != games[1].after[k] {
-			t.Fatalf("tick %d: hashes %x and %x", k, games[0].after[k], games[1].after[k])
+		if games[0].after[k] != games[1].after[k] || games[2].after[k] != games[0].after[k] {
+			t.Fatalf("tick %d: hashes %x, %x and %x (the spectator's)", k, games[0].after[k], games[1].after[k], games[2].after[k])
 		}
 	}
 }

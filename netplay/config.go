@@ -104,6 +104,14 @@ type Config struct {
 	// second of game time); negative turns the check off.
 	HashEvery int
 
+	// EndTick ends the match after that many ticks: once ticks 0 to
+	// EndTick-1 have run on every player's confirmed input, and every
+	// peer has this peer's inputs of them (or has ended too), Update
+	// returns engine.ErrStopped, and the game's state is the same on every
+	// peer. A peer whose match ends earlier counts as one that left. Zero
+	// means the match runs until a peer leaves.
+	EndTick uint64
+
 	// Clock is the session's time, for round trips, keep-alives and
 	// timeouts. Nil means the real monotonic clock.
 	Clock Clock

@@ -50,6 +50,12 @@
 //     peers exchange the FNV-1a hash of the saved state after a tick that
 //     can no longer roll back; on a mismatch both stop with a *DesyncError
 //     naming the tick.
+//   - Recording: a Recorder (SetRecorder; replay.RecordSession makes one)
+//     hears every tick once it is final, with every player's input, so
+//     either peer's recording replays the whole match.
+//   - An end (Config.EndTick): every peer stops with engine.ErrStopped
+//     after exactly that many ticks, in the same state, once the others
+//     have all they need from it: a tournament round, a soak test.
 //
 // Datagrams are hostile until proved otherwise: those from addresses not
 // in the Config are ignored, malformed ones are dropped and counted

@@ -210,6 +210,11 @@ func (w *world) step() bool {
 		return false
 	}
 	w.clock.now = n.next
+	for _, m := range w.nodes {
+		if m.err != nil && !m.off {
+			m.sim.Flush() // a stopped peer's last datagrams (its byes) still go out, as from a process that lingers
+		}
+	}
 	d := n.next - n.last
 	if n.skew != 0 {
 		d += time.Duration(float64(d) * n.skew)

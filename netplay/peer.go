@@ -5,6 +5,8 @@ import (
 	"math"
 	"net/netip"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // Protocol timing.
@@ -39,6 +41,7 @@ type peer struct {
 	knowsMe bool   // they sent our nonce back
 	synced  bool   // the handshake is done: nonce known and knowsMe
 	gone    bool   // a dropped spectator
+	done    bool   // its match ended at our EndTick (a bye): it is silent now, and needs nothing
 
 	helloSent          bool
 	lastHello          time.Duration
@@ -354,6 +357,10 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 	case pk.reason == byeDesync:
 		s.stats.Desyncs++
 		s.fail(&DesyncError{Tick: uint64(pk.tick), Player: p.player})
+	case pk.reason == byeDone && s.cfg.EndTick > 0 && uint64(pk.tick) >= s.cfg.EndTick && p.kind != peerSpectator:
+		// It had all it needed from us (it waits for our acks), and we
+		// have its inputs (we acknowledged them), or it would not end.
+		p.done, p.interrupted = true, false
 	case p.kind == peerSpectator:
 		p.gone = true
 		s.stats.SpectatorsDropped++
@@ -368,7 +375,7 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 func (s *Session) watch(now time.Duration) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone {
+		if !p.synced || p.gone || p.done {
 			continue
 		}
 		silence := now - p.lastRecv
@@ -394,6 +401,8 @@ func (s *Session) stopped(now time.Duration) error {
 	if !s.byeSent {
 		if d, ok := s.err.(*DesyncError); ok {
 			s.bye(byeDesync, uint32(d.Tick))
+		} else if s.err == engine.ErrStopped {
+			s.bye(byeDone, uint32(s.cfg.EndTick))
 		} else {
 			s.bye(byeQuit, 0)
 		}
@@ -407,7 +416,7 @@ func (s *Session) bye(reason uint8, tick uint32) {
 	s.byeSent = true
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone {
+		if !p.synced || p.gone || p.done {
 			continue
 		}
 		b := appendBye(s.out[:0], p.nonce, reason, tick)
@@ -423,7 +432,7 @@ func (s *Session) bye(reason uint8, tick uint32) {
 func (s *Session) send(now time.Duration, keepAlive bool) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.gone || s.err != nil {
+		if p.gone || p.done || s.err != nil {
 			continue
 		}
 		if !p.synced {

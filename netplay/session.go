@@ -68,6 +68,8 @@ type Session struct {
 	tr       Transport
 	clock    Clock
 	scaler   TimeScaler
+	rec      Recorder
+	recNext  int // the next tick to give rec
 
 	peers         []peer
 	nonce         uint32 // ours: the token of every datagram to us
@@ -197,11 +199,31 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	return s, nil
 }
 
+// Recorder hears every tick of the match once it is final: every player's
+// input of it is confirmed and the tick has run on them. A recording of the
+// match is one (replay.RecordSession): either peer's file replays the
+// whole match, everyone's inputs included.
+type Recorder interface {
+	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
+	// input, and the game's state saved before the tick (engine.Saver's
+	// bytes), or nil where the session kept none (a spectator keeps one
+	// every HashEvery ticks). Both are valid during the call only. An
+	// error stops the session with it.
+	Confirmed(n uint64, in engine.Inputs, state []byte) error
+}
+
+// SetRecorder makes r hear every final tick of the match, from the next
+// Update on; call it before the loop runs. Nil takes it off.
+func (s *Session) SetRecorder(r Recorder) { s.rec = r }
+
 // SetTimeScaler gives the session the clock to slow when this peer runs
 // ahead: the loop's timestep, as in s.SetTimeScaler(loop.Timestep()). The
 // session then owns its time scale; without one, a peer that runs ahead
 // stalls instead.
 func (s *Session) SetTimeScaler(ts TimeScaler) { s.scaler = ts }
+
+// Config returns the session's configuration, its defaults filled in.
+func (s *Session) Config() Config { return s.cfg }
 
 // Stats returns the session's counts, refreshed by every Update. The
 // pointer stays valid; read it from the loop's goroutine.
@@ -257,6 +279,10 @@ func (s *Session) Update(t engine.Tick) error {
 		}
 		return err
 	}
+	if s.ended() {
+		s.fail(engine.ErrStopped)
+		return s.stopped(now)
+	}
 	s.send(now, false)
 	s.timeSync(now)
 	s.fillStats(now)
@@ -279,6 +305,9 @@ func (s *Session) step(t engine.Tick) error {
 		n = 2 // a spectator behind its host catches up
 	}
 	for i := range n {
+		if s.cfg.EndTick > 0 && uint64(s.tick) >= s.cfg.EndTick {
+			break // the match is over: waiting for the last inputs and acks
+		}
 		if !s.canAdvance() {
 			if i == 0 {
 				s.stats.Stalls++
@@ -292,7 +321,42 @@ func (s *Session) step(t engine.Tick) error {
 			return err
 		}
 	}
+	return s.record()
+}
+
+// record gives the recorder the ticks that became final: confirmed, and
+// run (again, after a rollback) on their confirmed inputs.
+func (s *Session) record() error {
+	if s.rec == nil {
+		return nil
+	}
+	for final := min(s.confirmedTicks(), s.tick); s.recNext < final; s.recNext++ {
+		n := s.recNext
+		var state []byte
+		if i := n % len(s.states); s.stateTick[i] == n {
+			state = s.states[i]
+		}
+		if err := s.rec.Confirmed(uint64(n), engine.NewInputs(s.row(s.real, n), s.size, 0), state); err != nil {
+			return s.fail(fmt.Errorf("netplay: record tick %d: %w", n, err))
+		}
+	}
 	return nil
+}
+
+// ended reports whether the match is over (Config.EndTick): every tick
+// ran on confirmed inputs, and every peer has ours or ended too.
+func (s *Session) ended() bool {
+	end := int(min(s.cfg.EndTick, uint64(noTick)))
+	if end == 0 || s.tick < end || s.confirmedTicks() < end || s.firstWrong != noTick || s.recNext < end && s.rec != nil {
+		return false
+	}
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.synced && !p.gone && !p.done && p.kind != peerHost && p.ack < end {
+			return false
+		}
+	}
+	return true
 }
 
 // confirmedTicks returns the number of ticks whose inputs all arrived.

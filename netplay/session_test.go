@@ -2,9 +2,12 @@ package netplay
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // A perfect link: both peers run in step, every tick confirmed within a
@@ -413,5 +416,89 @@ func TestLargeInputs(t *testing.T) {
 	}
 	if sp := w.nodes[4].s.Stats(); sp.Tick < 550 || w.nodes[0].s.Stats().SpectatorsDropped != 0 {
 		t.Errorf("spectator at tick %d", sp.Tick)
+	}
+}
+
+// tape is a test Recorder: it keeps every tick's inputs and, where the
+// session gave one, the state before it.
+type tape struct {
+	next   uint64
+	inputs [][]byte
+	states map[uint64][]byte
+	err    error
+}
+
+func (r *tape) Confirmed(n uint64, in engine.Inputs, state []byte) error {
+	if n != r.next && r.err == nil {
+		r.err = fmt.Errorf("tick %d given after %d", n, r.next-1)
+	}
+	if !in.Confirmed() && r.err == nil {
+		r.err = fmt.Errorf("tick %d given with predicted inputs", n)
+	}
+	r.next = n + 1
+	r.inputs = append(r.inputs, append([]byte(nil), in.Bytes()...))
+	if state != nil {
+		r.states[n] = append([]byte(nil), state...)
+	}
+	return nil
+}
+
+// A match with an end (Config.EndTick), three players and a spectator on
+// a bad link: every peer stops with engine.ErrStopped after exactly
+// EndTick ticks, all in the same state, and every peer's recorder heard
+// every tick once, in order, with the same inputs, and the state before
+// it (every tick for a player, every HashEvery ticks for the spectator)
+// that the game had after the tick before, as finally run.
+func TestEndTickAndRecorder(t *testing.T) {
+	const end = 600
+	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 17, tweak: func(i int, c *Config) { c.EndTick = end }})
+	tapes := make([]*tape, len(w.nodes))
+	for i, n := range w.nodes {
+		tapes[i] = &tape{states: map[uint64][]byte{}}
+		n.s.SetRecorder(tapes[i])
+	}
+	w.run(30 * time.Second)
+	var rollbacks uint64
+	for i, n := range w.nodes {
+		if n.err != engine.ErrStopped {
+			t.Fatalf("node %d: %v, want engine.ErrStopped at the end", i, n.err)
+		}
+		if n.g.n != end || n.g.h != w.nodes[0].g.h || n.s.Tick() != end {
+			t.Errorf("node %d ended at tick %d (session %d), hash %x; node 0: %x", i, n.g.n, n.s.Tick(), n.g.h, w.nodes[0].g.h)
+		}
+		rollbacks += n.s.Stats().Rollbacks
+		tp := tapes[i]
+		if tp.err != nil || len(tp.inputs) != end {
+			t.Fatalf("node %d's recorder: %v, %d ticks", i, tp.err, len(tp.inputs))
+		}
+		for k := range end {
+			if string(tp.inputs[k]) != string(tapes[0].inputs[k]) {
+				t.Fatalf("tick %d: node %d recorded %v, node 0 %v", k, i, tp.inputs[k], tapes[0].inputs[k])
+			}
+			st, ok := tp.states[uint64(k)]
+			if !ok {
+				if i < 3 || k%60 == 0 && k > 0 {
+					t.Fatalf("node %d: no state before tick %d", i, k)
+				}
+				continue
+			}
+			var g testGame
+			if err := g.Load(st); err != nil || g.n != uint64(k) || k > 0 && g.h != w.nodes[0].g.after[k-1] {
+				t.Fatalf("node %d: the state before tick %d is at tick %d with hash %x, want %x (%v)", i, k, g.n, g.h, w.nodes[0].g.after[max(k, 1)-1], err)
+			}
+		}
+	}
+	if rollbacks == 0 {
+		t.Error("no rollbacks: the link was too kind to test what is recorded")
+	}
+}
+
+// A peer whose match ends earlier than ours is one that left.
+func TestEarlierEndIsALeaver(t *testing.T) {
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, tweak: func(i int, c *Config) { c.EndTick = uint64(100 * (i + 1)) }})
+	w.run(10 * time.Second)
+	var de *DisconnectError
+	if w.nodes[0].err != engine.ErrStopped || !errors.As(w.nodes[1].err, &de) || !de.Left {
+		t.Fatalf("node 0: %v (want ErrStopped), node 1: %v (want player 0 left)", w.nodes[0].err, w.nodes[1].err)
 	}
 }

@@ -91,6 +91,7 @@ const (
 const (
 	byeQuit   = 1
 	byeDesync = 2
+	byeDone   = 3 // the match ended at the bye's tick (Config.EndTick)
 )
 
 // Refuse fields: what differs between two peers' fingerprints.
@@ -225,7 +226,7 @@ func (p *packet) decode(b []byte) error {
 			return errLength
 		}
 		p.reason, p.tick = b[8], le.Uint32(b[9:])
-		if p.reason != byeQuit && p.reason != byeDesync {
+		if p.reason < byeQuit || p.reason > byeDone {
 			return errField
 		}
 	default:

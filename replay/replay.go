@@ -50,6 +50,10 @@ import (
 type Header struct {
 	Params string
 	Seed   uint64
+	// Players is how many players' inputs each tick holds: ReadHeader
+	// fills it in, for a game whose player count comes from the recording
+	// (a netplay match's). Record and Play take it from the loop.
+	Players int
 }
 
 // DesyncError is what a replay returns when the game's state after a tick
@@ -379,7 +383,7 @@ func ReadHeader(path string) (Header, error) {
 	if err != nil {
 		return Header{}, fmt.Errorf("replay %s: %w", path, err)
 	}
-	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed}, nil
+	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, Players: max(int(rr.Header.Players), 1)}, nil
 }
 
 // Input decides tick t's input from the recording. After the last tick it

@@ -212,7 +212,11 @@ func run(sig *engine.Signals) (err error) {
 	if _, err := g.world.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -0.5}, HalfW: 1000, HalfH: 0.5}); err != nil {
 		return err
 	}
-	for i := range g.flags.Net.Players() {
+	players, err := g.flags.Players() // 2 with -host or -join, or a match's recording
+	if err != nil {
+		return err
+	}
+	for i := range players {
 		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4 + 3*float64(i), Y: 3}})
 		if err != nil {
 			return err
@@ -220,7 +224,7 @@ func run(sig *engine.Signals) (err error) {
 		g.players = append(g.players, id)
 	}
 
-	cfg := engine.Config{TPS: 60, InputSize: 2, ProfilePhases: session.Active(), RuntimeStats: true}
+	cfg := engine.Config{TPS: 60, InputSize: 2, Players: players, ProfilePhases: session.Active(), RuntimeStats: true}
 	// -host ADDR, -join ADDR: nil without them, and the game runs alone.
 	// The string names what the simulation depends on: peers must agree.
 	np, err := g.flags.StartNetplay(cfg, g, name+" v1")
@@ -244,11 +248,12 @@ func run(sig *engine.Signals) (err error) {
 	sig.Watch(g.loop) // a signal caught before now stops it after one frame
 	// However the run ends (a stop, a signal, a panic the loop recovered),
 	// close and report; main turns the error into the exit status.
-	if err = rp.Close(g.loop.Run(context.Background())); errors.Is(err, engine.ErrStopped) {
-		err = nil
-	}
+	err = g.loop.Run(context.Background())
 	if left := (*netplay.DisconnectError)(nil); errors.As(err, &left) && left.Left {
 		log.Print(err) // the other player quit: the game is over, not failed
+		err = nil
+	}
+	if err = rp.Close(err); errors.Is(err, engine.ErrStopped) {
 		err = nil
 	}
 	r.Close() // report the GL objects left: none

@@ -119,8 +119,9 @@ func TestSkeletonNetplay(t *testing.T) {
 		}
 		return cmd, &out
 	}
-	host, hostOut := start("-frames 180 -host " + addr)
-	join, joinOut := start("-frames 180 -join " + addr + " -netsim latency=20ms,jitter=5ms")
+	dir := t.TempDir()
+	host, hostOut := start("-frames 240 -host " + addr + " -record " + dir + "/host.fxr")
+	join, joinOut := start("-frames 240 -join " + addr + " -netsim latency=20ms,jitter=5ms -record " + dir + "/join.fxr")
 	for _, p := range []struct {
 		name string
 		cmd  *exec.Cmd
@@ -137,5 +138,13 @@ func TestSkeletonNetplay(t *testing.T) {
 			t.Errorf("%s: no netplay stats:\n%s", p.name, out)
 		}
 		t.Logf("%s:\n%s", p.name, out)
+	}
+	// Each peer's recording holds both players' inputs: it replays alone.
+	for _, name := range []string{"host", "join"} {
+		cmd, out := start("-replay " + dir + "/" + name + ".fxr")
+		if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "state hashes verified") {
+			t.Errorf("-replay %s.fxr: %v\n%s", name, err, out)
+		}
+		t.Logf("-replay %s.fxr: %s", name, out)
 	}
 }
