@@ -50,10 +50,11 @@ import (
 type Header struct {
 	Params string
 	Seed   uint64
-	// Players is how many players' inputs each tick holds: ReadHeader
-	// fills it in, for a game whose player count comes from the recording
-	// (a netplay match's). Record and Play take it from the loop.
-	Players int
+	// TPS and Players are the tick rate and how many players' inputs each
+	// tick holds: ReadHeader fills them in, for a game whose settings come
+	// from the recording (a netplay match's). Record and Play take them
+	// from the loop.
+	TPS, Players int
 }
 
 // DesyncError is what a replay returns when the game's state after a tick
@@ -383,7 +384,7 @@ func ReadHeader(path string) (Header, error) {
 	if err != nil {
 		return Header{}, fmt.Errorf("replay %s: %w", path, err)
 	}
-	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, Players: max(int(rr.Header.Players), 1)}, nil
+	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, TPS: int(rr.Header.TPS), Players: max(int(rr.Header.Players), 1)}, nil
 }
 
 // Input decides tick t's input from the recording. After the last tick it

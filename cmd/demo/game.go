@@ -26,6 +26,10 @@ type game struct {
 	keys    *input.State
 	overlay gfx.Overlay
 	loop    *engine.Loop
+	net     *gfx.Netplay // -host, -join or -spectate; nil alone
+	local   int          // this machine's player, -1 for a spectator
+
+	lastRollbackTicks uint64 // Stats.RollbackTicks at the last frame
 
 	flags    gfx.Flags // -frames and -screenshot among them
 	shots    int
@@ -112,6 +116,9 @@ func (g *game) Begin(engine.Frame) error {
 	b = append(b, " pause "...)
 	b = strconv.AppendFloat(b, float64(s.Runtime.GCPause)/1e6, 'f', 2, 64)
 	b = append(b, "ms"...)
+	if g.net != nil {
+		b = g.appendNet(b)
+	}
 	if g.load > 0 {
 		b = append(b, "\nload "...)
 		b = strconv.AppendFloat(b, float64(g.load)/1e6, 'f', 1, 64)
@@ -154,9 +161,12 @@ func (g *game) Draw(f engine.Frame) {
 		switch {
 		case b.Kind == physics.Static:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.35, 0.38, 0.45, 1))
-		case b.Tag == arena.TagPlayer:
-			r.Rect(x, y, float32(2*b.HalfW)+0.16, float32(2*b.HalfH)+0.16, 0, gfx.White)
-			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.1, 0.8, 0.3, 1))
+		case arena.PlayerOf(b.Tag) >= 0:
+			p := arena.PlayerOf(b.Tag)
+			if p == g.local { // this machine's player has a white rim
+				r.Rect(x, y, float32(2*b.HalfW)+0.16, float32(2*b.HalfH)+0.16, 0, gfx.White)
+			}
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, playerColors[p])
 		case b.Tag == arena.TagOscillator:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(1, 0.85, 0.2, 1))
 		case b.Shape == physics.Circle:
@@ -237,6 +247,12 @@ func (g *game) drawDebris(alpha float64) {
 	}
 }
 
+// playerColors are the players' boxes' colors: green, cyan, magenta,
+// orange.
+var playerColors = [arena.MaxPlayers]gfx.Color{
+	gfx.RGBA(0.1, 0.8, 0.3, 1), gfx.RGBA(0.1, 0.7, 0.9, 1), gfx.RGBA(0.9, 0.2, 0.8, 1), gfx.RGBA(1, 0.55, 0.1, 1),
+}
+
 // hue returns a color for a bouncing body from its tag.
 func hue(tag int32) gfx.Color {
 	// Hues from orange through pink to blue: green is the player's.
@@ -265,4 +281,29 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 		r, g, b = v, p, q
 	}
 	return float32(r), float32(g), float32(b)
+}
+
+// appendNet appends the overlay's netplay lines: the round trip, the
+// rollbacks (the last frame's depth and the deepest), how far this peer
+// runs ahead of the other (the frame advantage, which the time sync
+// brings to 0), and the ticks run on predictions.
+func (g *game) appendNet(b []byte) []byte {
+	st := g.net.Session.Stats()
+	b = append(b, "\nnet rtt "...)
+	b = strconv.AppendFloat(b, float64(st.RTT)/1e6, 'f', 1, 64)
+	b = append(b, "ms rollback "...)
+	b = strconv.AppendInt(b, int64(st.RollbackTicks-g.lastRollbackTicks), 10)
+	b = append(b, " max "...)
+	b = strconv.AppendInt(b, int64(st.RollbackTicksMax), 10)
+	b = append(b, "\n  advantage "...)
+	b = strconv.AppendFloat(b, st.Ahead, 'f', 1, 64)
+	b = append(b, " ticks scale "...)
+	b = strconv.AppendFloat(b, st.TimeScale, 'f', 3, 64)
+	b = append(b, " predicted "...)
+	b = strconv.AppendUint(b, st.Predicted, 10)
+	if !g.net.Session.Running() {
+		b = append(b, "\n  waiting for the other peer"...)
+	}
+	g.lastRollbackTicks = st.RollbackTicks
+	return b
 }

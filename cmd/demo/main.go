@@ -13,7 +13,25 @@
 //	go run ./cmd/demo -headless -ticks 3600 -sim-frame 6.94ms
 //	go run ./cmd/demo -headless -ticks 3600 -sim-frame 33.3ms
 //
-// On exit it prints one line of key=value pairs starting with "stats".
+// Two demos play together over UDP, rollback style (package netplay):
+// -host ADDR on one machine, -join ADDR on the other, each moving its own
+// player box; -spectate ADDR watches. -bot SEED plays this machine's
+// player from a seeded generator; -netsim simulates a bad link. With
+// -headless the match runs in real time without a window, and -ticks N
+// ends it on both peers at tick N with the same state-hash=:
+//
+//	demo -headless -ticks 3600 -host :7000 -bot 1 -record host.fxr
+//	demo -headless -ticks 3600 -join 127.0.0.1:7000 -bot 2 -netsim latency=50ms,jitter=10ms,loss=0.05,dup=0.01 -record join.fxr
+//	demo -replay host.fxr
+//	demo -compare host.fxr join.fxr
+//
+// On exit it prints one line of key=value pairs starting with "stats"
+// (with netplay, the session's rtt_ms, rollbacks, rollback_ticks_max,
+// predicted, desyncs and packets_bad among them). The exit status is 0
+// for a clean end (a quit, -frames, -ticks, a match that ended, a peer
+// that quit), 128+n after signal n, 2 after a panic, 3 when a netplay
+// peer vanished (silent for the disconnect timeout: "peer 2
+// disconnected"), and 1 for any other error.
 package main
 
 import (
@@ -33,6 +51,8 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/netplay"
+	fxreplay "github.com/fixstep/fixstep/replay"
 )
 
 // signals catches the stop signals from the program's first moments: a
@@ -56,35 +76,46 @@ func main() {
 	}
 	var se *engine.SignalError
 	var pe *engine.PanicError
+	var de *netplay.DisconnectError
 	switch {
 	case errors.As(err, &se):
 		fmt.Fprintln(os.Stderr, "demo:", err)
 	case errors.As(err, &pe):
 		fmt.Fprintf(os.Stderr, "demo: %v\n%s", err, pe.Stack)
+	case errors.As(err, &de):
+		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected: %v\n", de.Player+1, err)
+		os.Exit(exitPeerVanished)
 	default:
 		fmt.Fprintln(os.Stderr, "demo:", err)
 	}
 	os.Exit(engine.ExitCode(err))
 }
 
+// exitPeerVanished is the exit status of a netplay run whose peer went
+// silent for the disconnect timeout.
+const exitPeerVanished = 3
+
 type options struct {
-	gfx.Flags // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
-	tps       int
-	n         int
-	seed      uint64
-	headless  bool
-	glDebug   bool
-	width     int
-	height    int
-	simFrame  time.Duration
-	simJitter uint64
-	ticks     uint64
-	seconds   float64
-	bindings  string
-	load      time.Duration
-	bench     string
-	textures  int
-	panicAt   int64
+	gfx.Flags   // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
+	tps         int
+	n           int
+	seed        uint64
+	headless    bool
+	glDebug     bool
+	width       int
+	height      int
+	simFrame    time.Duration
+	simJitter   uint64
+	ticks       uint64
+	seconds     float64
+	bindings    string
+	load        time.Duration
+	bench       string
+	textures    int
+	panicAt     int64
+	bot         uint64
+	compare     bool
+	compareWith string
 }
 
 func parse(args []string) (options, error) {
@@ -107,11 +138,23 @@ func parse(args []string) (options, error) {
 	fs.IntVar(&o.textures, "textures", 1, "-bench sprites: sprite i uses texture i%K of K textures")
 	o.Flags.Register(fs)
 	fs.Int64Var(&o.panicAt, "panic-at", 0, "panic in Update at this tick, to try crash reproduction with -record and -replay (0: never)")
+	fs.Uint64Var(&o.bot, "bot", 0, "this machine's player is a bot whose input comes from this seed (0: the devices)")
+	fs.BoolVar(&o.compare, "compare", false, "compare two recordings given as arguments: name the first tick whose input or state hash differs")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	if o.compare {
+		if fs.NArg() != 2 {
+			return o, errors.New("-compare takes two recordings: demo -compare a.fxr b.fxr")
+		}
+		o.Replay, o.compareWith = fs.Arg(0), fs.Arg(1)
+		return o, nil
+	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.Net.On() {
+		o.Net.EndTick = o.ticks // -ticks ends the match on every peer
 	}
 	if (o.simFrame != 0 || o.simJitter != 0 || o.ticks != 0) && !o.headless {
 		return o, errors.New("-sim-frame, -sim-jitter and -ticks need -headless")
@@ -152,6 +195,10 @@ func (o options) conflicts() error {
 		{set("-bench", o.bench != ""), []string{set("-record", o.Record != ""), set("-synctest", o.SyncTest != 0),
 			set("-headless", o.headless), set("-panic-at", o.panicAt != 0)}},
 		{set("-headless", o.headless), []string{set("-screenshot", o.Screenshot != ""), set("-frames", o.Frames != 0)}},
+		{set("-host, -join or -spectate", o.Net.On()), []string{set("-sim-frame", o.simFrame != 0), set("-sim-jitter", o.simJitter != 0),
+			set("-bench", o.bench != "")}},
+		{set("-spectate", o.Net.Spectate != ""), []string{set("-bot", o.bot != 0)}},
+		{set("-replay", o.Replay != ""), []string{set("-bot", o.bot != 0)}},
 	} {
 		if c.mode == "" {
 			continue
@@ -220,6 +267,9 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 	if prof.Addr() != "" {
 		fmt.Fprintf(os.Stderr, "demo: pprof at http://%s/debug/pprof/\n", prof.Addr())
 	}
+	if o.compare {
+		return compare(o.Replay, o.compareWith, stdout)
+	}
 	if o.Replay != "" {
 		return replayWith(o.Replay, stdout, sig, nil)
 	}
@@ -235,12 +285,12 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 		return err
 	}
 	keys := &input.State{}
-	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
+	sc, err := arena.NewMatch(o.n, o.seed, o.Net.Players(), input.NewActions(keys, bindings))
 	if err != nil {
 		return err
 	}
-	sc.PanicAt = o.panicAt
-	if o.Record != "" {
+	sc.PanicAt, sc.Bot = o.panicAt, o.bot
+	if o.Record != "" && !o.Net.On() { // a match's recording is the session's: see startNet
 		var rec *recording
 		if rec, err = createRecording(o.Record, o); err != nil {
 			return err
@@ -255,6 +305,9 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 	snd := newSounds(sc)
 	defer snd.close()
 	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
+	if o.Net.On() || o.bot != 0 {
+		cfg.InputSize = arena.InputSize // the game's own input: what netplay sends and a match's recording holds
+	}
 	if o.headless {
 		return runHeadless(o, cfg, sc, keys, stdout, sig)
 	}
@@ -355,9 +408,12 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	g.overlay.Visible = true
 	cfg.Quality.Levels = len(levels) - 1
 	cfg.RuntimeStats = true
-	if g.loop, err = engine.NewLoop(cfg, win, g); err != nil {
+	m, err := startMatch(o, cfg, win, g)
+	if err != nil {
 		return err
 	}
+	defer m.close()
+	g.loop, g.net, g.local = m.loop, m.np, o.Net.Local()
 	o.Pin(g.loop) // Run calls QualityChanged with the level before the first frame
 	if err := o.StartSyncTest(g.loop, keys); err != nil {
 		return err
@@ -366,7 +422,7 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	// However the run ends (a stop, a signal, an error, a panic the loop
 	// recovered), close what the demo made and report before returning it:
 	// the deferred calls find everything closed.
-	runErr := g.loop.Run(context.Background())
+	runErr := m.end(g.loop.Run(context.Background()))
 	if errors.Is(runErr, engine.ErrStopped) {
 		runErr = nil
 	}
@@ -374,10 +430,69 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	if err := r.Close(); err != nil {
 		return errors.Join(runErr, err)
 	}
-	fmt.Fprintf(stdout, "stats %s %s sounds=%d sounds_dropped=%d audio=%v%s\n",
-		g.loop.Report(), gfx.Report(win, r), snd.mixer.Played, snd.mixer.Dropped, snd.mixer.Live(), o.SyncReport(g.loop))
+	fmt.Fprintf(stdout, "stats %s %s sounds=%d sounds_dropped=%d audio=%v%s%s\n",
+		g.loop.Report(), gfx.Report(win, r), snd.mixer.Played, snd.mixer.Dropped, snd.mixer.Live(), o.SyncReport(g.loop), m.np.Report())
+	m.report(stdout)
 	return errors.Join(runErr, g.err)
 }
+
+// match is a run's netplay session (nil without -host, -join or
+// -spectate), its loop, and the match's recording (-record).
+type match struct {
+	np   *gfx.Netplay
+	loop *engine.Loop
+	rec  *fxreplay.Run
+}
+
+// startMatch makes the loop that runs game on p: through a netplay
+// session with -host, -join or -spectate (which then records -record's
+// match), alone without.
+func startMatch(o options, cfg engine.Config, p engine.Platform, game engine.Game) (*match, error) {
+	np, err := o.StartNetplay(cfg, game, o.netParams())
+	if err != nil {
+		return nil, err
+	}
+	m := &match{np: np}
+	if m.loop, err = np.NewLoop(cfg, p, game); err != nil {
+		np.Close()
+		return nil, err
+	}
+	if np != nil && o.Record != "" {
+		if m.rec, err = o.StartReplay(m.loop, fxreplay.Header{Params: o.params(), Seed: o.seed}); err != nil {
+			np.Close()
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// end says how the run ended, given what Run returned, and closes the
+// match's recording. The match reaching -ticks, or a peer that quit, is a
+// clean end; a peer that vanished ends the recording cleanly (its ticks
+// are all final) and the run with exit status 3.
+func (m *match) end(err error) error {
+	var de *netplay.DisconnectError
+	switch {
+	case m.np == nil:
+	case errors.As(err, &de) && de.Left:
+		fmt.Fprintf(os.Stderr, "demo: peer %d left: the match is over\n", de.Player+1)
+		err = nil
+	case errors.As(err, &de):
+		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected (%v)\n", de.Player+1, de)
+		return errors.Join(err, m.rec.Close(nil))
+	}
+	return m.rec.Close(err)
+}
+
+// report prints what the match's recording holds.
+func (m *match) report(w io.Writer) {
+	if m.rec != nil {
+		fmt.Fprintln(w, m.rec.Report())
+	}
+}
+
+// close says goodbye to the peers and closes the socket.
+func (m *match) close() { m.np.Close() }
 
 // headless runs the scene without a window and prints its progress.
 type headless struct {
@@ -429,29 +544,39 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.Stat
 		}
 	}
 	h.quiet = o.ticks > 0
-	loop, err := engine.NewLoop(cfg, p, h)
+	if o.Net.On() {
+		h.ticks = 0 // the session ends the match at -ticks, on every peer (netplay.Config.EndTick)
+	}
+	m, err := startMatch(o, cfg, p, h)
 	if err != nil {
 		return err
 	}
+	defer m.close()
+	loop := m.loop
 	if err := o.StartSyncTest(loop, keys); err != nil {
 		return err
 	}
 	watch(sig, loop)
-	err = loop.Run(context.Background())
+	err = m.end(loop.Run(context.Background()))
 	var stopped *engine.SignalError
-	if !errors.Is(err, engine.ErrStopped) && !errors.As(err, &stopped) {
+	var vanished *netplay.DisconnectError
+	if err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, &stopped) && !errors.As(err, &vanished) {
 		return err
 	}
 	s := loop.Stats()
 	// The world's own tick count: -ticks stops inside a frame, before the
 	// loop has counted that frame.
-	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f fps_last=%.1f vsync=none dropped_ms=%.3f overruns=%d%s\n",
-		s.Frames, sc.World.Ticks(), s.RunFPS, s.FPS, float64(s.Dropped)/1e6, s.Overruns, o.SyncReport(loop))
-	if o.ticks > 0 {
+	fmt.Fprintf(stdout, "stats frames=%d ticks=%d fps=%.1f fps_last=%.1f vsync=none dropped_ms=%.3f overruns=%d%s%s\n",
+		s.Frames, sc.World.Ticks(), s.RunFPS, s.FPS, float64(s.Dropped)/1e6, s.Overruns, o.SyncReport(loop), m.np.Report())
+	m.report(stdout)
+	if o.ticks > 0 && sc.World.Ticks() == o.ticks {
 		fmt.Fprintf(stdout, "state-hash=%016x\n", sc.Hash())
 	}
-	if stopped != nil {
+	switch {
+	case stopped != nil:
 		return stopped
+	case vanished != nil:
+		return err
 	}
 	return nil
 }

@@ -107,7 +107,17 @@ func (r *recording) close(runErr error) error {
 
 // params is what a recording stores of the options the scene depends on.
 func (o options) params() string {
-	return fmt.Sprintf("n=%d panic-at=%d", o.n, o.panicAt)
+	s := fmt.Sprintf("n=%d panic-at=%d", o.n, o.panicAt)
+	if o.bot != 0 && !o.Net.On() { // a match's recording holds the bot's inputs themselves
+		s += fmt.Sprintf(" bot=%d", o.bot)
+	}
+	return s
+}
+
+// netParams is what the peers of a match must agree on, beside the tick
+// rate and the input size: the scene's parameters and seed.
+func (o options) netParams() string {
+	return fmt.Sprintf("fixstep demo: %s seed=%d", o.params(), o.seed)
 }
 
 // parseParams reads a recording's parameters back; the caller checks them
@@ -126,6 +136,8 @@ func parseParams(s string) (options, error) {
 			o.n, haveN = int(x), true
 		case k == "panic-at":
 			o.panicAt = x
+		case k == "bot":
+			o.bot = uint64(x)
 		default:
 			return o, fmt.Errorf("unknown parameter %q", f)
 		}
@@ -159,6 +171,10 @@ func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(
 	if err != nil {
 		return fmt.Errorf("replay %s: %w", path, err)
 	}
+	if rr.Header.InputSize != 0 { // the game's own input: a netplay match's recording
+		f.Close()
+		return replayMatch(path, stdout, sig)
+	}
 	o, err := parseParams(rr.Header.Params)
 	if err != nil {
 		return fmt.Errorf("replay %s: %w", path, err)
@@ -176,7 +192,7 @@ func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(
 	if err != nil {
 		return err
 	}
-	sc.Keys, sc.PanicAt = keys, o.panicAt
+	sc.Keys, sc.PanicAt, sc.Bot = keys, o.panicAt, o.bot
 	sc.Replayer = input.NewPlayer(nil)
 	v := &verifier{Scene: sc, rr: rr, before: before}
 	loop, err := engine.NewLoop(engine.Config{TPS: o.tps}, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(o.tps))), v)
@@ -279,5 +295,197 @@ func (v *verifier) readEnd() {
 		if _, err := v.rr.Next(); err != nil {
 			return
 		}
+	}
+}
+
+// replayMatch re-runs the recording of a netplay match (the demo's -record
+// with -host, -join or -spectate), headless and as fast as the CPU allows:
+// every player's input of every tick is in the file, and the scene runs
+// alone on them, its state hash checked every second.
+func replayMatch(path string, stdout io.Writer, sig *engine.Signals) error {
+	o, players, err := matchOptions(path)
+	if err != nil {
+		return err
+	}
+	sc, err := arena.NewMatch(o.n, o.seed, players, input.Actions{})
+	if err != nil {
+		return err
+	}
+	sc.PanicAt = o.panicAt
+	cfg := engine.Config{TPS: o.tps, InputSize: arena.InputSize, Players: players}
+	loop, err := engine.NewLoop(cfg, engine.NewSim(engine.ConstantFrames(time.Second/time.Duration(o.tps))), &headless{Scene: sc, quiet: true})
+	if err != nil {
+		return err
+	}
+	p, err := fxreplay.Play(path, loop, fxreplay.Header{Params: o.params(), Seed: o.seed})
+	if err != nil {
+		return err
+	}
+	watch(sig, loop)
+	start := time.Now()
+	if err := p.Close(loop.Run(context.Background())); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "replay ok: a match of %d players, %s, re-run in %v; state-hash=%016x\n",
+		players, strings.TrimPrefix(p.Report(), "replay: "), time.Since(start).Round(time.Millisecond), sc.Hash())
+	return nil
+}
+
+// matchOptions reads a match recording's header: the options it was
+// played with, checked as the flags are (a recording is untrusted), and
+// its player count.
+func matchOptions(path string) (options, int, error) {
+	h, err := fxreplay.ReadHeader(path)
+	if err != nil {
+		return options{}, 0, err
+	}
+	o, err := parseParams(h.Params)
+	if err != nil {
+		return o, 0, fmt.Errorf("replay %s: %w", path, err)
+	}
+	o.tps, o.seed = h.TPS, h.Seed
+	if err := o.check(); err != nil {
+		return o, 0, fmt.Errorf("replay %s: %w", path, err)
+	}
+	if h.Players < 1 || h.Players > arena.MaxPlayers {
+		return o, 0, fmt.Errorf("replay %s: %d players, want 1 to %d", path, h.Players, arena.MaxPlayers)
+	}
+	return o, h.Players, nil
+}
+
+// compare reads two recordings of the game's own input (a netplay
+// match's, one from each peer) side by side and names the first tick at
+// which they differ: a player's input, or the state hash after it.
+func compare(pathA, pathB string, stdout io.Writer) error {
+	var rs [2]*recordingReader
+	for i, p := range []string{pathA, pathB} {
+		r, err := openRecording(p)
+		if err != nil {
+			return err
+		}
+		defer r.f.Close()
+		rs[i] = r
+	}
+	a, b := rs[0], rs[1]
+	ha, hb := a.rr.Header, b.rr.Header
+	if ha.TPS != hb.TPS || ha.InputSize != hb.InputSize || ha.Players != hb.Players || ha.Params != hb.Params || ha.Seed != hb.Seed {
+		return fmt.Errorf("compare: the recordings are of different runs: %s has %d TPS, %d players of %d bytes, seed %d, %q; %s has %d TPS, %d players of %d bytes, seed %d, %q",
+			pathA, ha.TPS, ha.Players, ha.InputSize, ha.Seed, ha.Params, pathB, hb.TPS, hb.Players, hb.InputSize, hb.Seed, hb.Params)
+	}
+	size := int(ha.InputSize)
+	for n := uint64(0); ; n++ {
+		okA, errA := a.next()
+		okB, errB := b.next()
+		if err := errors.Join(errA, errB); err != nil {
+			return err
+		}
+		if !okA || !okB {
+			if !okA && !okB {
+				fmt.Fprintf(stdout, "compare: the same %d ticks and %d state hashes\n", n, a.hashes)
+			} else {
+				fmt.Fprintf(stdout, "compare: the same for the %d ticks both hold (%s holds %d, %s %d), and %d state hashes\n",
+					n, pathA, n+a.rest(), pathB, n+b.rest(), a.hashes)
+			}
+			return nil
+		}
+		// The hash of the state after n ticks is in the chunk of tick n.
+		if want, ok := a.hashAt(n); ok {
+			if got, ok := b.hashAt(n); ok && got != want {
+				return fmt.Errorf("compare: the recordings differ first after %d ticks: the state hash is %016x in %s, %016x in %s (the same inputs: the simulations differ)", n, want, pathA, got, pathB)
+			}
+		}
+		for p := range int(ha.Players) {
+			x, y := a.tick[p*size:(p+1)*size], b.tick[p*size:(p+1)*size]
+			if string(x) != string(y) {
+				return fmt.Errorf("compare: the recordings differ first at tick %d: player %d's input is % x in %s, % x in %s", n, p+1, x, pathA, y, pathB)
+			}
+		}
+	}
+}
+
+// recordingReader reads a recording of the game's own input a tick at a
+// time.
+type recordingReader struct {
+	path    string
+	f       *os.File
+	rr      *input.ReplayReader
+	dec     input.InputDecoder
+	tick    []byte           // the last tick's inputs
+	pending []input.TickHash // hashes of the chunks read, not yet passed
+	hashes  int              // hashes compared
+	read    uint64           // ticks read
+	done    bool
+}
+
+func openRecording(path string) (*recordingReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	rr, err := input.NewReplayReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("compare %s: %w", path, err)
+	}
+	if rr.Header.InputSize == 0 {
+		f.Close()
+		return nil, fmt.Errorf("compare %s: it holds device input: -compare reads recordings of the game's own input (a netplay match's)", path)
+	}
+	return &recordingReader{path: path, f: f, rr: rr, tick: make([]byte, int(rr.Header.InputSize)*max(int(rr.Header.Players), 1))}, nil
+}
+
+// next reads the next tick's inputs into r.tick; false at the end.
+func (r *recordingReader) next() (bool, error) {
+	for r.dec.Left() == 0 {
+		if r.done {
+			return false, nil
+		}
+		c, err := r.rr.Next()
+		switch {
+		case err == io.EOF || errors.Is(err, input.ErrReplayTruncated):
+			r.done = true
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("compare %s: %w", r.path, err)
+		}
+		r.dec.Reset(c, r.rr.Header)
+		// Hashes not yet reached stay: the one after a chunk's last tick
+		// may be in it or in the next.
+		kept := r.pending[:0]
+		for _, h := range r.pending {
+			if h.Tick >= r.read {
+				kept = append(kept, h)
+			}
+		}
+		r.pending = append(kept, c.Hashes...)
+	}
+	if err := r.dec.Next(r.tick); err != nil {
+		return false, fmt.Errorf("compare %s: %w", r.path, err)
+	}
+	r.read++
+	return true, nil
+}
+
+// hashAt returns the state hash recorded after n ticks, if the current
+// chunk has one.
+func (r *recordingReader) hashAt(n uint64) (uint64, bool) {
+	for _, h := range r.pending {
+		if h.Tick == n {
+			r.hashes++
+			return h.Hash, true
+		}
+	}
+	return 0, false
+}
+
+// rest counts the ticks left, reading to the end.
+func (r *recordingReader) rest() uint64 {
+	var n uint64
+	for {
+		ok, err := r.next()
+		if !ok || err != nil {
+			return n
+		}
+		n++
 	}
 }

@@ -10,7 +10,6 @@
 package arena
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -57,11 +56,38 @@ const (
 	Height = 18.0
 )
 
-// Tags of the bodies that are not bouncers (bouncers are tagged 0..n-1).
+// Tags of the bodies that are not bouncers (bouncers are tagged 0..n-1):
+// player 1's box is TagPlayer, player i's PlayerTag(i).
 const (
 	TagPlayer     = -1
 	TagOscillator = -2
 )
+
+// MaxPlayers is the most players a scene holds (netplay's limit).
+const MaxPlayers = 4
+
+// PlayerTag returns the tag of player i's box (0-based): TagPlayer, -11,
+// -21, -31.
+func PlayerTag(i int) int32 { return TagPlayer - 10*int32(i) }
+
+// PlayerOf returns the player (0-based) whose box has tag, or -1.
+func PlayerOf(tag int32) int {
+	if tag > TagPlayer || (TagPlayer-tag)%10 != 0 || (TagPlayer-tag)/10 >= MaxPlayers {
+		return -1
+	}
+	return int((TagPlayer - tag) / 10)
+}
+
+// InputSize is the size of a player's per-tick input value, the demo's
+// own (engine.Inputter): byte 0 the move, -100 (left) to 100 (right), as
+// an int8; byte 1 bit 0 set while jump is held. A jump starts on the tick
+// that sets the bit, so a press is a change of the value, which netplay
+// sends and a replay stores, and a predicted input (the last one
+// repeated) never presses again.
+const InputSize = 2
+
+// Jump bit in byte 1 of the input value.
+const inJump = 1
 
 // HashEvery is how often a recording stores the state hash, in ticks.
 const HashEvery = 60
@@ -76,15 +102,22 @@ type Scene struct {
 	World physics.World
 	// In is the input the scene reads: the demo's actions.
 	In input.Actions
-	// Player and Osc are the player's box and the oscillating box; First
-	// is the Bodies index of the first bouncer.
+	// Player and Osc are the first player's box and the oscillating box;
+	// Players holds every player's box, Player first. First is the Bodies
+	// index of the first bouncer.
 	Player, Osc physics.BodyID
+	Players     []physics.BodyID
 	First       int
-	// Grounded says whether the player stood on something after the last
+	// Grounded says whether each player stood on something after the last
 	// tick: it may jump.
-	Grounded bool
-	// LastEdge is the last action edge the player made, for the overlay.
+	Grounded [MaxPlayers]bool
+	// LastEdge is the last action edge the local player made, for the
+	// overlay.
 	LastEdge string
+	// Bot, when not zero, makes this machine's input come from a seeded
+	// generator (BotInput) instead of the devices: -bot SEED, for tests and
+	// soak runs.
+	Bot uint64
 
 	// Recording and replaying (both optional): Keys is the state the
 	// actions read, Recorder the recording it goes to (with a hash every
@@ -109,15 +142,25 @@ type Scene struct {
 	rng       *rand.Rand
 	fx        *rand.Rand // debris: its own stream, so quality never changes the world
 	tickSound int
-	rerun     bool // the tick being run is a rerun (engine.Tick.Rerun)
+	rerun     bool             // the tick being run is a rerun (engine.Tick.Rerun)
+	held      [MaxPlayers]bool // each player's jump bit at the last tick; saved
+	inErr     error            // what Input met recording or replaying devices, for Update to return
+	solo      [InputSize]byte  // the input of a tick run without one (a sync test of device input)
 }
 
-// New makes the scene: the walls and a ledge, the player, the oscillator
-// and n bouncers placed by seed.
-func New(n int, seed uint64, in input.Actions) (*Scene, error) {
+// New makes a scene of one player: NewMatch(n, seed, 1, in).
+func New(n int, seed uint64, in input.Actions) (*Scene, error) { return NewMatch(n, seed, 1, in) }
+
+// NewMatch makes the scene: the walls and a ledge, a box per player (1 to
+// MaxPlayers), the oscillator and n bouncers placed by seed. in is this
+// machine's actions: its player's input (Input).
+func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error) {
+	if players < 1 || players > MaxPlayers {
+		return nil, fmt.Errorf("arena: %d players, want 1 to %d", players, MaxPlayers)
+	}
 	s := &Scene{In: in}
 	w := &s.World
-	w.Reserve(n + 7) // the walls, the player, the oscillator and n: steps allocate nothing, pile-ups included
+	w.Reserve(n + 6 + players) // the walls, the players, the oscillator and n: steps allocate nothing, pile-ups included
 	w.Gravity = physics.Vec2{Y: -20}
 	walls := []physics.Body{
 		{Pos: physics.Vec2{X: Width / 2, Y: -0.5}, HalfW: Width/2 + 1, HalfH: 0.5},
@@ -132,11 +175,16 @@ func New(n int, seed uint64, in input.Actions) (*Scene, error) {
 			return nil, err
 		}
 	}
-	var err error
-	if s.Player, err = w.Add(physics.Body{Shape: physics.Box, HalfW: 0.6, HalfH: 0.6,
-		Pos: physics.Vec2{X: Width * 0.3, Y: Height*0.35 + 1}, Mass: 4, Friction: 0.8, Tag: TagPlayer}); err != nil {
-		return nil, err
+	for i := range players {
+		id, err := w.Add(physics.Body{Shape: physics.Box, HalfW: 0.6, HalfH: 0.6,
+			Pos: physics.Vec2{X: Width*0.3 + float64(2*i), Y: Height*0.35 + 1}, Mass: 4, Friction: 0.8, Tag: PlayerTag(i)})
+		if err != nil {
+			return nil, err
+		}
+		s.Players = append(s.Players, id)
 	}
+	s.Player = s.Players[0]
+	var err error
 	if s.Osc, err = w.Add(physics.Body{Kind: physics.Kinematic, Shape: physics.Box, HalfW: 1.2, HalfH: 0.3,
 		Pos: physics.Vec2{X: Width * 0.7, Y: Height * 0.5}, Friction: 0.5, Tag: TagOscillator}); err != nil {
 		return nil, err
@@ -169,38 +217,89 @@ func New(n int, seed uint64, in input.Actions) (*Scene, error) {
 	return s, nil
 }
 
-// Update runs one fixed tick: input, the oscillator, the kicks, physics.
-func (s *Scene) Update(t engine.Tick) error {
-	s.rerun = t.Rerun
-	if !t.Rerun {
-		switch {
-		case s.Recorder != nil:
-			s.Recorder.Tick(s.Keys)
-			if err := s.Recorder.Err(); err != nil {
-				return fmt.Errorf("the recording failed at tick %d: %w", t.N, err) // a full disk ends the run now
-			}
-		case s.Replayer != nil:
-			if err := s.Replayer.Tick(s.Keys); err != nil {
-				return err
-			}
+// Input makes this machine's player's input value for tick t (see
+// InputSize) from its actions, or from the bot (Bot): the scene is an
+// engine.Inputter. Recording or replaying devices (Recorder, Replayer),
+// it first records or sets the tick's device state.
+func (s *Scene) Input(t engine.Tick, dst []byte) {
+	switch {
+	case t.Rerun: // a sync test's rerun of a loop without InputSize: the devices as they were
+	case s.Recorder != nil:
+		s.Recorder.Tick(s.Keys)
+		if err := s.Recorder.Err(); err != nil {
+			s.inErr = fmt.Errorf("the recording failed at tick %d: %w", t.N, err) // a full disk ends the run now
+		}
+	case s.Replayer != nil:
+		if err := s.Replayer.Tick(s.Keys); err != nil {
+			s.inErr = err
 		}
 	}
+	if s.Bot != 0 {
+		BotInput(s.Bot, t.N, dst)
+		return
+	}
+	move := float32(s.In.Value(Right)) - float32(s.In.Value(Left))
+	dst[0] = byte(int8(move * 100))
+	if s.In.Down(Jump) || s.In.Pressed(Jump) { // a tap within one tick still jumps
+		dst[1] |= inJump
+	}
+	switch {
+	case t.Rerun:
+	case s.In.Pressed(Jump):
+		s.LastEdge = "jump pressed"
+	case s.In.Released(Jump):
+		s.LastEdge = "jump released"
+	}
+}
+
+// BotInput writes the bot's input of tick n, from seed: a move held for a
+// quarter to one second, a jump now and then. It depends on the tick
+// alone, like a player's hands, not on the world.
+func BotInput(seed, n uint64, dst []byte) {
+	span := n / 15 // a decision every quarter second at 60 TPS
+	h := (seed ^ span*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h ^= h >> 31
+	if h>>8&3 != 0 { // three decisions in four keep the last move, so moves last longer
+		prev := (seed ^ (span-min(span, h>>8&3))*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+		h = prev ^ prev>>31
+	}
+	dst[0] = byte(int8(int(h%201) - 100))
+	if h>>16%4 == 0 && n%15 < 6 {
+		dst[1] |= inJump
+	}
+}
+
+// Update runs one fixed tick: every player's input, the oscillator, the
+// kicks, physics.
+func (s *Scene) Update(t engine.Tick) error {
+	s.rerun = t.Rerun
+	in := t.Input
+	if in.Players() == 0 { // a loop without Config.InputSize: this machine's input, made now
+		clear(s.solo[:])
+		s.Input(t, s.solo[:])
+		in = engine.NewInputs(s.solo[:], InputSize, 0)
+	}
+	if err := s.inErr; err != nil {
+		s.inErr = nil
+		return err
+	}
 	if s.PanicAt > 0 && t.N == uint64(s.PanicAt) {
-		panic(fmt.Sprintf("demo: -panic-at %d", t.N))
+		panic(fmt.Sprintf("demo: -panic-at %d", t.N)) // after the input: the recording holds this tick
 	}
 	dt := t.DtSeconds()
 	s.tickSound = 0
-	p := s.World.Body(s.Player)
-	move := float64(s.In.Value(Right)) - float64(s.In.Value(Left))
-	p.Vel.X = 8 * move
-	if s.In.Pressed(Jump) {
-		s.LastEdge = "jump pressed"
-		if s.Grounded {
+	if in.Players() != len(s.Players) || in.Size() != InputSize {
+		return fmt.Errorf("arena: tick %d has %d inputs of %d bytes, the scene %d players of %d", t.N, in.Players(), in.Size(), len(s.Players), InputSize)
+	}
+	for i, id := range s.Players {
+		v := in.Player(i)
+		p := s.World.Body(id)
+		p.Vel.X = float64(8*float64(int8(v[0]))) / 100
+		held := v[1]&inJump != 0
+		if held && !s.held[i] && s.Grounded[i] {
 			p.Vel.Y = 11
 		}
-	}
-	if s.In.Released(Jump) {
-		s.LastEdge = "jump released"
+		s.held[i] = held
 	}
 
 	// The oscillating box: 0.5 Hz, 3 m amplitude, moved by velocity so
@@ -223,7 +322,7 @@ func (s *Scene) Update(t engine.Tick) error {
 	}
 
 	s.World.Step(dt)
-	s.Grounded = s.onGround()
+	s.onGround()
 	s.Debris.step(dt)
 
 	if s.Recorder != nil && !t.Rerun && s.World.Ticks()%HashEvery == 0 {
@@ -232,17 +331,20 @@ func (s *Scene) Update(t engine.Tick) error {
 	return nil
 }
 
-// onGround reports whether the player rests on something below it: a
-// touching contact whose normal points up from it to the player.
-func (s *Scene) onGround() bool {
+// onGround sets Grounded: whether each player rests on something below
+// it, a touching contact whose normal points up from it to the player.
+func (s *Scene) onGround() {
+	s.Grounded = [MaxPlayers]bool{}
 	for _, c := range s.World.Contacts() {
-		switch {
-		case !c.Touching:
-		case c.B == s.Player && c.Normal.Y > 0.7, c.A == s.Player && c.Normal.Y < -0.7:
-			return true
+		if !c.Touching {
+			continue
+		}
+		for i, id := range s.Players {
+			if c.B == id && c.Normal.Y > 0.7 || c.A == id && c.Normal.Y < -0.7 {
+				s.Grounded[i] = true
+			}
 		}
 	}
-	return false
 }
 
 // Hash is the simulation's state hash, for determinism checks.
@@ -284,24 +386,35 @@ func (s *Scene) bounceSound(c *physics.Contact) {
 // EndContact does nothing.
 func (s *Scene) EndContact(a, b physics.BodyID) {}
 
-// Saved state: "FXDA", a version byte, Grounded, the kicks' generator
+// Saved state: "FXDA", a version byte, the player count, a byte per
+// player (bit 0 Grounded, bit 1 jump held), the kicks' generator
 // (rngBytes) and the world's snapshot.
 const (
 	saveMagic   = "FXDA"
-	saveVersion = 1
-	saveHeader  = 6
+	saveVersion = 2
 	rngBytes    = 20 // rand.PCG's binary form
 )
 
+// head returns the size of a saved scene's header: magic, version, count,
+// a byte per player, the generator.
+func head(players int) int { return 6 + players + rngBytes }
+
 // Save appends the scene's state to dst: the world's snapshot, whether
-// the player may jump and the kicks' random generator. With room in dst it
-// allocates nothing. The debris, the overlay's text and the cube are left
-// out: they never feed the next tick.
+// each player may jump and holds jump, and the kicks' random generator.
+// With room in dst it allocates nothing. The debris, the overlay's text
+// and the cube are left out: they never feed the next tick.
 func (s *Scene) Save(dst []byte) []byte {
 	dst = append(dst, saveMagic...)
-	dst = append(dst, saveVersion, 0)
-	if s.Grounded {
-		dst[len(dst)-1] = 1
+	dst = append(dst, saveVersion, byte(len(s.Players)))
+	for i := range s.Players {
+		var b byte
+		if s.Grounded[i] {
+			b |= 1
+		}
+		if s.held[i] {
+			b |= 2
+		}
+		dst = append(dst, b)
 	}
 	dst, _ = s.rngSrc.AppendBinary(dst) // a PCG never fails to encode
 	return s.World.Snapshot(dst)
@@ -310,17 +423,25 @@ func (s *Scene) Save(dst []byte) []byte {
 // Load puts back a state Save wrote, or returns an error and changes
 // nothing.
 func (s *Scene) Load(src []byte) error {
-	if len(src) < saveHeader+rngBytes || string(src[:4]) != saveMagic || src[4] != saveVersion || src[5] > 1 {
-		return errors.New("arena: not a saved scene of this version")
+	n := len(s.Players)
+	if len(src) < head(n) || string(src[:4]) != saveMagic || src[4] != saveVersion || int(src[5]) != n {
+		return fmt.Errorf("arena: not a saved scene of this version and %d players", n)
+	}
+	for _, b := range src[6 : 6+n] {
+		if b > 3 {
+			return fmt.Errorf("arena: saved player flags %#x", b)
+		}
 	}
 	var pcg rand.PCG
-	if err := pcg.UnmarshalBinary(src[saveHeader : saveHeader+rngBytes]); err != nil {
+	if err := pcg.UnmarshalBinary(src[6+n : head(n)]); err != nil {
 		return fmt.Errorf("arena: saved generator: %w", err)
 	}
-	if err := s.World.Restore(src[saveHeader+rngBytes:]); err != nil {
+	if err := s.World.Restore(src[head(n):]); err != nil {
 		return err
 	}
-	s.Grounded = src[5] == 1
+	for i, b := range src[6 : 6+n] {
+		s.Grounded[i], s.held[i] = b&1 != 0, b&2 != 0
+	}
 	*s.rngSrc = pcg
 	return nil
 }
@@ -328,16 +449,19 @@ func (s *Scene) Load(src []byte) error {
 // Diff describes the first difference between two saved scenes: the
 // world's first body and field, for a sync test's report.
 func (s *Scene) Diff(a, b []byte) string {
-	if len(a) < saveHeader+rngBytes || len(b) < saveHeader+rngBytes {
+	n := len(s.Players)
+	if len(a) < head(n) || len(b) < head(n) {
 		return "arena: a saved scene is too short"
 	}
-	if d := physics.Diff(a[saveHeader+rngBytes:], b[saveHeader+rngBytes:]); d != "" {
+	if d := physics.Diff(a[head(n):], b[head(n):]); d != "" {
 		return d
 	}
-	switch {
-	case a[5] != b[5]:
-		return fmt.Sprintf("Grounded: %v != %v", a[5] == 1, b[5] == 1)
-	case string(a[saveHeader:saveHeader+rngBytes]) != string(b[saveHeader:saveHeader+rngBytes]):
+	for i := range n {
+		if x, y := a[6+i], b[6+i]; x != y {
+			return fmt.Sprintf("player %d: Grounded %v != %v, jump held %v != %v", i+1, x&1 != 0, y&1 != 0, x&2 != 0, y&2 != 0)
+		}
+	}
+	if string(a[6+n:head(n)]) != string(b[6+n:head(n)]) {
 		return "the kicks' random generator is in another state"
 	}
 	return ""
