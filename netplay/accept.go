@@ -46,6 +46,16 @@ func NewAccept(inner Transport, spectators int) *Accept {
 // before it called.
 func (a *Accept) Peer() netip.AddrPort { return a.seats[0] }
 
+// Caller returns the address of the caller seated at stand-in address
+// addr (Unknown or a SpectatorSeat), or addr itself when it is no
+// stand-in or its seat is empty: errors name peers by it.
+func (a *Accept) Caller(addr netip.AddrPort) netip.AddrPort {
+	if k := int(addr.Port()); addr.Addr().IsUnspecified() && k <= a.spectators && a.seats[k].IsValid() {
+		return a.seats[k]
+	}
+	return addr
+}
+
 // ReadFrom reads the next datagram, a seated caller's as from its
 // stand-in.
 func (a *Accept) ReadFrom(b []byte) (int, netip.AddrPort, bool) {

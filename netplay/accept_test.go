@@ -51,8 +51,8 @@ func TestAcceptUnknownPeer(t *testing.T) {
 			}
 		}
 	}
-	if host.Peer() != joinAddr || host.seats[1] != specAddr {
-		t.Errorf("host's seats: %v, want %v and %v", host.seats[:2], joinAddr, specAddr)
+	if host.Peer() != joinAddr || host.Caller(Unknown) != joinAddr || host.Caller(SpectatorSeat(0)) != specAddr || host.Caller(SpectatorSeat(1)) != SpectatorSeat(1) {
+		t.Errorf("host's seats: %v, want %v and %v", host.seats[:3], joinAddr, specAddr)
 	}
 	c := min(sessions[0].Confirmed(), sessions[1].Confirmed(), sessions[0].Tick(), sessions[1].Tick(), sessions[2].Tick())
 	if c < 200 {

@@ -137,7 +137,7 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 			s.stats.PacketsStale++ // a refuse after the handshake is a forgery or a ghost
 			return
 		}
-		s.fail(&FingerprintError{Player: p.player, Addr: p.addr, Field: fieldNames[pk.field],
+		s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[pk.field],
 			Ours: pk.theirs, Theirs: pk.ours, Refused: true})
 	case kindInput:
 		if pk.token != s.nonce {
@@ -213,7 +213,7 @@ func (s *Session) refuse(p *peer, n int, field uint8, ours, theirs uint64) {
 	if refuseLen <= n {
 		s.write(appendRefuse(s.out[:0], field, ours, theirs), p)
 	}
-	s.fail(&FingerprintError{Player: p.player, Addr: p.addr, Field: fieldNames[field], Ours: ours, Theirs: theirs})
+	s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[field], Ours: ours, Theirs: theirs})
 }
 
 // hello sends p our hello.
@@ -350,6 +350,17 @@ func (s *Session) theirHash(p *peer, c int, h uint64) {
 	}
 }
 
+// callerOf returns p's address as errors name it: the real one behind an
+// Accept transport's stand-in.
+func (s *Session) callerOf(p *peer) netip.AddrPort {
+	if a, ok := s.tr.(interface {
+		Caller(netip.AddrPort) netip.AddrPort
+	}); ok {
+		return a.Caller(p.addr)
+	}
+	return p.addr
+}
+
 // onBye takes a peer's goodbye.
 func (s *Session) onBye(p *peer, now time.Duration) {
 	pk := &s.pk
@@ -365,7 +376,7 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 		p.gone = true
 		s.stats.SpectatorsDropped++
 	default:
-		s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: now - p.lastRecv, Left: true})
+		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
 	}
 }
 
@@ -390,7 +401,7 @@ func (s *Session) watch(now time.Duration) {
 			continue
 		}
 		if silence > s.cfg.DisconnectTimeout {
-			s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: silence})
+			s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence})
 			return
 		}
 	}

@@ -83,7 +83,7 @@ func main() {
 	case errors.As(err, &pe):
 		fmt.Fprintf(os.Stderr, "demo: %v\n%s", err, pe.Stack)
 	case errors.As(err, &de):
-		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected: %v\n", de.Player+1, err)
+		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected: nothing from %v for %v\n", de.Player+1, de.Addr, de.Silence.Round(time.Millisecond))
 		os.Exit(exitPeerVanished)
 	default:
 		fmt.Fprintln(os.Stderr, "demo:", err)
@@ -477,8 +477,7 @@ func (m *match) end(err error) error {
 	case errors.As(err, &de) && de.Left:
 		fmt.Fprintf(os.Stderr, "demo: peer %d left: the match is over\n", de.Player+1)
 		err = nil
-	case errors.As(err, &de):
-		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected (%v)\n", de.Player+1, de)
+	case errors.As(err, &de): // main says so, and exits 3
 		return errors.Join(err, m.rec.Close(nil))
 	}
 	return m.rec.Close(err)

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+	fxreplay "github.com/fixstep/fixstep/replay"
+)
+
+// freePort returns a loopback address with a port free now.
+func freePort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback UDP: %v", err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}
+
+// field returns the value of key= in a stats line or the state-hash line.
+func field(out, key string) string {
+	m := regexp.MustCompile(`(?m)(?:^| )` + regexp.QuoteMeta(key) + `=(\S+)`).FindStringSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// wait waits for a child demo, at most limit, and returns its exit status.
+func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return exitCode(err)
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("the demo ran past %v", limit)
+		return -1
+	}
+}
+
+// TestNetplayMatch plays two headless demos against each other over
+// loopback UDP, the joiner's datagrams through the link simulator (50 ms,
+// 10 ms jitter, 5 % loss, 1 % duplication), both players bots: both end
+// at tick 300 on the same state hash, without a desync, and each peer's
+// recording replays alone to that hash; -compare finds them the same.
+func TestNetplayMatch(t *testing.T) {
+	addr, dir := freePort(t), t.TempDir()
+	host, hostOut := startDemo(t, "-headless", "-ticks", "300", "-host", addr, "-bot", "1", "-record", dir+"/host.fxr")
+	join, joinOut := startDemo(t, "-headless", "-ticks", "300", "-join", addr, "-bot", "2", "-record", dir+"/join.fxr",
+		"-netsim", "latency=50ms,jitter=10ms,loss=0.05,dup=0.01")
+	for _, p := range []struct {
+		name string
+		cmd  *exec.Cmd
+		out  *bytes.Buffer
+	}{{"host", host, hostOut}, {"join", join, joinOut}} {
+		if code := wait(t, p.cmd, 60*time.Second); code != 0 {
+			t.Fatalf("%s exited %d:\n%s", p.name, code, p.out)
+		}
+		t.Logf("%s:\n%s", p.name, p.out)
+	}
+	h, j := hostOut.String(), joinOut.String()
+	hash := field(h, "state-hash")
+	if hash == "" || field(j, "state-hash") != hash {
+		t.Fatalf("state hashes %q and %q", hash, field(j, "state-hash"))
+	}
+	for _, out := range []string{h, j} {
+		if field(out, "ticks") != "300" || field(out, "desyncs") != "0" || field(out, "rtt_ms") == "" ||
+			field(out, "rollbacks") == "" || field(out, "rollback_ticks_max") == "" || field(out, "predicted") == "" || field(out, "packets_bad") != "0" {
+			t.Errorf("stats line:\n%s", out)
+		}
+	}
+	for _, f := range []string{"host.fxr", "join.fxr"} {
+		var out bytes.Buffer
+		if err := replay(filepath.Join(dir, f), &out); err != nil || !strings.Contains(out.String(), "state-hash="+hash) {
+			t.Errorf("-replay %s: %v\n%s", f, err, out.String())
+		}
+	}
+	var out bytes.Buffer
+	if err := compare(dir+"/host.fxr", dir+"/join.fxr", &out); err != nil || !strings.HasPrefix(out.String(), "compare: the same 300 ticks") {
+		t.Errorf("-compare: %v\n%s", err, out.String())
+	}
+}
+
+// TestNetplayRefusesOtherRules: a joiner with another tick rate is
+// refused at the handshake, both peers naming the difference.
+func TestNetplayRefusesOtherRules(t *testing.T) {
+	addr := freePort(t)
+	host, hostOut := startDemo(t, "-headless", "-ticks", "120", "-host", addr, "-bot", "1")
+	join, joinOut := startDemo(t, "-headless", "-ticks", "120", "-join", addr, "-bot", "2", "-tps", "30")
+	for _, p := range []struct {
+		cmd *exec.Cmd
+		out *bytes.Buffer
+	}{{host, hostOut}, {join, joinOut}} {
+		if code := wait(t, p.cmd, 30*time.Second); code != 1 || !strings.Contains(p.out.String(), "tick rate") {
+			t.Errorf("exit %d, want 1 with the tick rate named:\n%s", code, p.out)
+		}
+	}
+	t.Logf("host:\n%s\njoin:\n%s", hostOut, joinOut)
+}
+
+// TestNetplayPeerKilled: a joiner killed with kill -9 mid-match is
+// reported by the host within the disconnect timeout ("peer 2
+// disconnected"); the host prints its stats line and exits 3, its
+// recording closed, and that recording replays.
+func TestNetplayPeerKilled(t *testing.T) {
+	addr, dir := freePort(t), t.TempDir()
+	rec := filepath.Join(dir, "host.fxr")
+	host, hostOut := startDemo(t, "-headless", "-ticks", "100000", "-host", addr, "-bot", "1", "-record", rec)
+	join, _ := startDemo(t, "-headless", "-ticks", "100000", "-join", addr, "-bot", "2")
+	waitForSize(t, rec, 400) // a few chunks: the match is under way
+	join.Process.Signal(syscall.SIGKILL)
+	join.Wait()
+	killed := time.Now()
+	code := wait(t, host, 20*time.Second)
+	took := time.Since(killed)
+	out := hostOut.String()
+	t.Logf("host, %v after the kill:\n%s", took, out)
+	if code != exitPeerVanished || !strings.Contains(out, "peer 2 disconnected") || !strings.Contains(out, "stats frames=") {
+		t.Fatalf("host exit %d, want %d with \"peer 2 disconnected\" and a stats line", code, exitPeerVanished)
+	}
+	if took > 4*time.Second {
+		t.Errorf("the host took %v to notice, the timeout is 2 s", took)
+	}
+	var rout bytes.Buffer
+	if err := replay(rec, &rout); err != nil || !strings.HasPrefix(rout.String(), "replay ok: a match of 2 players") {
+		t.Errorf("-replay of the host's recording: %v\n%s", err, rout.String())
+	}
+}
+
+// TestCompareNamesTheFirstDifference: -compare names the first tick whose
+// input differs, and the first state hash that differs under the same
+// inputs, and refuses recordings of other runs.
+func TestCompareNamesTheFirstDifference(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, params string, input func(n uint64) []byte, state func(n uint64) []byte) string {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		r, err := fxreplay.RecordSession(path, 60, 2, 2, fxreplay.Header{Params: params, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range uint64(300) {
+			if err := r.Confirmed(n, engine.NewInputs(input(n), 2, 0), state(n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.Close(nil); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	in := func(n uint64) []byte { return []byte{byte(n / 7), 0, byte(n / 11), 1} }
+	st := func(n uint64) []byte { return []byte{byte(n)} }
+	a := write("a.fxr", "n=1", in, st)
+	b := write("b.fxr", "n=1", func(n uint64) []byte {
+		x := in(n)
+		if n == 137 {
+			x[3] = 0
+		}
+		return x
+	}, st)
+	c := write("c.fxr", "n=1", in, func(n uint64) []byte {
+		if n >= 180 {
+			return []byte{0}
+		}
+		return st(n)
+	})
+	d := write("d.fxr", "n=2", in, st)
+	for _, k := range []struct {
+		b, want string
+	}{
+		{b, "differ first at tick 137: player 2's input is 0c 01 in"},
+		{c, "differ first after 180 ticks: the state hash is"},
+		{d, "of different runs"},
+	} {
+		if err := compare(a, k.b, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), k.want) {
+			t.Errorf("compare a.fxr %s: %v, want %q", filepath.Base(k.b), err, k.want)
+		}
+	}
+}
