@@ -53,28 +53,30 @@ func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 
 // TestNetplayMatch plays two headless demos against each other over
 // loopback UDP, the joiner's datagrams through the link simulator (50 ms,
-// 10 ms jitter, 5 % loss, 1 % duplication), both players bots: both end
-// at tick 300 on the same state hash, without a desync, and each peer's
-// recording replays alone to that hash; -compare finds them the same.
+// 10 ms jitter, 5 % loss, 1 % duplication), both players bots, and a
+// spectator watching: all three end at tick 300 on the same state hash,
+// without a desync, and each one's recording replays alone to that hash;
+// -compare finds them the same.
 func TestNetplayMatch(t *testing.T) {
 	addr, dir := freePort(t), t.TempDir()
 	host, hostOut := startDemo(t, "-headless", "-ticks", "300", "-host", addr, "-bot", "1", "-record", dir+"/host.fxr")
 	join, joinOut := startDemo(t, "-headless", "-ticks", "300", "-join", addr, "-bot", "2", "-record", dir+"/join.fxr",
 		"-netsim", "latency=50ms,jitter=10ms,loss=0.05,dup=0.01")
+	spec, specOut := startDemo(t, "-headless", "-ticks", "300", "-spectate", addr, "-record", dir+"/spectator.fxr")
 	for _, p := range []struct {
 		name string
 		cmd  *exec.Cmd
 		out  *bytes.Buffer
-	}{{"host", host, hostOut}, {"join", join, joinOut}} {
+	}{{"host", host, hostOut}, {"join", join, joinOut}, {"spectator", spec, specOut}} {
 		if code := wait(t, p.cmd, 60*time.Second); code != 0 {
 			t.Fatalf("%s exited %d:\n%s", p.name, code, p.out)
 		}
 		t.Logf("%s:\n%s", p.name, p.out)
 	}
-	h, j := hostOut.String(), joinOut.String()
+	h, j, s := hostOut.String(), joinOut.String(), specOut.String()
 	hash := field(h, "state-hash")
-	if hash == "" || field(j, "state-hash") != hash {
-		t.Fatalf("state hashes %q and %q", hash, field(j, "state-hash"))
+	if hash == "" || field(j, "state-hash") != hash || field(s, "state-hash") != hash {
+		t.Fatalf("state hashes %q, %q and %q (the spectator's)", hash, field(j, "state-hash"), field(s, "state-hash"))
 	}
 	for _, out := range []string{h, j} {
 		if field(out, "ticks") != "300" || field(out, "desyncs") != "0" || field(out, "rtt_ms") == "" ||
@@ -82,7 +84,7 @@ func TestNetplayMatch(t *testing.T) {
 			t.Errorf("stats line:\n%s", out)
 		}
 	}
-	for _, f := range []string{"host.fxr", "join.fxr"} {
+	for _, f := range []string{"host.fxr", "join.fxr", "spectator.fxr"} {
 		var out bytes.Buffer
 		if err := replay(filepath.Join(dir, f), &out); err != nil || !strings.Contains(out.String(), "state-hash="+hash) {
 			t.Errorf("-replay %s: %v\n%s", f, err, out.String())
