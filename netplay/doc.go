@@ -57,6 +57,16 @@
 //     after exactly that many ticks, in the same state, once the others
 //     have all they need from it: a tournament round, a soak test.
 //
+// Pause, in a networked game, is the game's, not the loop's. A peer whose
+// loop is paused (loop.Timestep().SetPaused(true)) runs no tick, but its Begin still
+// reads and sends keep-alives, so the others do not time it out: they run
+// on, predicting its input, until they are MaxPrediction ticks past its
+// last one, and stall there; when it resumes, the time sync lets it catch
+// up. So one peer's loop pause freezes the match for everyone, a few
+// ticks late. A game that wants a pause menu everyone sees sends "paused"
+// in its input value and stops its own simulation on it, on every peer at
+// the same tick; a loop pause is for a debugger or a minimized window.
+//
 // Datagrams are hostile until proved otherwise: those from addresses not
 // in the Config are ignored, malformed ones are dropped and counted
 // (Stats.PacketsBad), every count is checked before it is used, every
