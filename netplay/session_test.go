@@ -502,3 +502,25 @@ func TestEarlierEndIsALeaver(t *testing.T) {
 		t.Fatalf("node 0: %v (want ErrStopped), node 1: %v (want player 0 left)", w.nodes[0].err, w.nodes[1].err)
 	}
 }
+
+// A peer whose loop pauses for longer than the disconnect timeout is not
+// timed out (its Begin keeps in touch): the other stalls at
+// MaxPrediction ticks past its last input, and once it resumes both go
+// on with the same history.
+func TestPausedPeerFreezesTheMatch(t *testing.T) {
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}})
+	w.run(2 * time.Second)
+	w.nodes[1].ts.SetPaused(true)
+	w.run(5 * time.Second)
+	w.noErrors(t)
+	a, b := w.nodes[0].s, w.nodes[1].s
+	if a.Tick() > b.Tick()+uint64(DefaultInputDelay)+DefaultMaxPrediction || a.Stats().Stalls < 250 {
+		t.Errorf("while 1 paused: node 0 at tick %d with %d stalls, node 1 at %d", a.Tick(), a.Stats().Stalls, b.Tick())
+	}
+	w.nodes[1].ts.SetPaused(false)
+	w.run(5 * time.Second)
+	w.noErrors(t)
+	if n := w.sameHistory(t); n < 400 {
+		t.Fatalf("%d ticks compared after the pause", n)
+	}
+}
