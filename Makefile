@@ -9,7 +9,7 @@ DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev li
 PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
-.PHONY: all deps build run test test-pure test-gl cross fuzz race soak bench bench-sprites bench-physics lint profile clean new
+.PHONY: all deps build run test test-pure test-gl cross fuzz race soak netplay-soak bench bench-sprites bench-physics lint profile clean new
 
 all: build
 
@@ -94,6 +94,24 @@ race: deps
 SOAK_FRAMES ?= 20000
 soak: deps
 	FIXSTEP_SOAK=1 FIXSTEP_SOAK_FRAMES=$(SOAK_FRAMES) $(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./cmd/demo
+
+# netplay-soak plays two headless demos against each other over loopback
+# for MATCH_TICKS ticks (3,600: a minute), both bots, both links through
+# the simulator (50 ms, 10 ms jitter, 5 % loss, 1 % duplication), while
+# cmd/udpflood floods the host with garbage; then replays both recordings
+# and compares them. Both must print the same state-hash with desyncs=0.
+MATCH_TICKS ?= 3600
+MATCH_PORT  ?= 7350
+MATCH_LINK  := latency=50ms,jitter=10ms,loss=0.05,dup=0.01
+netplay-soak: build
+	@rm -f bin/match-host.fxr bin/match-join.fxr
+	./bin/demo -headless -ticks $(MATCH_TICKS) -host 127.0.0.1:$(MATCH_PORT) -bot 1 -record bin/match-host.fxr -netsim $(MATCH_LINK) > bin/match-host.out 2>&1 & \
+	./bin/udpflood -for $$(( $(MATCH_TICKS) / 60 + 10 ))s 127.0.0.1:$(MATCH_PORT) & \
+	./bin/demo -headless -ticks $(MATCH_TICKS) -join 127.0.0.1:$(MATCH_PORT) -bot 2 -record bin/match-join.fxr -netsim $(MATCH_LINK); \
+	wait %1; cat bin/match-host.out; kill %2 2>/dev/null; true
+	./bin/demo -replay bin/match-host.fxr
+	./bin/demo -replay bin/match-join.fxr
+	./bin/demo -compare bin/match-host.fxr bin/match-join.fxr
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PURE) ./gfx/... ./cmd/... | tee bench.txt

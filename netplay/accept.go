@@ -14,14 +14,22 @@ import "net/netip"
 // hellos); datagrams from addresses without a seat pass as they are, so
 // the session ignores them as strangers.
 //
-// The first hello wins: a stranger who calls first takes the seat, and
-// the session then refuses or times out. Give every address in Config
-// where that matters. Accept is not safe for concurrent use, like the
-// Session that owns it.
+// Under a Session, a seat goes only to a hello whose fingerprint is the
+// session's (tick rate, players, input size, params, build) and whose
+// player is the one awaited: garbage shaped like a hello takes none. A
+// caller with another fingerprint is refused, naming the difference, and
+// the session goes on waiting (Stats.Refused counts them). Still, the
+// first well-formed hello wins: someone who knows the game's fingerprint
+// can take a seat before the friend it was meant for. Give every address
+// in Config where that matters. Accept is not safe for concurrent use,
+// like the Session that owns it.
 type Accept struct {
 	inner      Transport
 	seats      [1 + MaxSpectators]netip.AddrPort // the callers: the joiner's, then the spectators'
 	spectators int
+	// seatable, set by the session over it, checks a hello before it
+	// takes a seat.
+	seatable func(hello []byte) (spectator, ok bool)
 }
 
 // Unknown is the stand-in address in Config.Addrs for the peer an Accept
@@ -65,7 +73,13 @@ func (a *Accept) ReadFrom(b []byte) (int, netip.AddrPort, bool) {
 	}
 	k := a.find(from)
 	if k < 0 && isHello(b[:n]) {
-		k = a.free(b[17] == spectatorIndex)
+		spectator, ok := b[17] == spectatorIndex, true
+		if a.seatable != nil {
+			spectator, ok = a.seatable(b[:n])
+		}
+		if ok {
+			k = a.free(spectator)
+		}
 		if k >= 0 {
 			a.seats[k] = from
 		}

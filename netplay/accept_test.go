@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 
@@ -62,5 +63,69 @@ func TestAcceptUnknownPeer(t *testing.T) {
 		if games[0].after[k] != games[1].after[k] || games[2].after[k] != games[0].after[k] {
 			t.Fatalf("tick %d: hashes %x, %x and %x (the spectator's)", k, games[0].after[k], games[1].after[k], games[2].after[k])
 		}
+	}
+}
+
+// A host on an Accept transport gives no seat to garbage shaped like a
+// hello, refuses a caller with another tick rate (who stops, naming it)
+// and goes on waiting, then seats the right joiner.
+func TestAcceptSeatsOnlyItsGame(t *testing.T) {
+	net := NewMemNet()
+	clk := &fakeClock{}
+	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
+	host := NewAccept(net.Listen(hostAddr), 0)
+	flood := net.Listen(netip.MustParseAddrPort("10.0.0.3:9"))
+	newPeer := func(tr Transport, cfg Config, player int) (*Session, *engine.Timestep) {
+		cfg.InputSize, cfg.Params, cfg.Clock, cfg.Seed = 2, "accept", clk, uint64(player+1)
+		s, err := NewSession(cfg, &testGame{player: player, players: 2}, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, _ := engine.NewTimestep(engine.Config{TPS: cfg.TPS})
+		s.SetTimeScaler(&ts)
+		return s, &ts
+	}
+	hs, hts := newPeer(host, Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}}, 0)
+	odd, oddTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.4:5000")), Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, TPS: 30}, 1)
+	good, goodTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.2:6000")), Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}}, 1)
+	garbage := make([]byte, helloLen)
+	frame := func(s *Session, ts *engine.Timestep) error {
+		f := ts.Advance(16_666_667)
+		for k := range f.Ticks {
+			if err := s.Update(f.Tick(k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var oddErr error
+	for i := range 600 {
+		clk.now += 16_666_667
+		for j := range 20 { // hellos with random fingerprints
+			copy(garbage, "fx\x01\x01")
+			for k := 8; k < helloLen; k++ {
+				garbage[k] = byte(i*131 + j*17 + k*7)
+			}
+			flood.WriteTo(garbage, hostAddr)
+		}
+		if err := frame(hs, hts); err != nil {
+			t.Fatalf("host, frame %d: %v", i, err)
+		}
+		if oddErr == nil {
+			oddErr = frame(odd, oddTs)
+		}
+		if i >= 200 { // the right joiner calls late
+			if err := frame(good, goodTs); err != nil {
+				t.Fatalf("joiner: %v", err)
+			}
+		}
+	}
+	var fe *FingerprintError
+	if !errors.As(oddErr, &fe) || fe.Field != "tick rate" || !fe.Refused {
+		t.Errorf("the 30 TPS caller: %v, want refused for its tick rate", oddErr)
+	}
+	st := hs.Stats()
+	if host.Peer() != netip.MustParseAddrPort("10.0.0.2:6000") || !hs.Running() || st.Refused == 0 || hs.Tick() < 300 {
+		t.Errorf("host seated %v, running %v, refused %d, at tick %d", host.Peer(), hs.Running(), st.Refused, hs.Tick())
 	}
 }

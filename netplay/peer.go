@@ -112,6 +112,9 @@ func (s *Session) poll(now time.Duration) {
 		p := s.peerAt(from)
 		if p == nil {
 			s.stats.PacketsUnknown++
+			if s.accept {
+				s.refuseStranger(from, n)
+			}
 			continue
 		}
 		if err := s.pk.decode(s.in[:n]); err != nil {
@@ -171,18 +174,9 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 			return
 		}
 	}
-	switch {
-	case int(pk.tps) != s.cfg.TPS:
-		s.refuse(p, n, fieldTickRate, uint64(s.cfg.TPS), uint64(pk.tps))
-	case int(pk.players) != s.players:
-		s.refuse(p, n, fieldPlayers, uint64(s.players), uint64(pk.players))
-	case int(pk.isize) != s.size:
-		s.refuse(p, n, fieldInputSize, uint64(s.size), uint64(pk.isize))
-	case pk.params != s.params:
-		s.refuse(p, n, fieldParams, s.params, pk.params)
-	case pk.build != s.build:
-		s.refuse(p, n, fieldBuild, s.build, pk.build)
-	case pk.player != want:
+	if field, ours, theirs := s.differs(pk); field != 0 {
+		s.refuse(p, n, field, ours, theirs)
+	} else if pk.player != want {
 		s.refuse(p, n, fieldPlayer, uint64(want), uint64(pk.player))
 	}
 	if s.err != nil {
@@ -204,6 +198,61 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	p.synced = p.knowsMe
 	if pk.echo != s.nonce && n >= helloLen {
 		s.hello(p, now)
+	}
+}
+
+// differs returns the first field of hello pk's fingerprint that is not
+// ours, with both values, or 0.
+func (s *Session) differs(pk *packet) (field uint8, ours, theirs uint64) {
+	switch {
+	case int(pk.tps) != s.cfg.TPS:
+		return fieldTickRate, uint64(s.cfg.TPS), uint64(pk.tps)
+	case int(pk.players) != s.players:
+		return fieldPlayers, uint64(s.players), uint64(pk.players)
+	case int(pk.isize) != s.size:
+		return fieldInputSize, uint64(s.size), uint64(pk.isize)
+	case pk.params != s.params:
+		return fieldParams, s.params, pk.params
+	case pk.build != s.build:
+		return fieldBuild, s.build, pk.build
+	}
+	return 0, 0, 0
+}
+
+// seatable reports whether hello b may take a seat of an Accept transport:
+// its fingerprint is ours, and it is a spectator's (spectator) or a
+// player's whose address this session waits for.
+func (s *Session) seatable(b []byte) (spectator, ok bool) {
+	pk := &s.hk
+	if pk.decode(b) != nil || pk.kind != kindHello {
+		return false, false
+	}
+	if field, _, _ := s.differs(pk); field != 0 {
+		return false, false
+	}
+	if pk.player == spectatorIndex {
+		return true, true
+	}
+	p := s.peerAt(Unknown)
+	return false, p != nil && p.kind == peerPlayer && int(pk.player) == p.player
+}
+
+// refuseStranger answers the hello of n bytes in s.in from an address
+// without a seat, whose fingerprint is not ours, with a refuse naming the
+// difference, if that is no larger: the caller learns why, and this
+// session, which waits for its peers, goes on waiting.
+func (s *Session) refuseStranger(from netip.AddrPort, n int) {
+	pk := &s.hk
+	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello || refuseLen > n {
+		return
+	}
+	if field, ours, theirs := s.differs(pk); field != 0 {
+		s.stats.Refused++
+		b := appendRefuse(s.out[:0], field, ours, theirs)
+		if s.tr.WriteTo(b, from) == nil {
+			s.stats.PacketsOut++
+			s.stats.BytesOut += uint64(len(b))
+		}
 	}
 }
 

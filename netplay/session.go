@@ -98,6 +98,8 @@ type Session struct {
 	byeSent    bool            // the bye for err went out
 	in, out    [MaxPacket]byte // the datagram read and the one written
 	pk, opk    packet          // decoded in, encoded out
+	hk         packet          // a hello an Accept transport asks about
+	accept     bool            // tr is an Accept: strangers' hellos are refused, not seated
 	stats      Stats
 }
 
@@ -193,6 +195,9 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	if s.local >= 0 {
 		// Inputs of the first InputDelay ticks are zero on every peer.
 		s.recv[s.local] = c.InputDelay
+	}
+	if a, ok := tr.(*Accept); ok {
+		a.seatable, s.accept = s.seatable, true
 	}
 	s.nextHash = c.HashEvery
 	s.stats.TimeScale = 1

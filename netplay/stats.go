@@ -147,14 +147,18 @@ type Stats struct {
 	PacketsBad     uint64
 	PacketsStale   uint64
 	PacketsUnknown uint64
+	// Refused counts the callers a host on an Accept transport refused
+	// for another fingerprint (tick rate, params, build...), going on
+	// waiting for its peer.
+	Refused uint64
 }
 
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 packets_bad=0 stalls=3 time_scale=1.000
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 packets_bad=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d packets_bad=%d stalls=%d time_scale=%.3f",
-		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.PacketsBad, st.Stalls, st.TimeScale)
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d packets_bad=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.PacketsBad, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale)
 }
