@@ -14,6 +14,7 @@ const (
 	DefaultMaxPrediction     = 8
 	DefaultDisconnectWarning = 500 * time.Millisecond
 	DefaultDisconnectTimeout = 2 * time.Second
+	DefaultHandshakeTimeout  = 10 * time.Second
 )
 
 // Limits a Config is checked against.
@@ -85,6 +86,12 @@ type Config struct {
 	// DisconnectTimeout is the silence after which a player counts as gone:
 	// Update returns a *DisconnectError. Zero means 2 s.
 	DisconnectTimeout time.Duration
+	// HandshakeTimeout is how long a peer calls a player or a host at a
+	// known address that does not answer before Update returns a
+	// *DisconnectError: a joiner whose host is not there. A host waits
+	// for callers on an Accept transport (Unknown, the SpectatorSeats)
+	// as long as it runs. Zero means 10 s.
+	HandshakeTimeout time.Duration
 
 	// TPS is the loop's tick rate (engine.Config.TPS), the same on every
 	// peer. Zero means engine.DefaultTPS.
@@ -152,6 +159,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("netplay: Config.DisconnectWarning = %v: must be positive (or zero for %v)", c.DisconnectWarning, DefaultDisconnectWarning)
 	case c.DisconnectTimeout < 0:
 		return c, fmt.Errorf("netplay: Config.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
+	case c.HandshakeTimeout < 0:
+		return c, fmt.Errorf("netplay: Config.HandshakeTimeout = %v: must be positive (or zero for %v)", c.HandshakeTimeout, DefaultHandshakeTimeout)
 	case c.TPS < 0 || c.TPS > engine.MaxTPS:
 		return c, fmt.Errorf("netplay: Config.TPS = %d: want 1 to %d (or zero for %d)", c.TPS, engine.MaxTPS, engine.DefaultTPS)
 	}
@@ -187,6 +196,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.DisconnectTimeout == 0 {
 		c.DisconnectTimeout = DefaultDisconnectTimeout
+	}
+	if c.HandshakeTimeout == 0 {
+		c.HandshakeTimeout = DefaultHandshakeTimeout
 	}
 	if c.HashEvery == 0 {
 		c.HashEvery = c.TPS

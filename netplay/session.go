@@ -91,6 +91,8 @@ type Session struct {
 	lastHash   tickHash        // the newest of them
 	nextHash   int             // the next checkpoint: the state before that tick
 	started    bool            // every player answered the handshake
+	calling    bool            // the handshake began, at callStart
+	callStart  time.Duration
 	checkedDt  bool            // the loop's tick length was checked
 	scale      float64         // the time scale set last
 	slowing    bool            // the time sync is slowing the clock
@@ -273,6 +275,9 @@ func (s *Session) Update(t engine.Tick) error {
 		s.started = s.allSynced()
 		if !s.started {
 			s.stats.Waiting++
+			if err := s.handshakeTimedOut(now); err != nil {
+				return s.stopped(now)
+			}
 			s.send(now, false)
 			s.fillStats(now)
 			return nil
@@ -291,6 +296,25 @@ func (s *Session) Update(t engine.Tick) error {
 	s.send(now, false)
 	s.timeSync(now)
 	s.fillStats(now)
+	return nil
+}
+
+// handshakeTimedOut stops the session when a player or host at a known
+// address has not answered the handshake for HandshakeTimeout since the
+// first Update.
+func (s *Session) handshakeTimedOut(now time.Duration) error {
+	if !s.calling {
+		s.calling, s.callStart = true, now
+	}
+	if now-s.callStart < s.cfg.HandshakeTimeout {
+		return nil
+	}
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.kind != peerSpectator && !p.synced && !p.addr.Addr().IsUnspecified() {
+			return s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: now - s.callStart, Handshake: true})
+		}
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package netplay
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -523,4 +524,38 @@ func TestPausedPeerFreezesTheMatch(t *testing.T) {
 	if n := w.sameHistory(t); n < 400 {
 		t.Fatalf("%d ticks compared after the pause", n)
 	}
+}
+
+// A joiner whose host is not there stops after HandshakeTimeout with an
+// error saying so; a host waiting on an Accept transport never does.
+func TestHandshakeTimeout(t *testing.T) {
+	clk := &fakeClock{}
+	net := NewMemNet()
+	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
+	join, err := NewSession(Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, InputSize: 2, Clock: clk},
+		&testGame{player: 1, players: 2}, net.Listen(netip.MustParseAddrPort("10.0.0.2:7000")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := NewSession(Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, InputSize: 2, Clock: clk},
+		&testGame{player: 0, players: 2}, NewAccept(net.Listen(netip.MustParseAddrPort("10.0.0.3:7000")), 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := tick0(t)
+	var joinErr error
+	for range 60 * 30 { // 30 s
+		clk.now += 16_666_667
+		if joinErr == nil {
+			joinErr = join.Update(tk)
+		}
+		if err := host.Update(tk); err != nil {
+			t.Fatalf("the host, waiting: %v", err)
+		}
+	}
+	var de *DisconnectError
+	if !errors.As(joinErr, &de) || !de.Handshake || de.Addr != hostAddr || de.Silence < DefaultHandshakeTimeout || de.Silence > DefaultHandshakeTimeout+20*time.Millisecond {
+		t.Fatalf("the joiner: %v, want no answer from %v in 10s", joinErr, hostAddr)
+	}
+	t.Log(joinErr)
 }

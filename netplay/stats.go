@@ -82,12 +82,18 @@ type DisconnectError struct {
 	// Left is true when the peer closed its session (a bye), false for a
 	// timeout.
 	Left bool
+	// Handshake is true when the peer never answered the handshake
+	// (Config.HandshakeTimeout): a host that is not there.
+	Handshake bool
 }
 
 // Error names the player and the silence.
 func (e *DisconnectError) Error() string {
 	if e.Left {
 		return fmt.Sprintf("netplay: player %d (%v) left", e.Player, e.Addr)
+	}
+	if e.Handshake {
+		return fmt.Sprintf("netplay: no answer from %v in %v: nobody plays there, or a firewall is in the way", e.Addr, e.Silence.Round(time.Millisecond))
 	}
 	return fmt.Sprintf("netplay: player %d (%v) silent for %v: disconnected", e.Player, e.Addr, e.Silence.Round(time.Millisecond))
 }

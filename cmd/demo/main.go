@@ -31,7 +31,7 @@
 // for a clean end (a quit, -frames, -ticks, a match that ended, a peer
 // that quit), 128+n after signal n, 2 after a panic, 3 when a netplay
 // peer vanished (silent for the disconnect timeout: "peer 2
-// disconnected"), and 1 for any other error.
+// disconnected") or never answered (10 s), and 1 for any other error.
 package main
 
 import (
@@ -82,6 +82,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 	case errors.As(err, &pe):
 		fmt.Fprintf(os.Stderr, "demo: %v\n%s", err, pe.Stack)
+	case errors.As(err, &de) && de.Handshake:
+		fmt.Fprintln(os.Stderr, "demo:", err)
+		os.Exit(exitPeerVanished)
 	case errors.As(err, &de):
 		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected: nothing from %v for %v\n", de.Player+1, de.Addr, de.Silence.Round(time.Millisecond))
 		os.Exit(exitPeerVanished)
@@ -92,7 +95,7 @@ func main() {
 }
 
 // exitPeerVanished is the exit status of a netplay run whose peer went
-// silent for the disconnect timeout.
+// silent for the disconnect timeout, or never answered the handshake.
 const exitPeerVanished = 3
 
 type options struct {
