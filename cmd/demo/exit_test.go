@@ -159,18 +159,37 @@ func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
 // stats line, a closed recording, a profile.
 func TestSignalAtStartEndsCleanly(t *testing.T) {
 	// Go code can catch nothing before the runtime has started and run the
-	// imported packages' init (a few ms, more on a loaded machine); from
-	// then on every moment counts. The demo opens its window for 130 ms
-	// and more: these land in it.
-	for _, delay := range []time.Duration{50 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond} {
+	// imported packages' init (a few ms, far more under -race on a loaded
+	// machine); from then on every moment counts. So the delays count from
+	// the child's word that its package variables are set, and signals
+	// caught. The demo opens its window for 130 ms and more: these land
+	// in it.
+	for _, delay := range []time.Duration{0, 50 * time.Millisecond, 100 * time.Millisecond, 150 * time.Millisecond} {
 		dir := t.TempDir()
 		rec, prof := filepath.Join(dir, "run.fxr"), filepath.Join(dir, "cpu.prof")
-		cmd, out := startDemo(t, "-record", rec, "-cpuprofile", prof)
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_DEMO_MAIN=1", "FIXSTEP_DEMO_READY=1",
+			"FIXSTEP_DEMO_ARGS=-record "+rec+" -cpuprofile "+prof)
+		cmd.ExtraFiles = []*os.File{w}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		if _, err := r.Read(make([]byte, 1)); err != nil {
+			t.Fatalf("the child never said it started: %v", err)
+		}
+		r.Close()
 		time.Sleep(delay)
 		cmd.Process.Signal(syscall.SIGTERM)
-		err := cmd.Wait()
+		err = cmd.Wait()
 		if code := exitCode(err); code != 143 || !strings.Contains(out.String(), "stats frames=") {
-			t.Errorf("SIGTERM after %v: status %d, want 143 and the stats line:\n%s", delay, code, out)
+			t.Errorf("SIGTERM after %v: status %d, want 143 and the stats line:\n%s", delay, code, out.String())
 			continue
 		}
 		var rout bytes.Buffer

@@ -21,6 +21,13 @@ import (
 // binary: SDL must own the main thread, which the test runner keeps.
 func TestMain(m *testing.M) {
 	if os.Getenv("FIXSTEP_DEMO_MAIN") == "1" {
+		if os.Getenv("FIXSTEP_DEMO_READY") == "1" {
+			// Package main's variables are set, signals among them: say
+			// so on fd 3, for tests that signal the first moments.
+			ready := os.NewFile(3, "ready")
+			ready.Write([]byte{1})
+			ready.Close()
+		}
 		os.Args = append([]string{"demo"}, strings.Fields(os.Getenv("FIXSTEP_DEMO_ARGS"))...)
 		main()
 		os.Exit(0)
