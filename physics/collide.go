@@ -38,6 +38,24 @@ type Contact struct {
 	mass     float64
 	vn0      float64 // the normal velocity before the solve, for restitution
 	friction float64
+
+	// A pair in which either body turns is solved point by point (turning
+	// set): each point has its own depth, feature id (warm starting
+	// matches on it), accumulated impulses, offsets from the two centres,
+	// effective masses along the normal and the tangent, and normal
+	// velocity before the solve.
+	turning bool
+	ids     [2]uint16
+	depths  [2]float64
+	pn, pt  [2]float64
+	rA, rB  [2]Vec2
+	nm, tm  [2]float64
+	vn0s    [2]float64
+	// A two-point contact's normal rows are solved together (a block
+	// solve) when well conditioned: K is their effective-mass matrix
+	// (k11, k12, k22), block whether to use it.
+	k     [3]float64
+	block bool
 }
 
 // tangent returns the contact's tangent, the normal turned a quarter turn.
@@ -165,21 +183,85 @@ func (w *World) narrow(i, j int32) bool {
 	if !w.room() {
 		return false
 	}
-	pts, np := contactPoints(a, b, m)
 	c := Contact{
 		A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen},
-		Normal: m.n, Points: pts, NumPoints: np, Depth: m.depth,
+		Normal: m.n, Depth: m.depth,
 		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature,
 		mass:     1 / (a.invMass + b.invMass),
 		friction: math.Sqrt(a.Friction * b.Friction),
 		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
+		turning:  turns(a, b),
 	}
-	c.Point = pts[0]
-	if np == 2 {
-		c.Point = pts[0].Add(pts[1]).Scale(0.5)
+	if !c.turning && m.np == 0 {
+		c.Points, c.NumPoints = contactPoints(a, b, m)
+	} else {
+		m.points(a, b)
+		c.NumPoints = m.np
+		for k := range m.np {
+			c.Points[k] = a.Pos.Add(m.pts[k])
+		}
+	}
+	c.Point = c.Points[0]
+	if c.NumPoints == 2 {
+		c.Point = c.Points[0].Add(c.Points[1]).Scale(0.5)
+	}
+	if c.turning {
+		c.prepare(a, b, &m)
 	}
 	w.contacts = append(w.contacts, c)
 	return true
+}
+
+// prepare sets up a turning contact's points from m: their depths, ids,
+// offsets from the two centres, effective masses (1/(1/ma + 1/mb +
+// (r×n)²/Ia + ...)) and normal velocities.
+func (c *Contact) prepare(a, b *Body, m *manifold) {
+	n, t := c.Normal, c.tangent()
+	ims := a.invMass + b.invMass
+	for k := range m.np {
+		ra := m.pts[k]
+		rb := a.Pos.Add(ra).Sub(b.Pos)
+		c.rA[k], c.rB[k] = ra, rb
+		c.depths[k], c.ids[k] = m.depths[k], m.ids[k]
+		an, bn := cross(ra, n), cross(rb, n)
+		c.nm[k] = 1 / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
+		at, bt := cross(ra, t), cross(rb, t)
+		c.tm[k] = 1 / (ims + float64(a.invI*float64(at*at)) + float64(b.invI*float64(bt*bt)))
+		c.vn0s[k] = relVel(a, b, ra, rb).Dot(n)
+	}
+	c.block = false
+	if m.np == 2 {
+		an1, bn1 := cross(c.rA[0], n), cross(c.rB[0], n)
+		an2, bn2 := cross(c.rA[1], n), cross(c.rB[1], n)
+		k11 := ims + float64(a.invI*float64(an1*an1)) + float64(b.invI*float64(bn1*bn1))
+		k22 := ims + float64(a.invI*float64(an2*an2)) + float64(b.invI*float64(bn2*bn2))
+		k12 := ims + float64(a.invI*float64(an1*an2)) + float64(b.invI*float64(bn1*bn2))
+		// Well conditioned (the points not on one spot): solve as a block.
+		if float64(k11*k11) < float64(1000*(float64(k11*k22)-float64(k12*k12))) {
+			c.k, c.block = [3]float64{k11, k12, k22}, true
+		}
+	}
+}
+
+// turns reports whether a pair is solved as turning: either body can turn
+// or spins.
+func turns(a, b *Body) bool { return a.invI != 0 || b.invI != 0 || a.AngVel != 0 || b.AngVel != 0 }
+
+// relVel is the velocity of b's point at rb relative to a's at ra.
+func relVel(a, b *Body, ra, rb Vec2) Vec2 {
+	return Vec2{
+		b.Vel.X - float64(b.AngVel*rb.Y) - (a.Vel.X - float64(a.AngVel*ra.Y)),
+		b.Vel.Y + float64(b.AngVel*rb.X) - (a.Vel.Y + float64(a.AngVel*ra.X)),
+	}
+}
+
+// applyAt adds impulse p at offsets ra, rb to body b and takes it from
+// body a, linear and angular.
+func applyAt(a, b *Body, p, ra, rb Vec2) {
+	a.Vel = a.Vel.Sub(p.Scale(a.invMass))
+	a.AngVel -= float64(a.invI * cross(ra, p))
+	b.Vel = b.Vel.Add(p.Scale(b.invMass))
+	b.AngVel += float64(b.invI * cross(rb, p))
 }
 
 // warmStart gives each contact the impulses the same contact (same pair,
@@ -195,12 +277,38 @@ func (w *World) warmStart() {
 		if k < 0 {
 			continue
 		}
-		c.Touching = w.previous[k].Touching // until the solve decides, with PartGap
-		if w.previous[k].feature != c.feature {
+		prev := &w.previous[k]
+		c.Touching = prev.Touching // until the solve decides, with PartGap
+		if c.turning {
+			if prev.turning {
+				w.warmTurning(c, prev)
+			}
+			continue
+		}
+		if prev.turning || prev.feature != c.feature {
 			continue
 		}
 		c.Impulse, c.FrictionImpulse = w.previous[k].Impulse, w.previous[k].FrictionImpulse
 		w.apply(c, c.Normal.Scale(c.Impulse).Add(c.tangent().Scale(c.FrictionImpulse)))
+	}
+}
+
+// warmTurning gives each point of turning contact c the impulses of the
+// point of prev with the same feature id, and applies them.
+func (w *World) warmTurning(c, prev *Contact) {
+	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	t := c.tangent()
+	for k := range c.NumPoints {
+		for j := range prev.NumPoints {
+			if prev.ids[j] != c.ids[k] {
+				continue
+			}
+			c.pn[k], c.pt[k] = prev.pn[j], prev.pt[j]
+			c.Impulse += c.pn[k]
+			c.FrictionImpulse += c.pt[k]
+			applyAt(a, b, c.Normal.Scale(c.pn[k]).Add(t.Scale(c.pt[k])), c.rA[k], c.rB[k])
+			break
+		}
 	}
 }
 
@@ -212,11 +320,18 @@ func (w *World) apply(c *Contact, p Vec2) {
 }
 
 // manifold is a narrow-phase result: the normal from a to b, the overlap
-// along it (negative: a gap) and the feature (box pairs: which face).
+// along it (negative: a gap; the deepest point's) and the feature (box
+// pairs on the upright path: which face). The general path (a turned box
+// or a polygon) also gives its points (np of them, relative to a.Pos),
+// each with its depth and a feature id stable from tick to tick.
 type manifold struct {
 	n       Vec2
 	depth   float64
 	feature uint8
+	np      int
+	pts     [2]Vec2
+	depths  [2]float64
+	ids     [2]uint16
 }
 
 // collide tests two bodies for overlap.
@@ -226,20 +341,41 @@ func collide(a, b *Body) (manifold, bool) {
 }
 
 // collideNear tests two bodies for overlap or a gap under the speculative
-// margin (depth > -margin).
+// margin (depth > -margin). Upright boxes and circles take the
+// axis-aligned paths of the upright world; a turned box or a polygon the
+// general one (separating axes, then the incident edge clipped to the
+// reference face).
 func collideNear(a, b *Body) (manifold, bool) {
+	// The upright paths serve pairs that cannot turn, so that a turning
+	// pair keeps one path, and its points their ids, when an angle passes
+	// through 0.
+	flat := !turns(a, b) && a.upright() && b.upright()
 	switch {
 	case a.Shape == Circle && b.Shape == Circle:
 		return circleCircle(a, b)
-	case a.Shape == Box && b.Shape == Box:
+	case flat && a.Shape == Box && b.Shape == Box:
 		return boxBox(a, b)
-	case a.Shape == Circle:
+	case flat && a.Shape == Circle && b.Shape == Box:
 		m, ok := boxCircle(b, a)
 		m.n = m.n.Scale(-1)
 		return m, ok
-	default:
+	case flat && b.Shape == Circle && a.Shape == Box:
 		return boxCircle(a, b)
+	case a.Shape == Circle:
+		var pb poly
+		pb.place(b, b.Pos.Sub(a.Pos))
+		m, ok := polyCircle(&pb, Vec2{}, a.Radius)
+		m.n = m.n.Scale(-1)
+		return m, ok
+	case b.Shape == Circle:
+		var pa poly
+		pa.place(a, Vec2{})
+		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius)
 	}
+	var pa, pb poly
+	pa.place(a, Vec2{})
+	pb.place(b, b.Pos.Sub(a.Pos))
+	return polyPoly(&pa, &pb)
 }
 
 func circleCircle(a, b *Body) (manifold, bool) {
@@ -296,9 +432,165 @@ func boxCircle(a, b *Body) (manifold, bool) {
 	return manifold{n: e.Scale(1 / dist), depth: b.Radius - dist}, true
 }
 
-// contactPoints returns where a and b touch along normal n (from a to b):
-// for two boxes the ends of the shared face, halfway into the overlap;
-// otherwise the point of the circle (or of the box nearest the circle).
+// polyCircle tests polygon p against a circle of radius r centred at c
+// (both relative to the polygon body's position); the normal points from
+// the polygon to the circle, and the point is the circle's, halfway into
+// the overlap. The feature id is the face (0-7) or the vertex (8-15)
+// nearest the centre.
+func polyCircle(p *poly, c Vec2, r float64) (manifold, bool) {
+	face, sep := 0, math.Inf(-1)
+	for i := range p.count {
+		if s := p.n[i].Dot(c.Sub(p.v[i])); s > sep {
+			face, sep = i, s
+		}
+	}
+	if sep > r+margin {
+		return manifold{}, false
+	}
+	n, depth, id := p.n[face], r-sep, uint16(face)
+	if sep > 0 { // outside: the face, or one of its ends
+		v1, v2 := p.v[face], p.v[(face+1)%p.count]
+		end := -1
+		switch {
+		case c.Sub(v1).Dot(v2.Sub(v1)) <= 0:
+			end = face
+		case c.Sub(v2).Dot(v1.Sub(v2)) <= 0:
+			end = (face + 1) % p.count
+		}
+		if end >= 0 {
+			e := c.Sub(p.v[end])
+			dist := e.Len()
+			if dist >= r+margin {
+				return manifold{}, false
+			}
+			if dist > 0 {
+				n, depth, id = e.Scale(1/dist), r-dist, uint16(8+end)
+			}
+		}
+	}
+	m := manifold{n: n, depth: depth, np: 1}
+	m.pts[0] = c.Sub(n.Scale(r - float64(depth/2)))
+	m.depths[0], m.ids[0] = depth, id
+	return m, true
+}
+
+// maxSeparation returns the face of p whose outward normal separates q
+// the most, and by how much (negative: they overlap along every face).
+func maxSeparation(p, q *poly) (int, float64) {
+	face, best := 0, math.Inf(-1)
+	for i := range p.count {
+		n, v := p.n[i], p.v[i]
+		s := math.Inf(1)
+		for j := range q.count {
+			s = min(s, n.Dot(q.v[j].Sub(v)))
+		}
+		if s > best {
+			face, best = i, s
+		}
+	}
+	return face, best
+}
+
+// polyPoly finds the contact of polygons a and b by separating axes: the
+// face of either whose normal separates them most is the reference face
+// (a's unless b's separates by a tenth of the slop more, so the choice
+// does not flicker), the face of the other most against it the incident
+// one, clipped to the reference face's sides; its ends within the margin
+// of the reference face are the points, halfway between the two
+// surfaces. A point's feature id names the reference face, which side
+// (a or b) it is on, and the incident vertex or the side that clipped it.
+func polyPoly(a, b *poly) (manifold, bool) {
+	fa, sa := maxSeparation(a, b)
+	if sa > margin {
+		return manifold{}, false
+	}
+	fb, sb := maxSeparation(b, a)
+	if sb > margin {
+		return manifold{}, false
+	}
+	ref, inc, face, flip := a, b, fa, uint16(0)
+	if sb > sa+0.1*slop {
+		ref, inc, face, flip = b, a, fb, 1
+	}
+	n := ref.n[face]
+	v1, v2 := ref.v[face], ref.v[(face+1)%ref.count]
+	// The incident face: the one most against n.
+	ie, least := 0, math.Inf(1)
+	for i := range inc.count {
+		if d := n.Dot(inc.n[i]); d < least {
+			ie, least = i, d
+		}
+	}
+	i2 := (ie + 1) % inc.count
+	seg := [2]Vec2{inc.v[ie], inc.v[i2]}
+	ids := [2]uint16{uint16(ie), uint16(i2)}
+	t := Vec2{-n.Y, n.X} // along the reference face, from v1 to v2
+	// Clip to the side planes: t·p ≥ t·v1, and t·p ≤ t·v2.
+	var ok bool
+	if seg, ids, ok = clip(seg, ids, t.Scale(-1), -t.Dot(v1), uint16(8+face)); !ok {
+		return manifold{}, false
+	}
+	if seg, ids, ok = clip(seg, ids, t, t.Dot(v2), uint16(8+(face+1)%ref.count)); !ok {
+		return manifold{}, false
+	}
+	m := manifold{n: n, depth: math.Inf(-1)}
+	if flip == 1 {
+		m.n = n.Scale(-1)
+	}
+	for k := range 2 {
+		sep := n.Dot(seg[k].Sub(v1))
+		if sep > margin {
+			continue
+		}
+		m.pts[m.np] = seg[k].Sub(n.Scale(sep / 2))
+		m.depths[m.np] = -sep
+		m.ids[m.np] = flip<<12 | uint16(face)<<8 | ids[k]
+		m.depth = max(m.depth, -sep)
+		m.np++
+	}
+	return m, m.np > 0
+}
+
+// clip keeps the part of segment seg on the side n·p ≤ off; a point made
+// by the cut takes the id side. It fails when nothing is left.
+func clip(seg [2]Vec2, ids [2]uint16, n Vec2, off float64, side uint16) ([2]Vec2, [2]uint16, bool) {
+	d0, d1 := n.Dot(seg[0])-off, n.Dot(seg[1])-off
+	switch {
+	case d0 <= 0 && d1 <= 0:
+		return seg, ids, true
+	case d0 > 0 && d1 > 0:
+		return seg, ids, false
+	}
+	p := seg[0].Add(seg[1].Sub(seg[0]).Scale(d0 / (d0 - d1)))
+	if d0 > 0 {
+		seg[0], ids[0] = p, side
+	} else {
+		seg[1], ids[1] = p, side
+	}
+	return seg, ids, true
+}
+
+// points fills in m's points for the axis-aligned paths, which do not
+// compute them (the upright solver needs none): the ends of the shared
+// face for two boxes, the circle's point otherwise, relative to a.Pos, at
+// the manifold's depth. Their ids name the face and the end.
+func (m *manifold) points(a, b *Body) {
+	if m.np > 0 {
+		return
+	}
+	pts, np := contactPoints(a, b, *m)
+	m.np = np
+	for k := range np {
+		m.pts[k] = pts[k].Sub(a.Pos)
+		m.depths[k] = m.depth
+		m.ids[k] = 1<<13 | uint16(m.feature)<<4 | uint16(k)
+	}
+}
+
+// contactPoints returns where a and b touch along normal n (from a to b),
+// in world coordinates: for two upright boxes the ends of the shared face,
+// halfway into the overlap; otherwise the point of the circle (or of the
+// box nearest the circle).
 func contactPoints(a, b *Body, m manifold) (pts [2]Vec2, np int) {
 	switch {
 	case a.Shape == Box && b.Shape == Box:

@@ -19,6 +19,10 @@ func (w *World) solveVelocities(dt float64) {
 			if c.resting {
 				continue
 			}
+			if c.turning {
+				w.solveTurning(c, dt)
+				continue
+			}
 			a, b := &w.bodies[c.ia], &w.bodies[c.ib]
 			rv := b.Vel.Sub(a.Vel)
 			// Normal: no approach, or no more than closes the gap.
@@ -46,7 +50,9 @@ func (w *World) solveVelocities(dt float64) {
 			continue
 		}
 		a, b := &w.bodies[c.ia], &w.bodies[c.ib]
-		if e := max(a.Restitution, b.Restitution); e > 0 && c.vn0 < -bounceSpeed && c.Impulse > 0 {
+		if c.turning {
+			w.bounceTurning(c)
+		} else if e := max(a.Restitution, b.Restitution); e > 0 && c.vn0 < -bounceSpeed && c.Impulse > 0 {
 			vn := b.Vel.Sub(a.Vel).Dot(c.Normal)
 			p := max(c.Impulse+float64(c.mass*(float64(-e*c.vn0)-vn)), 0)
 			dp := p - c.Impulse
@@ -58,6 +64,111 @@ func (w *World) solveVelocities(dt float64) {
 			gap = PartGap
 		}
 		c.Touching = c.Depth >= -gap || c.Impulse > 0
+	}
+}
+
+// solveTurning is one velocity pass over a turning contact's points:
+// first each point's friction, within the Coulomb cone of its own normal
+// impulse, then the normal impulses, kept non-negative (or closing no more
+// than the gap). The two normal rows of a two-point contact are solved
+// together, as a 2×2 linear complementarity problem (Catto's block
+// solver, as in Box2D v2): one point after the other would rock a
+// resting box from corner to corner. Impulse and FrictionImpulse are the
+// points' sums.
+func (w *World) solveTurning(c *Contact, dt float64) {
+	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	n, t := c.Normal, c.tangent()
+	c.FrictionImpulse = 0
+	for k := range c.NumPoints {
+		vt := relVel(a, b, c.rA[k], c.rB[k]).Dot(t)
+		lim := c.friction * c.pn[k]
+		f := min(max(c.pt[k]-float64(c.tm[k]*vt), -lim), lim)
+		df := f - c.pt[k]
+		c.pt[k] = f
+		c.FrictionImpulse += f
+		applyAt(a, b, t.Scale(df), c.rA[k], c.rB[k])
+	}
+	if c.block {
+		w.solveBlock(c, a, b, dt)
+		c.Impulse = c.pn[0] + c.pn[1]
+		return
+	}
+	c.Impulse = 0
+	for k := range c.NumPoints {
+		vn := relVel(a, b, c.rA[k], c.rB[k]).Dot(n)
+		p := max(c.pn[k]+float64(c.nm[k]*(c.target(k, dt)-vn)), 0)
+		dp := p - c.pn[k]
+		c.pn[k] = p
+		c.Impulse += p
+		applyAt(a, b, n.Scale(dp), c.rA[k], c.rB[k])
+	}
+}
+
+// target is the normal velocity point k may have at least: zero when it
+// overlaps, closing no more than its gap within the tick when apart.
+func (c *Contact) target(k int, dt float64) float64 {
+	if c.depths[k] < 0 {
+		return c.depths[k] / dt
+	}
+	return 0
+}
+
+// solveBlock solves both normal rows of c at once: the impulses x ≥ 0
+// with velocities v = K·x + b ≥ 0 and x·v = 0, trying in turn both points
+// pushing, the first alone, the second alone, neither.
+func (w *World) solveBlock(c *Contact, a, b *Body, dt float64) {
+	n := c.Normal
+	x1, x2 := c.pn[0], c.pn[1]
+	k11, k12, k22 := c.k[0], c.k[1], c.k[2]
+	v1 := relVel(a, b, c.rA[0], c.rB[0]).Dot(n) - c.target(0, dt)
+	v2 := relVel(a, b, c.rA[1], c.rB[1]).Dot(n) - c.target(1, dt)
+	// b' = v - K·x_old: the velocities with the old impulses taken out.
+	b1 := v1 - (float64(k11*x1) + float64(k12*x2))
+	b2 := v2 - (float64(k12*x1) + float64(k22*x2))
+	var y1, y2 float64
+	det := float64(k11*k22) - float64(k12*k12)
+	switch {
+	case func() bool {
+		y1 = (float64(k12*b2) - float64(k22*b1)) / det
+		y2 = (float64(k12*b1) - float64(k11*b2)) / det
+		return y1 >= 0 && y2 >= 0
+	}():
+	case func() bool {
+		y1, y2 = -b1/k11, 0
+		return y1 >= 0 && float64(k12*y1)+b2 >= 0
+	}():
+	case func() bool {
+		y1, y2 = 0, -b2/k22
+		return y2 >= 0 && float64(k12*y2)+b1 >= 0
+	}():
+	case b1 >= 0 && b2 >= 0:
+		y1, y2 = 0, 0
+	default:
+		return // no solution (rounding): keep the impulses
+	}
+	applyAt(a, b, n.Scale(y1-x1), c.rA[0], c.rB[0])
+	applyAt(a, b, n.Scale(y2-x2), c.rA[1], c.rB[1])
+	c.pn[0], c.pn[1] = y1, y2
+}
+
+// bounceTurning applies restitution to a turning contact's points that met
+// faster than bounceSpeed and were pushed.
+func (w *World) bounceTurning(c *Contact) {
+	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	e := max(a.Restitution, b.Restitution)
+	if e == 0 {
+		return
+	}
+	for k := range c.NumPoints {
+		if c.vn0s[k] >= -bounceSpeed || c.pn[k] <= 0 {
+			continue
+		}
+		vn := relVel(a, b, c.rA[k], c.rB[k]).Dot(c.Normal)
+		p := max(c.pn[k]+float64(c.nm[k]*(float64(-e*c.vn0s[k])-vn)), 0)
+		dp := p - c.pn[k]
+		c.pn[k] = p
+		c.Impulse += dp
+		applyAt(a, b, c.Normal.Scale(dp), c.rA[k], c.rB[k])
 	}
 }
 
@@ -78,6 +189,10 @@ func (w *World) solvePositions() {
 				continue
 			}
 			a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+			if c.turning {
+				correctTurning(a, b)
+				continue
+			}
 			m, ok := collide(a, b)
 			if !ok {
 				continue
@@ -90,6 +205,9 @@ func (w *World) solvePositions() {
 			a.Pos = a.Pos.Sub(m.n.Scale(k * a.invMass))
 			b.Pos = b.Pos.Add(m.n.Scale(k * b.invMass))
 		}
+	}
+	for _, i := range w.movers {
+		w.bodies[i].syncRotation() // exact again after the small-angle steps, before the last pass measures
 	}
 	// No body ends the tick deeper in a static than the slop: the heap's
 	// weight may press it in through its neighbours, the statics win.
@@ -108,6 +226,38 @@ func (w *World) solvePositions() {
 					a.Pos = a.Pos.Sub(out)
 				}
 			}
+		}
+	}
+}
+
+// correctTurning is one position pass over a pair in which a body turns:
+// the contact found again at the current positions and angles, each point's
+// share of its overlap beyond the slop taken out of both positions and
+// angles, split by the effective mass at the point.
+func correctTurning(a, b *Body) {
+	m, ok := collide(a, b)
+	if !ok {
+		return
+	}
+	m.points(a, b)
+	n := m.n
+	ims := a.invMass + b.invMass
+	for k := range m.np {
+		corr := min(baumgarte*(m.depths[k]-slop), maxCorrection)
+		if corr <= 0 {
+			continue
+		}
+		ra := m.pts[k]
+		rb := a.Pos.Add(ra).Sub(b.Pos)
+		an, bn := cross(ra, n), cross(rb, n)
+		imp := corr / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
+		a.Pos = a.Pos.Sub(n.Scale(float64(imp * a.invMass)))
+		b.Pos = b.Pos.Add(n.Scale(float64(imp * b.invMass)))
+		if a.invI != 0 {
+			a.turn(-float64(a.invI * float64(an*imp)))
+		}
+		if b.invI != 0 {
+			b.turn(float64(b.invI * float64(bn*imp)))
 		}
 	}
 }
@@ -131,7 +281,7 @@ func (w *World) sleep(dt float64) {
 		b := &w.bodies[i]
 		w.island[i] = i
 		if b.Kind == Dynamic && !b.asleep {
-			if b.Vel.Len() < speed {
+			if max(b.Vel.Len(), float64(math.Abs(b.AngVel)*b.reach())) < speed {
 				b.still += dt
 			} else {
 				b.still = 0
@@ -169,7 +319,7 @@ func (w *World) sleep(dt float64) {
 		}
 		switch ready := w.rest[w.find(i)] >= limit; {
 		case ready && !b.asleep:
-			b.asleep, b.Vel = true, Vec2{}
+			b.asleep, b.Vel, b.AngVel = true, Vec2{}, 0
 		case !ready && b.asleep:
 			b.asleep, b.still = false, 0 // something in its island is awake
 		}
