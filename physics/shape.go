@@ -99,14 +99,17 @@ const hullTolerance = MinSize / 2
 // star whose turns are all left.
 func checkConvex(verts []Vec2) error {
 	n := len(verts)
+	for i := range n {
+		a, b := verts[i], verts[(i+1)%n]
+		if l := b.Sub(a).Len(); !(l >= MinSize) {
+			return fmt.Errorf("physics: hull edge from vertex %d %v to %d %v is %v long: want at least %v (a repeated vertex?)", i, a, (i+1)%n, b, l, float64(MinSize))
+		}
+	}
 	left, right := 0, 0
 	for i := range n {
 		a, b := verts[i], verts[(i+1)%n]
 		e := b.Sub(a)
 		l := e.Len()
-		if !(l >= MinSize) {
-			return fmt.Errorf("physics: hull edge from vertex %d %v to %d %v is %v long: want at least %v (a repeated vertex?)", i, a, (i+1)%n, b, l, float64(MinSize))
-		}
 		for j := range n {
 			if j == i || j == (i+1)%n {
 				continue

@@ -359,6 +359,9 @@ func putBody(p []byte, b *Body) {
 	putF(p[163:], b.AngularDamping)
 	putF(p[171:], b.invI)
 	h := &b.Hull
+	if b.Shape != Polygon {
+		h = &Hull{} // a stray hull on another shape plays no part
+	}
 	p[bodyHull] = h.n
 	for i := range MaxHullVertices {
 		putF(p[bodyHull+1+16*i:], h.verts[i].X)

@@ -194,7 +194,8 @@ type Body struct {
 	// radians per second, counter-clockwise; setting it on a sleeping body
 	// wakes it.
 	Angle, PrevAngle, AngVel float64
-	// Radius for circles; HalfW, HalfH for boxes; Hull for polygons.
+	// Radius for circles; HalfW, HalfH for boxes; Hull for polygons (Add
+	// clears it on other shapes).
 	Radius, HalfW, HalfH float64
 	Hull                 Hull
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
@@ -441,6 +442,9 @@ func (w *World) Add(b Body) (BodyID, error) {
 		return BodyID{}, err
 	}
 	b.removed, b.asleep, b.still = false, false, 0
+	if b.Shape != Polygon {
+		b.Hull = Hull{}
+	}
 	b.setMass()
 	b.Prev, b.PrevAngle = b.Pos, b.Angle
 	var i uint32
