@@ -40,19 +40,25 @@ type Contact struct {
 	friction float64
 
 	// A pair in which either body turns is solved point by point (turning
-	// set): each point has its own depth, feature id (warm starting
-	// matches on it), accumulated impulses, offsets from the two centres,
-	// effective masses along the normal and the tangent, and normal
-	// velocity before the solve.
+	// set), its points' state in the world's turn list at tp (kept apart,
+	// so that the contacts the upright solver streams through stay small).
 	turning bool
-	ids     [2]uint16
-	depths  [2]float64
-	pn, pt  [2]float64
-	rA, rB  [2]Vec2
-	nm, tm  [2]float64
-	vn0s    [2]float64
+	tp      int32
+}
+
+// pointState is a turning contact's per-point state: each point's depth,
+// feature id (warm starting matches on it), accumulated impulses, offsets
+// from the two centres, effective masses along the normal and the
+// tangent, and normal velocity before the solve.
+type pointState struct {
+	ids    [2]uint16
+	depths [2]float64
+	pn, pt [2]float64
+	rA, rB [2]Vec2
+	nm, tm [2]float64
+	vn0s   [2]float64
 	// A two-point contact's normal rows are solved together (a block
-	// solve) when well conditioned: K is their effective-mass matrix
+	// solve) when well conditioned: k is their effective-mass matrix
 	// (k11, k12, k22), block whether to use it.
 	k     [3]float64
 	block bool
@@ -121,6 +127,10 @@ func (w *World) detect() {
 		if w.sleeping(c.ia) && w.sleeping(c.ib) && w.room() {
 			r := *c
 			r.resting = true
+			if r.turning {
+				r.tp = int32(len(w.turn))
+				w.turn = append(w.turn, w.prevTurn[c.tp])
+			}
 			w.contacts = append(w.contacts, r)
 		}
 	}
@@ -176,7 +186,8 @@ func (w *World) narrow(i, j int32) bool {
 	if a.Disabled || b.Disabled || !collides(a, b) {
 		return true
 	}
-	m, ok := collideNear(a, b)
+	var p points
+	m, ok := collidePoints(a, b, &p)
 	if !ok {
 		return true
 	}
@@ -192,13 +203,13 @@ func (w *World) narrow(i, j int32) bool {
 		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
 		turning:  turns(a, b),
 	}
-	if !c.turning && m.np == 0 {
+	if !c.turning && p.np == 0 {
 		c.Points, c.NumPoints = contactPoints(a, b, m)
 	} else {
-		m.points(a, b)
-		c.NumPoints = m.np
-		for k := range m.np {
-			c.Points[k] = a.Pos.Add(m.pts[k])
+		p.fill(a, b, &m)
+		c.NumPoints = p.np
+		for k := range p.np {
+			c.Points[k] = a.Pos.Add(p.pts[k])
 		}
 	}
 	c.Point = c.Points[0]
@@ -206,7 +217,9 @@ func (w *World) narrow(i, j int32) bool {
 		c.Point = c.Points[0].Add(c.Points[1]).Scale(0.5)
 	}
 	if c.turning {
-		c.prepare(a, b, &m)
+		c.tp = int32(len(w.turn))
+		w.turn = append(w.turn, pointState{})
+		w.turn[c.tp].prepare(a, b, &c, &p)
 	}
 	w.contacts = append(w.contacts, c)
 	return true
@@ -215,8 +228,8 @@ func (w *World) narrow(i, j int32) bool {
 // prepare sets up a turning contact's points from m: their depths, ids,
 // offsets from the two centres, effective masses (1/(1/ma + 1/mb +
 // (r×n)²/Ia + ...)) and normal velocities.
-func (c *Contact) prepare(a, b *Body, m *manifold) {
-	n, t := c.Normal, c.tangent()
+func (c *pointState) prepare(a, b *Body, ct *Contact, m *points) {
+	n, t := ct.Normal, ct.tangent()
 	ims := a.invMass + b.invMass
 	for k := range m.np {
 		ra := m.pts[k]
@@ -281,7 +294,7 @@ func (w *World) warmStart() {
 		c.Touching = prev.Touching // until the solve decides, with PartGap
 		if c.turning {
 			if prev.turning {
-				w.warmTurning(c, prev)
+				w.warmTurning(c, &w.turn[c.tp], &w.prevTurn[prev.tp])
 			}
 			continue
 		}
@@ -295,18 +308,18 @@ func (w *World) warmStart() {
 
 // warmTurning gives each point of turning contact c the impulses of the
 // point of prev with the same feature id, and applies them.
-func (w *World) warmTurning(c, prev *Contact) {
+func (w *World) warmTurning(c *Contact, q, prev *pointState) {
 	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
 	t := c.tangent()
 	for k := range c.NumPoints {
-		for j := range prev.NumPoints {
-			if prev.ids[j] != c.ids[k] {
+		for j := range 2 {
+			if prev.ids[j] != q.ids[k] {
 				continue
 			}
-			c.pn[k], c.pt[k] = prev.pn[j], prev.pt[j]
-			c.Impulse += c.pn[k]
-			c.FrictionImpulse += c.pt[k]
-			applyAt(a, b, c.Normal.Scale(c.pn[k]).Add(t.Scale(c.pt[k])), c.rA[k], c.rB[k])
+			q.pn[k], q.pt[k] = prev.pn[j], prev.pt[j]
+			c.Impulse += q.pn[k]
+			c.FrictionImpulse += q.pt[k]
+			applyAt(a, b, c.Normal.Scale(q.pn[k]).Add(t.Scale(q.pt[k])), q.rA[k], q.rB[k])
 			break
 		}
 	}
@@ -328,10 +341,17 @@ type manifold struct {
 	n       Vec2
 	depth   float64
 	feature uint8
-	np      int
-	pts     [2]Vec2
-	depths  [2]float64
-	ids     [2]uint16
+}
+
+// points are a manifold's contact points (np of them, relative to the
+// first body's position), each with its depth and a feature id stable
+// from tick to tick: the general path fills them in, the upright paths
+// leave them to fill.
+type points struct {
+	np     int
+	pts    [2]Vec2
+	depths [2]float64
+	ids    [2]uint16
 }
 
 // collide tests two bodies for overlap.
@@ -341,18 +361,25 @@ func collide(a, b *Body) (manifold, bool) {
 }
 
 // collideNear tests two bodies for overlap or a gap under the speculative
-// margin (depth > -margin). Upright boxes and circles take the
-// axis-aligned paths of the upright world; a turned box or a polygon the
-// general one (separating axes, then the incident edge clipped to the
-// reference face).
+// margin (depth > -margin).
 func collideNear(a, b *Body) (manifold, bool) {
+	var p points
+	return collidePoints(a, b, &p)
+}
+
+// collidePoints is collideNear, with the general path's points in p.
+// Upright boxes and circles take the axis-aligned paths of the upright
+// world; a turned box or a polygon the general one (separating axes, then
+// the incident edge clipped to the reference face).
+func collidePoints(a, b *Body, p *points) (manifold, bool) {
+	if a.Shape == Circle && b.Shape == Circle {
+		return circleCircle(a, b)
+	}
 	// The upright paths serve pairs that cannot turn, so that a turning
 	// pair keeps one path, and its points their ids, when an angle passes
 	// through 0.
 	flat := !turns(a, b) && a.upright() && b.upright()
 	switch {
-	case a.Shape == Circle && b.Shape == Circle:
-		return circleCircle(a, b)
 	case flat && a.Shape == Box && b.Shape == Box:
 		return boxBox(a, b)
 	case flat && a.Shape == Circle && b.Shape == Box:
@@ -364,18 +391,18 @@ func collideNear(a, b *Body) (manifold, bool) {
 	case a.Shape == Circle:
 		var pb poly
 		pb.place(b, b.Pos.Sub(a.Pos))
-		m, ok := polyCircle(&pb, Vec2{}, a.Radius)
+		m, ok := polyCircle(&pb, Vec2{}, a.Radius, p)
 		m.n = m.n.Scale(-1)
 		return m, ok
 	case b.Shape == Circle:
 		var pa poly
 		pa.place(a, Vec2{})
-		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius)
+		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius, p)
 	}
 	var pa, pb poly
 	pa.place(a, Vec2{})
 	pb.place(b, b.Pos.Sub(a.Pos))
-	return polyPoly(&pa, &pb)
+	return polyPoly(&pa, &pb, p)
 }
 
 func circleCircle(a, b *Body) (manifold, bool) {
@@ -437,7 +464,7 @@ func boxCircle(a, b *Body) (manifold, bool) {
 // the polygon to the circle, and the point is the circle's, halfway into
 // the overlap. The feature id is the face (0-7) or the vertex (8-15)
 // nearest the centre.
-func polyCircle(p *poly, c Vec2, r float64) (manifold, bool) {
+func polyCircle(p *poly, c Vec2, r float64, out *points) (manifold, bool) {
 	face, sep := 0, math.Inf(-1)
 	for i := range p.count {
 		if s := p.n[i].Dot(c.Sub(p.v[i])); s > sep {
@@ -468,10 +495,10 @@ func polyCircle(p *poly, c Vec2, r float64) (manifold, bool) {
 			}
 		}
 	}
-	m := manifold{n: n, depth: depth, np: 1}
-	m.pts[0] = c.Sub(n.Scale(r - float64(depth/2)))
-	m.depths[0], m.ids[0] = depth, id
-	return m, true
+	out.np = 1
+	out.pts[0] = c.Sub(n.Scale(r - float64(depth/2)))
+	out.depths[0], out.ids[0] = depth, id
+	return manifold{n: n, depth: depth}, true
 }
 
 // maxSeparation returns the face of p whose outward normal separates q
@@ -499,7 +526,7 @@ func maxSeparation(p, q *poly) (int, float64) {
 // of the reference face are the points, halfway between the two
 // surfaces. A point's feature id names the reference face, which side
 // (a or b) it is on, and the incident vertex or the side that clipped it.
-func polyPoly(a, b *poly) (manifold, bool) {
+func polyPoly(a, b *poly, out *points) (manifold, bool) {
 	fa, sa := maxSeparation(a, b)
 	if sa > margin {
 		return manifold{}, false
@@ -537,18 +564,19 @@ func polyPoly(a, b *poly) (manifold, bool) {
 	if flip == 1 {
 		m.n = n.Scale(-1)
 	}
+	out.np = 0
 	for k := range 2 {
 		sep := n.Dot(seg[k].Sub(v1))
 		if sep > margin {
 			continue
 		}
-		m.pts[m.np] = seg[k].Sub(n.Scale(sep / 2))
-		m.depths[m.np] = -sep
-		m.ids[m.np] = flip<<12 | uint16(face)<<8 | ids[k]
+		out.pts[out.np] = seg[k].Sub(n.Scale(sep / 2))
+		out.depths[out.np] = -sep
+		out.ids[out.np] = flip<<12 | uint16(face)<<8 | ids[k]
 		m.depth = max(m.depth, -sep)
-		m.np++
+		out.np++
 	}
-	return m, m.np > 0
+	return m, out.np > 0
 }
 
 // clip keeps the part of segment seg on the side n·p ≤ off; a point made
@@ -570,20 +598,20 @@ func clip(seg [2]Vec2, ids [2]uint16, n Vec2, off float64, side uint16) ([2]Vec2
 	return seg, ids, true
 }
 
-// points fills in m's points for the axis-aligned paths, which do not
+// fill fills in the points of m for the axis-aligned paths, which do not
 // compute them (the upright solver needs none): the ends of the shared
 // face for two boxes, the circle's point otherwise, relative to a.Pos, at
 // the manifold's depth. Their ids name the face and the end.
-func (m *manifold) points(a, b *Body) {
-	if m.np > 0 {
+func (p *points) fill(a, b *Body, m *manifold) {
+	if p.np > 0 {
 		return
 	}
 	pts, np := contactPoints(a, b, *m)
-	m.np = np
+	p.np = np
 	for k := range np {
-		m.pts[k] = pts[k].Sub(a.Pos)
-		m.depths[k] = m.depth
-		m.ids[k] = 1<<13 | uint16(m.feature)<<4 | uint16(k)
+		p.pts[k] = pts[k].Sub(a.Pos)
+		p.depths[k] = m.depth
+		p.ids[k] = 1<<13 | uint16(m.feature)<<4 | uint16(k)
 	}
 }
 

@@ -51,7 +51,7 @@ func rayBody(b *Body, from, d Vec2) (float64, Vec2, bool) {
 	if b.Shape == Box {
 		t, n, ok = rayBox(p, ld, Vec2{}, b.HalfW, b.HalfH)
 	} else {
-		t, n, ok = rayHull(p, ld, &b.Hull)
+		t, n, ok = rayHull(p, ld, b.Hull)
 	}
 	if !ok {
 		return 0, Vec2{}, false

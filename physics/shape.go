@@ -13,7 +13,8 @@ const MaxHullVertices = 8
 // Hull is a convex polygon's vertices in the body's frame, counter-clockwise,
 // its centroid at the body's origin (Body.Pos), as NewHull validated them. A
 // body whose Shape is Polygon collides with its Hull turned by Body.Angle.
-// The zero Hull has no vertices: Add refuses it for a Polygon.
+// A Hull never changes once made: bodies may share one. Add refuses a
+// Polygon without one.
 type Hull struct {
 	verts [MaxHullVertices]Vec2
 	norms [MaxHullVertices]Vec2 // outward unit normal of the edge from verts[i] to verts[i+1]
@@ -40,18 +41,18 @@ func (h *Hull) Area() float64 { return h.area }
 // returns it moved so that its centroid is at the origin: give the body
 // its position at the centroid (Centroid says where that is in verts'
 // coordinates). The error names the first vertex at fault.
-func NewHull(verts ...Vec2) (Hull, error) {
-	var h Hull
+func NewHull(verts ...Vec2) (*Hull, error) {
+	h := new(Hull)
 	if len(verts) < 3 || len(verts) > MaxHullVertices {
-		return h, fmt.Errorf("physics: a hull of %d vertices: want 3 to %d", len(verts), MaxHullVertices)
+		return nil, fmt.Errorf("physics: a hull of %d vertices: want 3 to %d", len(verts), MaxHullVertices)
 	}
 	for i, v := range verts {
 		if !(math.Abs(v.X) <= MaxSize && math.Abs(v.Y) <= MaxSize) {
-			return h, fmt.Errorf("physics: hull vertex %d %v: want finite coordinates within ±%v", i, v, float64(MaxSize))
+			return nil, fmt.Errorf("physics: hull vertex %d %v: want finite coordinates within ±%v", i, v, float64(MaxSize))
 		}
 	}
 	if err := checkConvex(verts); err != nil {
-		return h, err
+		return nil, err
 	}
 	c := centroid(verts)
 	shifted := make([]Vec2, len(verts)) // NewHull is not a hot path
@@ -59,7 +60,7 @@ func NewHull(verts ...Vec2) (Hull, error) {
 		shifted[i] = v.Sub(c)
 	}
 	if err := checkConvex(shifted); err != nil { // rounding in the shift
-		return h, err
+		return nil, err
 	}
 	h.build(shifted)
 	return h, nil
@@ -165,28 +166,6 @@ func (h *Hull) build(verts []Vec2) {
 	h.area, h.inertia = area, inertia/area
 }
 
-// check reports a hull that NewHull would not have made: Add and Restore
-// never trust one.
-func (h *Hull) check() error {
-	if h.n < 3 || h.n > MaxHullVertices {
-		return fmt.Errorf("physics: a hull of %d vertices: want 3 to %d (make one with NewHull)", h.n, MaxHullVertices)
-	}
-	for i, v := range h.verts[:h.n] {
-		if !(math.Abs(v.X) <= MaxSize && math.Abs(v.Y) <= MaxSize) {
-			return fmt.Errorf("physics: hull vertex %d %v: want finite coordinates within ±%v", i, v, float64(MaxSize))
-		}
-	}
-	if err := checkConvex(h.verts[:h.n]); err != nil {
-		return err
-	}
-	var want Hull
-	want.build(h.verts[:h.n])
-	if want != *h {
-		return fmt.Errorf("physics: a hull whose derived numbers are not its vertices' (make one with NewHull)")
-	}
-	return nil
-}
-
 // cross returns the 2D cross product a×b, its products rounded.
 func cross(a, b Vec2) float64 { return float64(a.X*b.Y) - float64(a.Y*b.X) }
 
@@ -285,7 +264,7 @@ func (p *poly) place(b *Body, off Vec2) {
 		}
 		return
 	}
-	h := &b.Hull
+	h := b.Hull
 	p.count = int(h.n)
 	for i := range p.count {
 		p.v[i] = rotate(c, s, h.verts[i]).Add(off)

@@ -102,7 +102,7 @@ func (w *World) Snapshot(dst []byte) []byte {
 		p = p[slotBytes:]
 	}
 	for i := range w.contacts {
-		putContact(p[:contactBytes], &w.contacts[i])
+		putContact(p[:contactBytes], &w.contacts[i], w.pointsOf(&w.contacts[i]))
 		p = p[contactBytes:]
 	}
 	return dst
@@ -155,10 +155,18 @@ func (w *World) Restore(src []byte) error {
 	}
 	w.staticsDirty, w.stale = true, true // a snapshot may name removed bodies in its contacts: dropped at the next step
 	w.contacts = resize(w.contacts, h.contacts)
+	w.turn = w.turn[:0]
 	for i := range w.contacts {
-		getContact(p[:contactBytes], &w.contacts[i])
+		c := &w.contacts[i]
+		var q pointState
+		getContact(p[:contactBytes], c, &q)
+		if c.turning {
+			c.tp = int32(len(w.turn))
+			w.turn = append(w.turn, q)
+		}
 		p = p[contactBytes:]
 	}
+	w.prevTurn = w.prevTurn[:0]
 	w.freeing = w.freeing[:0]
 	w.island = resize(w.island, h.bodies)
 	w.rest = resize(w.rest, h.bodies)
@@ -358,8 +366,8 @@ func putBody(p []byte, b *Body) {
 	putF(p[155:], b.Inertia)
 	putF(p[163:], b.AngularDamping)
 	putF(p[171:], b.invI)
-	h := &b.Hull
-	if b.Shape != Polygon {
+	h := b.Hull
+	if b.Shape != Polygon || h == nil {
 		h = &Hull{} // a stray hull on another shape plays no part
 	}
 	p[bodyHull] = h.n
@@ -372,6 +380,7 @@ func putBody(p []byte, b *Body) {
 func getBody(p []byte, b *Body) {
 	_ = p[bodyBytes-1]
 	f := p[bodyFlags]
+	old := b.Hull
 	*b = Body{
 		Kind: Kind(p[0]), Shape: Shape(p[1]),
 		Pos: Vec2{getF(p[2:]), getF(p[10:])}, Prev: Vec2{getF(p[18:]), getF(p[26:])},
@@ -393,7 +402,13 @@ func getBody(p []byte, b *Body) {
 		for i := range n {
 			v[i] = Vec2{getF(p[bodyHull+1+16*i:]), getF(p[bodyHull+9+16*i:])}
 		}
-		b.Hull.build(v[:n])
+		var h Hull
+		h.build(v[:n])
+		if old != nil && *old == h {
+			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
+		} else {
+			b.Hull = &h
+		}
 	}
 	b.syncRotation()
 }
@@ -403,7 +418,7 @@ const contactNumPoints = 96
 
 // putContact writes a contact record: ia, ib, A's and B's generations,
 // Normal, Points, Point, Depth... (the offsets below), flags.
-func putContact(p []byte, c *Contact) {
+func putContact(p []byte, c *Contact, q *pointState) {
 	_ = p[contactBytes-1]
 	le.PutUint32(p[0:], c.ia)
 	le.PutUint32(p[4:], c.ib)
@@ -436,17 +451,29 @@ func putContact(p []byte, c *Contact) {
 	putF(p[107:], c.mass)
 	putF(p[115:], c.vn0)
 	putF(p[123:], c.friction)
-	le.PutUint16(p[131:], c.ids[0])
-	le.PutUint16(p[133:], c.ids[1])
-	putF(p[135:], c.depths[0])
-	putF(p[143:], c.depths[1])
-	putF(p[151:], c.pn[0])
-	putF(p[159:], c.pn[1])
-	putF(p[167:], c.pt[0])
-	putF(p[175:], c.pt[1])
+	le.PutUint16(p[131:], q.ids[0])
+	le.PutUint16(p[133:], q.ids[1])
+	putF(p[135:], q.depths[0])
+	putF(p[143:], q.depths[1])
+	putF(p[151:], q.pn[0])
+	putF(p[159:], q.pn[1])
+	putF(p[167:], q.pt[0])
+	putF(p[175:], q.pt[1])
 }
 
-func getContact(p []byte, c *Contact) {
+// noPoints is the point state written for a contact that does not turn.
+var noPoints pointState
+
+// pointsOf returns a contact's point state, or zeros when it does not
+// turn.
+func (w *World) pointsOf(c *Contact) *pointState {
+	if c.turning {
+		return &w.turn[c.tp]
+	}
+	return &noPoints
+}
+
+func getContact(p []byte, c *Contact, q *pointState) {
 	_ = p[contactBytes-1]
 	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
 	f := p[105]
@@ -461,10 +488,12 @@ func getContact(p []byte, c *Contact) {
 		ia: ia, ib: ib, key: uint64(ia)<<32 | uint64(ib),
 		mass: getF(p[107:]), vn0: getF(p[115:]), friction: getF(p[123:]),
 		turning: f&4 != 0,
-		ids:     [2]uint16{le.Uint16(p[131:]), le.Uint16(p[133:])},
-		depths:  [2]float64{getF(p[135:]), getF(p[143:])},
-		pn:      [2]float64{getF(p[151:]), getF(p[159:])},
-		pt:      [2]float64{getF(p[167:]), getF(p[175:])},
+	}
+	*q = pointState{
+		ids:    [2]uint16{le.Uint16(p[131:]), le.Uint16(p[133:])},
+		depths: [2]float64{getF(p[135:]), getF(p[143:])},
+		pn:     [2]float64{getF(p[151:]), getF(p[159:])},
+		pt:     [2]float64{getF(p[167:]), getF(p[175:])},
 	}
 }
 
@@ -541,8 +570,8 @@ func Diff(a, b []byte) string {
 	for i := range wa.contacts {
 		ca, cb := &wa.contacts[i], &wb.contacts[i]
 		var ra, rb [contactBytes]byte
-		putContact(ra[:], ca)
-		putContact(rb[:], cb)
+		putContact(ra[:], ca, wa.pointsOf(ca))
+		putContact(rb[:], cb, wb.pointsOf(cb))
 		if ra != rb {
 			return fmt.Sprintf("contact %d (%v, %v): %+v != %+v", i, ca.A, ca.B, *ca, *cb)
 		}
@@ -583,7 +612,7 @@ func diffBody(a, b *Body) string {
 	}{
 		{"Kind", a.Kind, b.Kind}, {"Shape", a.Shape, b.Shape}, {"Layer", a.Layer, b.Layer}, {"Mask", a.Mask, b.Mask},
 		{"Disabled", a.Disabled, b.Disabled}, {"Sweep", a.Sweep, b.Sweep}, {"Tag", a.Tag, b.Tag},
-		{"FixedRotation", a.FixedRotation, b.FixedRotation}, {"Hull", a.Hull, b.Hull},
+		{"FixedRotation", a.FixedRotation, b.FixedRotation}, {"Hull", hullOf(a), hullOf(b)},
 		{"generation", a.gen, b.gen}, {"removed", a.removed, b.removed}, {"asleep", a.asleep, b.asleep},
 	}
 	for _, f := range flags {
@@ -597,3 +626,11 @@ func diffBody(a, b *Body) string {
 // same compares floats by their bits: NaN is the same as NaN, 0 differs
 // from -0, as the next tick may tell them apart.
 func same(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// hullOf returns b's hull as a value, the zero Hull for none.
+func hullOf(b *Body) Hull {
+	if b.Hull == nil || b.Shape != Polygon {
+		return Hull{}
+	}
+	return *b.Hull
+}

@@ -232,7 +232,7 @@ func TestDiffNamesTheBodyAndField(t *testing.T) {
 func BenchmarkSnapshotRestore(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
-			w := awakePile(b, n)
+			w := awakePile(b, n, false)
 			buf := w.Snapshot(nil)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(buf)))

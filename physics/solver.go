@@ -77,38 +77,39 @@ func (w *World) solveVelocities(dt float64) {
 // points' sums.
 func (w *World) solveTurning(c *Contact, dt float64) {
 	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	q := &w.turn[c.tp]
 	n, t := c.Normal, c.tangent()
 	c.FrictionImpulse = 0
 	for k := range c.NumPoints {
-		vt := relVel(a, b, c.rA[k], c.rB[k]).Dot(t)
-		lim := c.friction * c.pn[k]
-		f := min(max(c.pt[k]-float64(c.tm[k]*vt), -lim), lim)
-		df := f - c.pt[k]
-		c.pt[k] = f
+		vt := relVel(a, b, q.rA[k], q.rB[k]).Dot(t)
+		lim := c.friction * q.pn[k]
+		f := min(max(q.pt[k]-float64(q.tm[k]*vt), -lim), lim)
+		df := f - q.pt[k]
+		q.pt[k] = f
 		c.FrictionImpulse += f
-		applyAt(a, b, t.Scale(df), c.rA[k], c.rB[k])
+		applyAt(a, b, t.Scale(df), q.rA[k], q.rB[k])
 	}
-	if c.block {
-		w.solveBlock(c, a, b, dt)
-		c.Impulse = c.pn[0] + c.pn[1]
+	if q.block {
+		w.solveBlock(c, q, a, b, dt)
+		c.Impulse = q.pn[0] + q.pn[1]
 		return
 	}
 	c.Impulse = 0
 	for k := range c.NumPoints {
-		vn := relVel(a, b, c.rA[k], c.rB[k]).Dot(n)
-		p := max(c.pn[k]+float64(c.nm[k]*(c.target(k, dt)-vn)), 0)
-		dp := p - c.pn[k]
-		c.pn[k] = p
+		vn := relVel(a, b, q.rA[k], q.rB[k]).Dot(n)
+		p := max(q.pn[k]+float64(q.nm[k]*(q.target(k, dt)-vn)), 0)
+		dp := p - q.pn[k]
+		q.pn[k] = p
 		c.Impulse += p
-		applyAt(a, b, n.Scale(dp), c.rA[k], c.rB[k])
+		applyAt(a, b, n.Scale(dp), q.rA[k], q.rB[k])
 	}
 }
 
 // target is the normal velocity point k may have at least: zero when it
 // overlaps, closing no more than its gap within the tick when apart.
-func (c *Contact) target(k int, dt float64) float64 {
-	if c.depths[k] < 0 {
-		return c.depths[k] / dt
+func (q *pointState) target(k int, dt float64) float64 {
+	if q.depths[k] < 0 {
+		return q.depths[k] / dt
 	}
 	return 0
 }
@@ -116,12 +117,12 @@ func (c *Contact) target(k int, dt float64) float64 {
 // solveBlock solves both normal rows of c at once: the impulses x ≥ 0
 // with velocities v = K·x + b ≥ 0 and x·v = 0, trying in turn both points
 // pushing, the first alone, the second alone, neither.
-func (w *World) solveBlock(c *Contact, a, b *Body, dt float64) {
+func (w *World) solveBlock(c *Contact, q *pointState, a, b *Body, dt float64) {
 	n := c.Normal
-	x1, x2 := c.pn[0], c.pn[1]
-	k11, k12, k22 := c.k[0], c.k[1], c.k[2]
-	v1 := relVel(a, b, c.rA[0], c.rB[0]).Dot(n) - c.target(0, dt)
-	v2 := relVel(a, b, c.rA[1], c.rB[1]).Dot(n) - c.target(1, dt)
+	x1, x2 := q.pn[0], q.pn[1]
+	k11, k12, k22 := q.k[0], q.k[1], q.k[2]
+	v1 := relVel(a, b, q.rA[0], q.rB[0]).Dot(n) - q.target(0, dt)
+	v2 := relVel(a, b, q.rA[1], q.rB[1]).Dot(n) - q.target(1, dt)
 	// b' = v - K·x_old: the velocities with the old impulses taken out.
 	b1 := v1 - (float64(k11*x1) + float64(k12*x2))
 	b2 := v2 - (float64(k12*x1) + float64(k22*x2))
@@ -146,29 +147,30 @@ func (w *World) solveBlock(c *Contact, a, b *Body, dt float64) {
 	default:
 		return // no solution (rounding): keep the impulses
 	}
-	applyAt(a, b, n.Scale(y1-x1), c.rA[0], c.rB[0])
-	applyAt(a, b, n.Scale(y2-x2), c.rA[1], c.rB[1])
-	c.pn[0], c.pn[1] = y1, y2
+	applyAt(a, b, n.Scale(y1-x1), q.rA[0], q.rB[0])
+	applyAt(a, b, n.Scale(y2-x2), q.rA[1], q.rB[1])
+	q.pn[0], q.pn[1] = y1, y2
 }
 
 // bounceTurning applies restitution to a turning contact's points that met
 // faster than bounceSpeed and were pushed.
 func (w *World) bounceTurning(c *Contact) {
 	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	q := &w.turn[c.tp]
 	e := max(a.Restitution, b.Restitution)
 	if e == 0 {
 		return
 	}
 	for k := range c.NumPoints {
-		if c.vn0s[k] >= -bounceSpeed || c.pn[k] <= 0 {
+		if q.vn0s[k] >= -bounceSpeed || q.pn[k] <= 0 {
 			continue
 		}
-		vn := relVel(a, b, c.rA[k], c.rB[k]).Dot(c.Normal)
-		p := max(c.pn[k]+float64(c.nm[k]*(float64(-e*c.vn0s[k])-vn)), 0)
-		dp := p - c.pn[k]
-		c.pn[k] = p
+		vn := relVel(a, b, q.rA[k], q.rB[k]).Dot(c.Normal)
+		p := max(q.pn[k]+float64(q.nm[k]*(float64(-e*q.vn0s[k])-vn)), 0)
+		dp := p - q.pn[k]
+		q.pn[k] = p
 		c.Impulse += dp
-		applyAt(a, b, c.Normal.Scale(dp), c.rA[k], c.rB[k])
+		applyAt(a, b, c.Normal.Scale(dp), q.rA[k], q.rB[k])
 	}
 }
 
@@ -235,19 +237,20 @@ func (w *World) solvePositions() {
 // share of its overlap beyond the slop taken out of both positions and
 // angles, split by the effective mass at the point.
 func correctTurning(a, b *Body) {
-	m, ok := collide(a, b)
-	if !ok {
+	var p points
+	m, ok := collidePoints(a, b, &p)
+	if !ok || m.depth <= 0 {
 		return
 	}
-	m.points(a, b)
+	p.fill(a, b, &m)
 	n := m.n
 	ims := a.invMass + b.invMass
-	for k := range m.np {
-		corr := min(baumgarte*(m.depths[k]-slop), maxCorrection)
+	for k := range p.np {
+		corr := min(baumgarte*(p.depths[k]-slop), maxCorrection)
 		if corr <= 0 {
 			continue
 		}
-		ra := m.pts[k]
+		ra := p.pts[k]
 		rb := a.Pos.Add(ra).Sub(b.Pos)
 		an, bn := cross(ra, n), cross(rb, n)
 		imp := corr / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))

@@ -195,9 +195,10 @@ type Body struct {
 	// wakes it.
 	Angle, PrevAngle, AngVel float64
 	// Radius for circles; HalfW, HalfH for boxes; Hull for polygons (Add
-	// clears it on other shapes).
+	// clears it on other shapes). Bodies may share one Hull: it never
+	// changes.
 	Radius, HalfW, HalfH float64
-	Hull                 Hull
+	Hull                 *Hull
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
 	// have infinite mass.
 	Mass float64
@@ -392,6 +393,7 @@ type World struct {
 	over                bool      // this step reached it
 	contacts            []Contact // this tick's, in the order found
 	previous            []Contact // last tick's
+	turn, prevTurn      []pointState // the turning contacts' points, this tick's and last tick's (Contact.tp)
 	prevTable, curTable pairTable // pair key → index in previous, contacts
 	island              []int32   // union-find parents, by body index
 	rest                []float64 // an island root's least rested time
@@ -443,7 +445,7 @@ func (w *World) Add(b Body) (BodyID, error) {
 	}
 	b.removed, b.asleep, b.still = false, false, 0
 	if b.Shape != Polygon {
-		b.Hull = Hull{}
+		b.Hull = nil
 	}
 	b.setMass()
 	b.Prev, b.PrevAngle = b.Pos, b.Angle
@@ -487,6 +489,8 @@ func (w *World) Reserve(bodies int) {
 	w.seen = room(w.seen, bodies)
 	w.contacts = room(w.contacts, contacts)
 	w.previous = room(w.previous, contacts)
+	w.turn = room(w.turn, contacts)
+	w.prevTurn = room(w.prevTurn, contacts)
 	w.prevTable.reset(contacts)
 	w.curTable.reset(contacts)
 	w.grid.reserve(bodies)
@@ -524,7 +528,7 @@ func (b *Body) check() error {
 		return fmt.Errorf("physics: restitution %v: want 0 to 1", b.Restitution)
 	case !inside(b.Friction, 0, MaxFriction):
 		return fmt.Errorf("physics: friction %v: want 0 to %v", b.Friction, float64(MaxFriction))
-	case b.Shape == Polygon && b.Hull.n < 3:
+	case b.Shape == Polygon && (b.Hull == nil || b.Hull.n < 3):
 		// A Hull's fields are its own: one with vertices came from NewHull
 		// (or a snapshot Restore checked), so its vertex count is enough.
 		return fmt.Errorf("physics: a polygon with no hull: make one with NewHull")
@@ -558,6 +562,8 @@ func (w *World) roomForContacts() {
 	want := 6 * len(w.bodies)
 	w.contacts = room(w.contacts, want)
 	w.previous = room(w.previous, want)
+	w.turn = room(w.turn, want)
+	w.prevTurn = room(w.prevTurn, want)
 }
 
 // index lists body i with the statics or the movers.
@@ -758,6 +764,7 @@ func (w *World) Step(dt float64) {
 	w.purge()
 	w.stepping = true
 	w.previous, w.contacts = w.contacts, w.previous[:0]
+	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
 	w.contain("before the step")
 	for _, i := range w.movers {
 		b := &w.bodies[i]
