@@ -383,20 +383,20 @@ type World struct {
 	statics []int32  // static bodies; Body.slot is the index here
 	movers  []int32  // dynamic and kinematic bodies; Body.slot is the index here
 
-	grid                grid      // the movers, rebuilt every step
-	staticGrid          grid      // the statics, rebuilt when they change
-	staticsDirty        bool      // a static was added, removed or moved
-	near                []int32   // statics near the body being moved or tested
-	stale               bool      // contacts may name removed bodies: purge them
-	faults, overloads   uint64    // bodies taken out, steps over the contact limit
-	limit               int       // this step's contact limit
-	over                bool      // this step reached it
-	contacts            []Contact // this tick's, in the order found
-	previous            []Contact // last tick's
+	grid                grid         // the movers, rebuilt every step
+	staticGrid          grid         // the statics, rebuilt when they change
+	staticsDirty        bool         // a static was added, removed or moved
+	near                []int32      // statics near the body being moved or tested
+	stale               bool         // contacts may name removed bodies: purge them
+	faults, overloads   uint64       // bodies taken out, steps over the contact limit
+	limit               int          // this step's contact limit
+	over                bool         // this step reached it
+	contacts            []Contact    // this tick's, in the order found
+	previous            []Contact    // last tick's
 	turn, prevTurn      []pointState // the turning contacts' points, this tick's and last tick's (Contact.tp)
-	prevTable, curTable pairTable // pair key → index in previous, contacts
-	island              []int32   // union-find parents, by body index
-	rest                []float64 // an island root's least rested time
+	prevTable, curTable pairTable    // pair key → index in previous, contacts
+	island              []int32      // union-find parents, by body index
+	rest                []float64    // an island root's least rested time
 	ticks               uint64
 	stepping            bool
 	cold                bool    // no warm starting (tests measure what it is worth)
