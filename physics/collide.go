@@ -62,6 +62,14 @@ type pointState struct {
 	// (k11, k12, k22), block whether to use it.
 	k     [3]float64
 	block bool
+	// A polygon pair's points as the position passes measure them (as in
+	// Box2D v2's position solver): each point's anchor on a's surface and
+	// on b's, in their own frames, and the normal in the reference
+	// body's frame (ref: 1 a, 2 b; 0 for a pair with a circle, measured
+	// again by the narrow phase).
+	anchorA, anchorB [2]Vec2
+	normal           Vec2
+	ref              uint8
 }
 
 // tangent returns the contact's tangent, the normal turned a quarter turn.
@@ -241,6 +249,16 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points) {
 		at, bt := cross(ra, t), cross(rb, t)
 		c.tm[k] = 1 / (ims + float64(a.invI*float64(at*at)) + float64(b.invI*float64(bt*bt)))
 		c.vn0s[k] = relVel(a, b, ra, rb).Dot(n)
+		half := n.Scale(m.depths[k] / 2) // the surfaces are half the depth either side
+		c.anchorA[k] = unrotate(a.rc, a.rs, ra.Add(half))
+		c.anchorB[k] = unrotate(b.rc, b.rs, rb.Sub(half))
+	}
+	c.ref = m.ref
+	switch m.ref {
+	case 1:
+		c.normal = unrotate(a.rc, a.rs, n)
+	case 2:
+		c.normal = unrotate(b.rc, b.rs, n)
 	}
 	c.block = false
 	if m.np == 2 {
@@ -352,6 +370,7 @@ type points struct {
 	pts    [2]Vec2
 	depths [2]float64
 	ids    [2]uint16
+	ref    uint8 // polygon pairs: 1 when a's face is the reference, 2 when b's
 }
 
 // collide tests two bodies for overlap.
@@ -564,7 +583,7 @@ func polyPoly(a, b *poly, out *points) (manifold, bool) {
 	if flip == 1 {
 		m.n = n.Scale(-1)
 	}
-	out.np = 0
+	out.np, out.ref = 0, uint8(1+flip)
 	for k := range 2 {
 		sep := n.Dot(seg[k].Sub(v1))
 		if sep > margin {
