@@ -201,6 +201,10 @@ func (b *Body) turn(d float64) {
 	c, s := b.rc-float64(b.rs*d), b.rs+float64(b.rc*d)
 	l := math.Sqrt(float64(c*c) + float64(s*s))
 	b.rc, b.rs = c/l, s/l
+	// Stale, whatever Angle became: a step too small to change the angle
+	// still turned the rotation, and a snapshot restores the rotation of
+	// the angle.
+	b.rotAngle = math.NaN()
 }
 
 // wrapAngle returns a in [-π, π), the same bits everywhere.
