@@ -81,7 +81,7 @@ func centroid(verts []Vec2) Vec2 {
 	var sx, sy, area float64
 	for i := 1; i+1 < len(verts); i++ {
 		e1, e2 := verts[i].Sub(o), verts[i+1].Sub(o)
-		a := cross(e1, e2) / 2
+		a := float64(cross(e1, e2) / 2) // rounded: x/2 is x·0.5, which a build may fuse into the sum
 		area += a
 		sx += float64(a * (e1.X + e2.X) / 3)
 		sy += float64(a * (e1.Y + e2.Y) / 3)
@@ -158,7 +158,7 @@ func (h *Hull) build(verts []Vec2) {
 		h.norms[i] = Vec2{e.Y, -e.X}.Scale(1 / e.Len())
 		// The triangle (origin, a, b).
 		d := cross(a, b)
-		area += d / 2
+		area += float64(d / 2)
 		inertia += float64(d * (a.Dot(a) + a.Dot(b) + b.Dot(b)) / 12)
 		h.inner = min(h.inner, h.norms[i].Dot(a))
 		h.outer = max(h.outer, a.Len())

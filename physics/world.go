@@ -1,5 +1,7 @@
-// Package physics is fixstep's deterministic fixed-step world: circles and
-// axis-aligned boxes under gravity, with restitution, friction, a
+// Package physics is fixstep's deterministic fixed-step world: circles,
+// boxes and convex polygons of up to 8 vertices (NewHull) that turn, or
+// stay upright (Body.FixedRotation), under gravity, with restitution,
+// friction, rolling resistance (Body.AngularDamping), a
 // hierarchical spatial hash broad phase (movers rebuilt every step, statics
 // in a grid of their own), sub-stepping against static bodies so fast
 // small bodies do not tunnel through thin walls, sleeping, collision
@@ -10,8 +12,9 @@
 //
 // A world contains what a game, a level file or a peer gives it. Add
 // refuses a number that is not finite or out of its limit (MaxCoordinate,
-// MaxSpeed, MinSize..MaxSize, MinMass..MaxMass, MaxFriction), naming the
-// field; Step panics on a dt or a setting out of range, a caller bug; a
+// MaxSpeed, MaxAngularSpeed, MinSize..MaxSize, MinMass..MaxMass,
+// MaxInertia, MaxDamping, MaxFriction; a polygon's Hull from NewHull),
+// naming the field; Step panics on a dt or a setting out of range, a caller bug; a
 // body the game makes non-finite between steps is taken out before it
 // touches anything (Faults, FaultListener); the queries ignore non-finite
 // input; a step solves at most MaxContactsPerBody contacts per body
@@ -55,9 +58,9 @@
 // grows while the game runs: a shooter adding and removing 300 bodies a
 // tick reads 0 allocations for ten minutes (TestChurnAfterReserve).
 //
-// Units are yours (metres or
-// pixels, seconds, mass 1 by default); angles are not simulated (circles
-// and boxes do not rotate).
+// Units are yours (metres or pixels, seconds, mass 1 by default); angles
+// are radians, counter-clockwise, and a body's moment of inertia is its
+// shape's for its mass unless Body.Inertia says otherwise.
 //
 // # The solver
 //
@@ -82,12 +85,38 @@
 // correction 0.2 of the rest per pass, at most 0.2 units; restitution only
 // when bodies meet faster than 1 unit/s (so a resting box does not keep
 // bouncing on its own weight); a body sleeps after 0.5 s below 0.05
-// units/s, with everything it touches, and wakes when something awake
-// touches it, when it is teleported, given an impulse or a velocity.
+// units/s (its speed, and its spin times its outer radius), with
+// everything it touches, and wakes when something awake touches it, when
+// it is teleported, given an impulse or a velocity.
 //
-// Without rotation a second contact point adds no constraint, so the
-// solver keeps one row per touching pair; a box-box contact still reports
-// its two points (Contact.Points), the ends of the touching face.
+// # Rotation
+//
+// A pair in which a body can turn (or spins) is found by separating axes
+// (for boxes and polygons, at any angle) and its reference face clipped
+// against the incident one, as Box2D does: up to two points, each with a
+// depth and a feature id (reference face, which body it is on, incident
+// vertex or the side that clipped it) that stays the same from tick to
+// tick, so each point is warm-started with its own last impulses. The
+// velocity passes solve each point's friction (in the Coulomb cone of its
+// own normal impulse) and then the two normal rows together, a 2×2 linear
+// complementarity problem (Catto's block solver, Box2D v2): one after the
+// other rocks a resting box from corner to corner. The position passes
+// measure each point of a polygon pair from anchors kept on both surfaces
+// (Box2D v2's position manifold), both points before either moves, and
+// share the correction between positions and angles by the effective
+// mass at the point. A pair that cannot turn (both FixedRotation, static
+// or kinematic, none spinning) keeps the upright solver: one row per
+// pair, the axis-aligned narrow phase when both are at angle 0, so an
+// upright world costs what it did before rotation (BENCHMARKS.md).
+//
+// Angles are kept in [-π, π); a body's cosine and sine are computed from
+// its angle's bits with detmath.SinCos when the angle changes (the
+// position passes turn bodies by a normalised small-angle step, made
+// exact again before the last pass against statics), so a snapshot, which
+// stores angles only, restores the same world. Sub-steps against statics
+// move fast bodies without turning them; the angle advances once a tick.
+// Cast sweeps without turning; between turned shapes it advances
+// conservatively by their separating-axis distance.
 package physics
 
 import (
