@@ -346,7 +346,11 @@ func (w *World) sleep(dt float64) {
 		b := &w.bodies[i]
 		w.island[i] = i
 		if b.Kind == Dynamic && !b.asleep {
-			if max(b.Vel.Len(), float64(math.Abs(b.AngVel)*b.reach())) < speed {
+			v := b.Vel.Len()
+			if b.AngVel != 0 {
+				v = max(v, float64(math.Abs(b.AngVel)*b.reach()))
+			}
+			if v < speed {
 				b.still += dt
 			} else {
 				b.still = 0
