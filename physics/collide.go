@@ -382,8 +382,30 @@ func collide(a, b *Body) (manifold, bool) {
 // collideNear tests two bodies for overlap or a gap under the speculative
 // margin (depth > -margin).
 func collideNear(a, b *Body) (manifold, bool) {
+	if a.Shape == Circle && b.Shape == Circle {
+		return circleCircle(a, b)
+	}
+	if flat(a, b) { // the upright world's pairs, without a points buffer
+		if a.Shape == Box && b.Shape == Box {
+			return boxBox(a, b)
+		}
+		if a.Shape == Circle {
+			m, ok := boxCircle(b, a)
+			m.n = m.n.Scale(-1)
+			return m, ok
+		}
+		return boxCircle(a, b)
+	}
 	var p points
 	return collidePoints(a, b, &p)
+}
+
+// flat reports whether a pair takes the upright paths: boxes and circles
+// at angle 0 that cannot turn. The upright paths serve only pairs that
+// cannot turn, so that a turning pair keeps one path, and its points
+// their ids, when an angle passes through 0.
+func flat(a, b *Body) bool {
+	return a.Shape <= Box && b.Shape <= Box && !turns(a, b) && a.upright() && b.upright()
 }
 
 // collidePoints is collideNear, with the general path's points in p.
@@ -394,18 +416,15 @@ func collidePoints(a, b *Body, p *points) (manifold, bool) {
 	if a.Shape == Circle && b.Shape == Circle {
 		return circleCircle(a, b)
 	}
-	// The upright paths serve pairs that cannot turn, so that a turning
-	// pair keeps one path, and its points their ids, when an angle passes
-	// through 0.
-	flat := !turns(a, b) && a.upright() && b.upright()
+	flat := flat(a, b)
 	switch {
 	case flat && a.Shape == Box && b.Shape == Box:
 		return boxBox(a, b)
-	case flat && a.Shape == Circle && b.Shape == Box:
+	case flat && a.Shape == Circle:
 		m, ok := boxCircle(b, a)
 		m.n = m.n.Scale(-1)
 		return m, ok
-	case flat && b.Shape == Circle && a.Shape == Box:
+	case flat:
 		return boxCircle(a, b)
 	case a.Shape == Circle:
 		var pb poly
