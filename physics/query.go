@@ -185,6 +185,7 @@ func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
 		if !b.answers(mask) {
 			continue
 		}
+		b.syncRotation() // the game may have turned it since the step
 		blo, bhi := b.bounds()
 		if blo.X <= hi.X && lo.X <= bhi.X && blo.Y <= hi.Y && lo.Y <= bhi.Y {
 			dst = append(dst, w.ID(i))

@@ -187,10 +187,15 @@ func (b *Body) upright() bool { return b.rs == 0 && b.rc == 1 }
 // the game changed the angle (or the step did). The cache is exact:
 // detmath.SinCos of the angle's bits.
 func (b *Body) syncRotation() {
-	if math.Float64bits(b.Angle) != math.Float64bits(b.rotAngle) || b.rc == 0 && b.rs == 0 {
-		b.rs, b.rc = detmath.SinCos(b.Angle)
-		b.rotAngle = b.Angle
+	if math.Float64bits(b.Angle) != math.Float64bits(b.rotAngle) {
+		b.resync()
 	}
+}
+
+// resync computes the body's rotation from its angle.
+func (b *Body) resync() {
+	b.rs, b.rc = detmath.SinCos(b.Angle)
+	b.rotAngle = b.Angle
 }
 
 // turn adds d to the body's angle during the position passes, updating its

@@ -410,7 +410,7 @@ func getBody(p []byte, b *Body) {
 			b.Hull = &h
 		}
 	}
-	b.syncRotation()
+	b.resync()
 }
 
 // contactNumPoints is the offset of NumPoints in a contact record.

@@ -545,14 +545,6 @@ func (b *Body) check() error {
 		return fmt.Errorf("physics: velocity %v: want finite components within ±%v", b.Vel, float64(MaxSpeed))
 	case b.Mass != 0 && !inside(b.Mass, MinMass, MaxMass):
 		return fmt.Errorf("physics: mass %v: want %v to %v (or zero for 1)", b.Mass, MinMass, MaxMass)
-	case !inside(b.Angle, -MaxCoordinate, MaxCoordinate) || !inside(b.PrevAngle, -MaxCoordinate, MaxCoordinate):
-		return fmt.Errorf("physics: angle %v (previous %v): want finite within ±%v", b.Angle, b.PrevAngle, float64(MaxCoordinate))
-	case !inside(b.AngVel, -MaxAngularSpeed, MaxAngularSpeed):
-		return fmt.Errorf("physics: angular velocity %v: want finite within ±%v", b.AngVel, float64(MaxAngularSpeed))
-	case b.Inertia != 0 && !inside(b.Inertia, MinMass, MaxInertia):
-		return fmt.Errorf("physics: inertia %v: want %v to %v (or zero for the shape's)", b.Inertia, MinMass, float64(MaxInertia))
-	case !inside(b.AngularDamping, 0, MaxDamping):
-		return fmt.Errorf("physics: angular damping %v: want 0 to %v", b.AngularDamping, float64(MaxDamping))
 	case !inside(b.Restitution, 0, 1):
 		return fmt.Errorf("physics: restitution %v: want 0 to 1", b.Restitution)
 	case !inside(b.Friction, 0, MaxFriction):
@@ -561,6 +553,19 @@ func (b *Body) check() error {
 		// A Hull's fields are its own: one with vertices came from NewHull
 		// (or a snapshot Restore checked), so its vertex count is enough.
 		return fmt.Errorf("physics: a polygon with no hull: make one with NewHull")
+	}
+	if b.Angle == 0 && b.PrevAngle == 0 && b.AngVel == 0 && b.Inertia == 0 && b.AngularDamping == 0 {
+		return nil // upright, the common case (NaN is not 0)
+	}
+	switch {
+	case !inside(b.Angle, -MaxCoordinate, MaxCoordinate) || !inside(b.PrevAngle, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("physics: angle %v (previous %v): want finite within ±%v", b.Angle, b.PrevAngle, float64(MaxCoordinate))
+	case !inside(b.AngVel, -MaxAngularSpeed, MaxAngularSpeed):
+		return fmt.Errorf("physics: angular velocity %v: want finite within ±%v", b.AngVel, float64(MaxAngularSpeed))
+	case b.Inertia != 0 && !inside(b.Inertia, MinMass, MaxInertia):
+		return fmt.Errorf("physics: inertia %v: want %v to %v (or zero for the shape's)", b.Inertia, MinMass, float64(MaxInertia))
+	case !inside(b.AngularDamping, 0, MaxDamping):
+		return fmt.Errorf("physics: angular damping %v: want 0 to %v", b.AngularDamping, float64(MaxDamping))
 	}
 	return nil
 }
@@ -576,8 +581,7 @@ func (b *Body) setMass() {
 			b.invI = 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
 		}
 	}
-	b.rc, b.rs = 0, 0
-	b.syncRotation()
+	b.resync()
 }
 
 // room returns s with capacity for n elements at least, its length and
