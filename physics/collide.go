@@ -9,8 +9,9 @@ type Contact struct {
 	// Normal is the unit direction from A to B along which they touch.
 	Normal Vec2
 	// Point is where they touch (the middle of Points), Points[:NumPoints]
-	// the contact points: one for a circle, two for box against box (the
-	// ends of the touching face).
+	// the contact points, halfway into the overlap: one for a circle, up
+	// to two for boxes and polygons (the ends of the touching face, clipped
+	// to the other's).
 	Point     Vec2
 	Points    [2]Vec2
 	NumPoints int
@@ -26,8 +27,9 @@ type Contact struct {
 	// within a tick (the solver's speculative margin); only touching ones
 	// raise events.
 	// Impulse is the normal impulse the solver applied this tick (mass ×
-	// velocity); FrictionImpulse the tangential one. A resting box of mass
-	// m under gravity g carries about m·g·dt.
+	// velocity); FrictionImpulse the tangential one; for a pair that turns,
+	// the sums of its points'. A resting box of mass m under gravity g
+	// carries about m·g·dt.
 	Impulse, FrictionImpulse float64
 	Touching                 bool
 
