@@ -348,3 +348,41 @@ func TestTurningRollbackEveryTick(t *testing.T) {
 		}
 	}
 }
+
+// landing records a turning box's contact events with the floor.
+type landing struct {
+	begins, ends int
+	first        Contact
+}
+
+func (l *landing) BeginContact(c *Contact) {
+	if l.begins == 0 {
+		l.first = *c
+	}
+	l.begins++
+}
+func (l *landing) EndContact(a, b BodyID) { l.ends++ }
+
+// TestTurningContactEvents: a box dropped tilted onto a floor begins
+// touching once, on its corner (one point, halfway into the overlap below
+// the floor's surface, with an impulse), tips flat without a second begin or an end, and resting
+// carries its weight, m·g·dt, shared by two points.
+func TestTurningContactEvents(t *testing.T) {
+	var l landing
+	w := World{Gravity: Vec2{0, -10}, Listener: &l, SleepTime: -1}
+	floor := mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 10, HalfH: 1, Friction: 0.6})
+	box := mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 1.5}, Angle: 0.3, Friction: 0.6, Mass: 2})
+	for range 240 {
+		w.Step(dt)
+	}
+	if l.begins != 1 || l.ends != 0 {
+		t.Fatalf("%d begins, %d ends: want one begin, no end", l.begins, l.ends)
+	}
+	if c := l.first; c.A != floor || c.B != box || c.NumPoints != 1 || math.Abs(c.Points[0].Y+c.Depth/2) > 1e-9 || c.Impulse <= 0 {
+		t.Errorf("first contact %+v: want the floor and the box, one point (the corner) at y = -Depth/2, an impulse", c)
+	}
+	c := contactOf(&w, floor, box)
+	if c == nil || c.NumPoints != 2 || math.Abs(c.Impulse-2*10*dt) > 1e-3*2*10*dt || math.Abs(c.Normal.Y-1) > 1e-6 {
+		t.Errorf("resting contact %+v: want two points carrying m·g·dt = %v along (0, 1)", c, 2*10*dt)
+	}
+}
