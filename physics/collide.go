@@ -9,8 +9,9 @@ type Contact struct {
 	// Normal is the unit direction from A to B along which they touch.
 	Normal Vec2
 	// Point is where they touch (the middle of Points), Points[:NumPoints]
-	// the contact points: one for a circle, two for box against box (the
-	// ends of the touching face).
+	// the contact points, halfway into the overlap: one for a circle, up
+	// to two for boxes and polygons (the ends of the touching face, clipped
+	// to the other's).
 	Point     Vec2
 	Points    [2]Vec2
 	NumPoints int
@@ -26,8 +27,9 @@ type Contact struct {
 	// within a tick (the solver's speculative margin); only touching ones
 	// raise events.
 	// Impulse is the normal impulse the solver applied this tick (mass ×
-	// velocity); FrictionImpulse the tangential one. A resting box of mass
-	// m under gravity g carries about m·g·dt.
+	// velocity); FrictionImpulse the tangential one; for a pair that turns,
+	// the sums of its points'. A resting box of mass m under gravity g
+	// carries about m·g·dt.
 	Impulse, FrictionImpulse float64
 	Touching                 bool
 
@@ -38,6 +40,38 @@ type Contact struct {
 	mass     float64
 	vn0      float64 // the normal velocity before the solve, for restitution
 	friction float64
+
+	// A pair in which either body turns is solved point by point (turning
+	// set), its points' state in the world's turn list at tp (kept apart,
+	// so that the contacts the upright solver streams through stay small).
+	turning bool
+	tp      int32
+}
+
+// pointState is a turning contact's per-point state: each point's depth,
+// feature id (warm starting matches on it), accumulated impulses, offsets
+// from the two centres, effective masses along the normal and the
+// tangent, and normal velocity before the solve.
+type pointState struct {
+	ids    [2]uint16
+	depths [2]float64
+	pn, pt [2]float64
+	rA, rB [2]Vec2
+	nm, tm [2]float64
+	vn0s   [2]float64
+	// A two-point contact's normal rows are solved together (a block
+	// solve) when well conditioned: k is their effective-mass matrix
+	// (k11, k12, k22), block whether to use it.
+	k     [3]float64
+	block bool
+	// A polygon pair's points as the position passes measure them (as in
+	// Box2D v2's position solver): each point's anchor on a's surface and
+	// on b's, in their own frames, and the normal in the reference
+	// body's frame (ref: 1 a, 2 b; 0 for a pair with a circle, measured
+	// again by the narrow phase).
+	anchorA, anchorB [2]Vec2
+	normal           Vec2
+	ref              uint8
 }
 
 // tangent returns the contact's tangent, the normal turned a quarter turn.
@@ -103,6 +137,10 @@ func (w *World) detect() {
 		if w.sleeping(c.ia) && w.sleeping(c.ib) && w.room() {
 			r := *c
 			r.resting = true
+			if r.turning {
+				r.tp = int32(len(w.turn))
+				w.turn = append(w.turn, w.prevTurn[c.tp])
+			}
 			w.contacts = append(w.contacts, r)
 		}
 	}
@@ -158,28 +196,105 @@ func (w *World) narrow(i, j int32) bool {
 	if a.Disabled || b.Disabled || !collides(a, b) {
 		return true
 	}
-	m, ok := collideNear(a, b)
+	var p points
+	m, ok := collidePoints(a, b, &p)
 	if !ok {
 		return true
 	}
 	if !w.room() {
 		return false
 	}
-	pts, np := contactPoints(a, b, m)
 	c := Contact{
 		A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen},
-		Normal: m.n, Points: pts, NumPoints: np, Depth: m.depth,
+		Normal: m.n, Depth: m.depth,
 		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature,
 		mass:     1 / (a.invMass + b.invMass),
 		friction: math.Sqrt(a.Friction * b.Friction),
 		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
+		turning:  turns(a, b),
 	}
-	c.Point = pts[0]
-	if np == 2 {
-		c.Point = pts[0].Add(pts[1]).Scale(0.5)
+	if !c.turning && p.np == 0 {
+		c.Points, c.NumPoints = contactPoints(a, b, m)
+	} else {
+		p.fill(a, b, &m)
+		c.NumPoints = p.np
+		for k := range p.np {
+			c.Points[k] = a.Pos.Add(p.pts[k])
+		}
+	}
+	c.Point = c.Points[0]
+	if c.NumPoints == 2 {
+		c.Point = c.Points[0].Add(c.Points[1]).Scale(0.5)
+	}
+	if c.turning {
+		c.tp = int32(len(w.turn))
+		w.turn = append(w.turn, pointState{})
+		w.turn[c.tp].prepare(a, b, &c, &p)
 	}
 	w.contacts = append(w.contacts, c)
 	return true
+}
+
+// prepare sets up a turning contact's points from m: their depths, ids,
+// offsets from the two centres, effective masses (1/(1/ma + 1/mb +
+// (r×n)²/Ia + ...)) and normal velocities.
+func (c *pointState) prepare(a, b *Body, ct *Contact, m *points) {
+	n, t := ct.Normal, ct.tangent()
+	ims := a.invMass + b.invMass
+	for k := range m.np {
+		ra := m.pts[k]
+		rb := a.Pos.Add(ra).Sub(b.Pos)
+		c.rA[k], c.rB[k] = ra, rb
+		c.depths[k], c.ids[k] = m.depths[k], m.ids[k]
+		an, bn := cross(ra, n), cross(rb, n)
+		c.nm[k] = 1 / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
+		at, bt := cross(ra, t), cross(rb, t)
+		c.tm[k] = 1 / (ims + float64(a.invI*float64(at*at)) + float64(b.invI*float64(bt*bt)))
+		c.vn0s[k] = relVel(a, b, ra, rb).Dot(n)
+		half := n.Scale(m.depths[k] / 2) // the surfaces are half the depth either side
+		c.anchorA[k] = unrotate(a.rc, a.rs, ra.Add(half))
+		c.anchorB[k] = unrotate(b.rc, b.rs, rb.Sub(half))
+	}
+	c.ref = m.ref
+	switch m.ref {
+	case 1:
+		c.normal = unrotate(a.rc, a.rs, n)
+	case 2:
+		c.normal = unrotate(b.rc, b.rs, n)
+	}
+	c.block = false
+	if m.np == 2 {
+		an1, bn1 := cross(c.rA[0], n), cross(c.rB[0], n)
+		an2, bn2 := cross(c.rA[1], n), cross(c.rB[1], n)
+		k11 := ims + float64(a.invI*float64(an1*an1)) + float64(b.invI*float64(bn1*bn1))
+		k22 := ims + float64(a.invI*float64(an2*an2)) + float64(b.invI*float64(bn2*bn2))
+		k12 := ims + float64(a.invI*float64(an1*an2)) + float64(b.invI*float64(bn1*bn2))
+		// Well conditioned (the points not on one spot): solve as a block.
+		if float64(k11*k11) < float64(1000*(float64(k11*k22)-float64(k12*k12))) {
+			c.k, c.block = [3]float64{k11, k12, k22}, true
+		}
+	}
+}
+
+// turns reports whether a pair is solved as turning: either body can turn
+// or spins.
+func turns(a, b *Body) bool { return a.invI != 0 || b.invI != 0 || a.AngVel != 0 || b.AngVel != 0 }
+
+// relVel is the velocity of b's point at rb relative to a's at ra.
+func relVel(a, b *Body, ra, rb Vec2) Vec2 {
+	return Vec2{
+		b.Vel.X - float64(b.AngVel*rb.Y) - (a.Vel.X - float64(a.AngVel*ra.Y)),
+		b.Vel.Y + float64(b.AngVel*rb.X) - (a.Vel.Y + float64(a.AngVel*ra.X)),
+	}
+}
+
+// applyAt adds impulse p at offsets ra, rb to body b and takes it from
+// body a, linear and angular.
+func applyAt(a, b *Body, p, ra, rb Vec2) {
+	a.Vel = a.Vel.Sub(p.Scale(a.invMass))
+	a.AngVel -= float64(a.invI * cross(ra, p))
+	b.Vel = b.Vel.Add(p.Scale(b.invMass))
+	b.AngVel += float64(b.invI * cross(rb, p))
 }
 
 // warmStart gives each contact the impulses the same contact (same pair,
@@ -195,12 +310,38 @@ func (w *World) warmStart() {
 		if k < 0 {
 			continue
 		}
-		c.Touching = w.previous[k].Touching // until the solve decides, with PartGap
-		if w.previous[k].feature != c.feature {
+		prev := &w.previous[k]
+		c.Touching = prev.Touching // until the solve decides, with PartGap
+		if c.turning {
+			if prev.turning {
+				w.warmTurning(c, &w.turn[c.tp], &w.prevTurn[prev.tp])
+			}
+			continue
+		}
+		if prev.turning || prev.feature != c.feature {
 			continue
 		}
 		c.Impulse, c.FrictionImpulse = w.previous[k].Impulse, w.previous[k].FrictionImpulse
 		w.apply(c, c.Normal.Scale(c.Impulse).Add(c.tangent().Scale(c.FrictionImpulse)))
+	}
+}
+
+// warmTurning gives each point of turning contact c the impulses of the
+// point of prev with the same feature id, and applies them.
+func (w *World) warmTurning(c *Contact, q, prev *pointState) {
+	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
+	t := c.tangent()
+	for k := range c.NumPoints {
+		for j := range 2 {
+			if prev.ids[j] != q.ids[k] {
+				continue
+			}
+			q.pn[k], q.pt[k] = prev.pn[j], prev.pt[j]
+			c.Impulse += q.pn[k]
+			c.FrictionImpulse += q.pt[k]
+			applyAt(a, b, c.Normal.Scale(q.pn[k]).Add(t.Scale(q.pt[k])), q.rA[k], q.rB[k])
+			break
+		}
 	}
 }
 
@@ -212,11 +353,26 @@ func (w *World) apply(c *Contact, p Vec2) {
 }
 
 // manifold is a narrow-phase result: the normal from a to b, the overlap
-// along it (negative: a gap) and the feature (box pairs: which face).
+// along it (negative: a gap; the deepest point's) and the feature (box
+// pairs on the upright path: which face). The general path (a turned box
+// or a polygon) also gives its points (np of them, relative to a.Pos),
+// each with its depth and a feature id stable from tick to tick.
 type manifold struct {
 	n       Vec2
 	depth   float64
 	feature uint8
+}
+
+// points are a manifold's contact points (np of them, relative to the
+// first body's position), each with its depth and a feature id stable
+// from tick to tick: the general path fills them in, the upright paths
+// leave them to fill.
+type points struct {
+	np     int
+	pts    [2]Vec2
+	depths [2]float64
+	ids    [2]uint16
+	ref    uint8 // polygon pairs: 1 when a's face is the reference, 2 when b's
 }
 
 // collide tests two bodies for overlap.
@@ -228,18 +384,65 @@ func collide(a, b *Body) (manifold, bool) {
 // collideNear tests two bodies for overlap or a gap under the speculative
 // margin (depth > -margin).
 func collideNear(a, b *Body) (manifold, bool) {
-	switch {
-	case a.Shape == Circle && b.Shape == Circle:
+	if a.Shape == Circle && b.Shape == Circle {
 		return circleCircle(a, b)
-	case a.Shape == Box && b.Shape == Box:
+	}
+	if flat(a, b) { // the upright world's pairs, without a points buffer
+		if a.Shape == Box && b.Shape == Box {
+			return boxBox(a, b)
+		}
+		if a.Shape == Circle {
+			m, ok := boxCircle(b, a)
+			m.n = m.n.Scale(-1)
+			return m, ok
+		}
+		return boxCircle(a, b)
+	}
+	var p points
+	return collidePoints(a, b, &p)
+}
+
+// flat reports whether a pair takes the upright paths: boxes and circles
+// at angle 0 that cannot turn. The upright paths serve only pairs that
+// cannot turn, so that a turning pair keeps one path, and its points
+// their ids, when an angle passes through 0.
+func flat(a, b *Body) bool {
+	return a.Shape <= Box && b.Shape <= Box && !turns(a, b) && a.upright() && b.upright()
+}
+
+// collidePoints is collideNear, with the general path's points in p.
+// Upright boxes and circles take the axis-aligned paths of the upright
+// world; a turned box or a polygon the general one (separating axes, then
+// the incident edge clipped to the reference face).
+func collidePoints(a, b *Body, p *points) (manifold, bool) {
+	if a.Shape == Circle && b.Shape == Circle {
+		return circleCircle(a, b)
+	}
+	flat := flat(a, b)
+	switch {
+	case flat && a.Shape == Box && b.Shape == Box:
 		return boxBox(a, b)
-	case a.Shape == Circle:
+	case flat && a.Shape == Circle:
 		m, ok := boxCircle(b, a)
 		m.n = m.n.Scale(-1)
 		return m, ok
-	default:
+	case flat:
 		return boxCircle(a, b)
+	case a.Shape == Circle:
+		var pb poly
+		pb.place(b, b.Pos.Sub(a.Pos))
+		m, ok := polyCircle(&pb, Vec2{}, a.Radius, p)
+		m.n = m.n.Scale(-1)
+		return m, ok
+	case b.Shape == Circle:
+		var pa poly
+		pa.place(a, Vec2{})
+		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius, p)
 	}
+	var pa, pb poly
+	pa.place(a, Vec2{})
+	pb.place(b, b.Pos.Sub(a.Pos))
+	return polyPoly(&pa, &pb, p)
 }
 
 func circleCircle(a, b *Body) (manifold, bool) {
@@ -296,9 +499,166 @@ func boxCircle(a, b *Body) (manifold, bool) {
 	return manifold{n: e.Scale(1 / dist), depth: b.Radius - dist}, true
 }
 
-// contactPoints returns where a and b touch along normal n (from a to b):
-// for two boxes the ends of the shared face, halfway into the overlap;
-// otherwise the point of the circle (or of the box nearest the circle).
+// polyCircle tests polygon p against a circle of radius r centred at c
+// (both relative to the polygon body's position); the normal points from
+// the polygon to the circle, and the point is the circle's, halfway into
+// the overlap. The feature id is the face (0-7) or the vertex (8-15)
+// nearest the centre.
+func polyCircle(p *poly, c Vec2, r float64, out *points) (manifold, bool) {
+	face, sep := 0, math.Inf(-1)
+	for i := range p.count {
+		if s := p.n[i].Dot(c.Sub(p.v[i])); s > sep {
+			face, sep = i, s
+		}
+	}
+	if sep > r+margin {
+		return manifold{}, false
+	}
+	n, depth, id := p.n[face], r-sep, uint16(face)
+	if sep > 0 { // outside: the face, or one of its ends
+		v1, v2 := p.v[face], p.v[(face+1)%p.count]
+		end := -1
+		switch {
+		case c.Sub(v1).Dot(v2.Sub(v1)) <= 0:
+			end = face
+		case c.Sub(v2).Dot(v1.Sub(v2)) <= 0:
+			end = (face + 1) % p.count
+		}
+		if end >= 0 {
+			e := c.Sub(p.v[end])
+			dist := e.Len()
+			if dist >= r+margin {
+				return manifold{}, false
+			}
+			if dist > 0 {
+				n, depth, id = e.Scale(1/dist), r-dist, uint16(8+end)
+			}
+		}
+	}
+	out.np = 1
+	out.pts[0] = c.Sub(n.Scale(r - float64(depth/2)))
+	out.depths[0], out.ids[0] = depth, id
+	return manifold{n: n, depth: depth}, true
+}
+
+// maxSeparation returns the face of p whose outward normal separates q
+// the most, and by how much (negative: they overlap along every face).
+func maxSeparation(p, q *poly) (int, float64) {
+	face, best := 0, math.Inf(-1)
+	for i := range p.count {
+		n, v := p.n[i], p.v[i]
+		s := math.Inf(1)
+		for j := range q.count {
+			s = min(s, n.Dot(q.v[j].Sub(v)))
+		}
+		if s > best {
+			face, best = i, s
+		}
+	}
+	return face, best
+}
+
+// polyPoly finds the contact of polygons a and b by separating axes: the
+// face of either whose normal separates them most is the reference face
+// (a's unless b's separates by a tenth of the slop more, so the choice
+// does not flicker), the face of the other most against it the incident
+// one, clipped to the reference face's sides; its ends within the margin
+// of the reference face are the points, halfway between the two
+// surfaces. A point's feature id names the reference face, which side
+// (a or b) it is on, and the incident vertex or the side that clipped it.
+func polyPoly(a, b *poly, out *points) (manifold, bool) {
+	fa, sa := maxSeparation(a, b)
+	if sa > margin {
+		return manifold{}, false
+	}
+	fb, sb := maxSeparation(b, a)
+	if sb > margin {
+		return manifold{}, false
+	}
+	ref, inc, face, flip := a, b, fa, uint16(0)
+	if sb > sa+0.1*slop {
+		ref, inc, face, flip = b, a, fb, 1
+	}
+	n := ref.n[face]
+	v1, v2 := ref.v[face], ref.v[(face+1)%ref.count]
+	// The incident face: the one most against n.
+	ie, least := 0, math.Inf(1)
+	for i := range inc.count {
+		if d := n.Dot(inc.n[i]); d < least {
+			ie, least = i, d
+		}
+	}
+	i2 := (ie + 1) % inc.count
+	seg := [2]Vec2{inc.v[ie], inc.v[i2]}
+	ids := [2]uint16{uint16(ie), uint16(i2)}
+	t := Vec2{-n.Y, n.X} // along the reference face, from v1 to v2
+	// Clip to the side planes: t·p ≥ t·v1, and t·p ≤ t·v2.
+	var ok bool
+	if seg, ids, ok = clip(seg, ids, t.Scale(-1), -t.Dot(v1), uint16(8+face)); !ok {
+		return manifold{}, false
+	}
+	if seg, ids, ok = clip(seg, ids, t, t.Dot(v2), uint16(8+(face+1)%ref.count)); !ok {
+		return manifold{}, false
+	}
+	m := manifold{n: n, depth: math.Inf(-1)}
+	if flip == 1 {
+		m.n = n.Scale(-1)
+	}
+	out.np, out.ref = 0, uint8(1+flip)
+	for k := range 2 {
+		sep := n.Dot(seg[k].Sub(v1))
+		if sep > margin {
+			continue
+		}
+		out.pts[out.np] = seg[k].Sub(n.Scale(sep / 2))
+		out.depths[out.np] = -sep
+		out.ids[out.np] = flip<<12 | uint16(face)<<8 | ids[k]
+		m.depth = max(m.depth, -sep)
+		out.np++
+	}
+	return m, out.np > 0
+}
+
+// clip keeps the part of segment seg on the side n·p ≤ off; a point made
+// by the cut takes the id side. It fails when nothing is left.
+func clip(seg [2]Vec2, ids [2]uint16, n Vec2, off float64, side uint16) ([2]Vec2, [2]uint16, bool) {
+	d0, d1 := n.Dot(seg[0])-off, n.Dot(seg[1])-off
+	switch {
+	case d0 <= 0 && d1 <= 0:
+		return seg, ids, true
+	case d0 > 0 && d1 > 0:
+		return seg, ids, false
+	}
+	p := seg[0].Add(seg[1].Sub(seg[0]).Scale(d0 / (d0 - d1)))
+	if d0 > 0 {
+		seg[0], ids[0] = p, side
+	} else {
+		seg[1], ids[1] = p, side
+	}
+	return seg, ids, true
+}
+
+// fill fills in the points of m for the axis-aligned paths, which do not
+// compute them (the upright solver needs none): the ends of the shared
+// face for two boxes, the circle's point otherwise, relative to a.Pos, at
+// the manifold's depth. Their ids name the face and the end.
+func (p *points) fill(a, b *Body, m *manifold) {
+	if p.np > 0 {
+		return
+	}
+	pts, np := contactPoints(a, b, *m)
+	p.np = np
+	for k := range np {
+		p.pts[k] = pts[k].Sub(a.Pos)
+		p.depths[k] = m.depth
+		p.ids[k] = 1<<13 | uint16(m.feature)<<4 | uint16(k)
+	}
+}
+
+// contactPoints returns where a and b touch along normal n (from a to b),
+// in world coordinates: for two upright boxes the ends of the shared face,
+// halfway into the overlap; otherwise the point of the circle (or of the
+// box nearest the circle).
 func contactPoints(a, b *Body, m manifold) (pts [2]Vec2, np int) {
 	switch {
 	case a.Shape == Box && b.Shape == Box:

@@ -23,7 +23,7 @@ func (w *World) Hash() uint64 {
 			continue
 		}
 		mix(uint64(b.Kind)<<8 | uint64(b.Shape) | uint64(b.gen)<<16)
-		for _, f := range [6]float64{b.Pos.X, b.Pos.Y, b.Prev.X, b.Prev.Y, b.Vel.X, b.Vel.Y} {
+		for _, f := range [9]float64{b.Pos.X, b.Pos.Y, b.Prev.X, b.Prev.Y, b.Vel.X, b.Vel.Y, b.Angle, b.PrevAngle, b.AngVel} {
 			mix(math.Float64bits(f))
 		}
 	}

@@ -26,19 +26,69 @@ func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
 		if !b.answers(mask) {
 			continue
 		}
-		var t float64
-		var n Vec2
-		var ok bool
-		if b.Shape == Circle {
-			t, n, ok = rayCircle(from, d, b.Pos, b.Radius)
-		} else {
-			t, n, ok = rayBox(from, d, b.Pos, b.HalfW, b.HalfH)
-		}
+		t, n, ok := rayBody(b, from, d)
 		if ok && t < best.Fraction {
 			best = RayHit{Body: w.ID(i), Fraction: t, Normal: n, Point: from.Add(d.Scale(t))}
 		}
 	}
 	return best, !math.IsInf(best.Fraction, 1)
+}
+
+// rayBody intersects the ray from + t·d, t in [0, 1], with body b at its
+// rotation: a turned box or a polygon in the body's frame.
+func rayBody(b *Body, from, d Vec2) (float64, Vec2, bool) {
+	b.syncRotation() // the game may have turned it since the step
+	switch {
+	case b.Shape == Circle:
+		return rayCircle(from, d, b.Pos, b.Radius)
+	case b.Shape == Box && b.upright():
+		return rayBox(from, d, b.Pos, b.HalfW, b.HalfH)
+	}
+	p, ld := unrotate(b.rc, b.rs, from.Sub(b.Pos)), unrotate(b.rc, b.rs, d)
+	var t float64
+	var n Vec2
+	var ok bool
+	if b.Shape == Box {
+		t, n, ok = rayBox(p, ld, Vec2{}, b.HalfW, b.HalfH)
+	} else {
+		t, n, ok = rayHull(p, ld, b.Hull)
+	}
+	if !ok {
+		return 0, Vec2{}, false
+	}
+	if t == 0 && n == rayAgainst(ld) { // started inside: against the ray in the world
+		return 0, rayAgainst(d), true
+	}
+	return t, rotate(b.rc, b.rs, n), true
+}
+
+// rayHull intersects the ray p + t·d, t in [0, 1], with a hull in its own
+// frame, clipping the ray by each edge's half-plane (Cyrus and Beck).
+func rayHull(p, d Vec2, h *Hull) (float64, Vec2, bool) {
+	tmin, tmax, face := 0.0, 1.0, -1
+	for i := range int(h.n) {
+		n := h.norms[i]
+		num, den := n.Dot(h.verts[i].Sub(p)), n.Dot(d)
+		switch {
+		case den == 0:
+			if num < 0 {
+				return 0, Vec2{}, false // parallel, outside
+			}
+		case den < 0: // entering
+			if t := num / den; t > tmin {
+				tmin, face = t, i
+			}
+		default:
+			tmax = min(tmax, num/den)
+		}
+		if tmin > tmax {
+			return 0, Vec2{}, false
+		}
+	}
+	if face < 0 { // starts inside, or on the surface
+		return 0, rayAgainst(d), true
+	}
+	return tmin, h.norms[face], true
 }
 
 // finite reports whether both of v's components are finite.
@@ -135,6 +185,7 @@ func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
 		if !b.answers(mask) {
 			continue
 		}
+		b.syncRotation() // the game may have turned it since the step
 		blo, bhi := b.bounds()
 		if blo.X <= hi.X && lo.X <= bhi.X && blo.Y <= hi.Y && lo.Y <= bhi.Y {
 			dst = append(dst, w.ID(i))
@@ -179,6 +230,11 @@ func (w *World) Cast(id BodyID, delta Vec2) (Hit, bool) {
 // shapes around b: a box (two boxes), a circle (two circles), or a rounded
 // box (a box and a circle).
 func sweep(a, b *Body, delta Vec2) (float64, Vec2, bool) {
+	a.syncRotation()
+	b.syncRotation()
+	if !(a.Shape == Circle || a.Shape == Box && a.upright()) || !(b.Shape == Circle || b.Shape == Box && b.upright()) {
+		return advance(a, b, delta)
+	}
 	switch {
 	case a.Shape == Box && b.Shape == Box:
 		return rayBox(a.Pos, delta, b.Pos, a.HalfW+b.HalfW, a.HalfH+b.HalfH)
@@ -202,4 +258,98 @@ func sweep(a, b *Body, delta Vec2) (float64, Vec2, bool) {
 		try(rayCircle(a.Pos, delta, b.Pos.Add(Vec2{s.X, s.Y}.Mul(hw, hh)), r))
 	}
 	return best, bn, hit
+}
+
+// castTolerance is how near a cast between turned shapes brings them: it
+// reports the hit this far short of touching, or nearer.
+const castTolerance = slop / 8
+
+// advance sweeps a (not turning) along delta against b by conservative
+// advancement, for a turned box or a polygon on either side: at each step
+// the separation is a lower bound of the distance, so moving a by it
+// never passes through b. It reports the fraction at which the
+// separation is under castTolerance and closing, with b's surface normal
+// there, against the motion. The separation of two polygons is that of
+// separating axes, which may be less than the distance when corners face
+// each other: such a hit comes early by at most about 1.5×castTolerance.
+func advance(a, b *Body, delta Vec2) (float64, Vec2, bool) {
+	l := delta.Len()
+	if l == 0 {
+		return 0, Vec2{}, false
+	}
+	t := 0.0
+	for range 64 {
+		sep, n := separation(a, a.Pos.Add(delta.Scale(t)), b)
+		if sep <= castTolerance {
+			if t == 0 && sep < 0 {
+				return 0, n, true // starts inside
+			}
+			if delta.Dot(n) < 0 {
+				return t, n, true
+			}
+			sep = castTolerance // touching but leaving: step on
+		}
+		t += sep / l
+		if t > 1 {
+			return 0, Vec2{}, false
+		}
+	}
+	return 0, Vec2{}, false
+}
+
+// separation returns how far apart a (placed at pos) and b are, at least
+// (negative: overlapping), and b's surface normal towards a.
+func separation(a *Body, pos Vec2, b *Body) (float64, Vec2) {
+	off := pos.Sub(b.Pos) // a relative to b
+	switch {
+	case a.Shape == Circle && b.Shape == Circle:
+		d := off.Len()
+		if d == 0 {
+			return -(a.Radius + b.Radius), Vec2{0, 1}
+		}
+		return d - a.Radius - b.Radius, off.Scale(1 / d)
+	case a.Shape == Circle:
+		var pb poly
+		pb.place(b, Vec2{})
+		return polyCircleSep(&pb, off, a.Radius)
+	case b.Shape == Circle:
+		var pa poly
+		pa.place(a, off)
+		sep, n := polyCircleSep(&pa, Vec2{}, b.Radius)
+		return sep, n.Scale(-1)
+	}
+	var pa, pb poly
+	pa.place(a, off)
+	pb.place(b, Vec2{})
+	fa, sa := maxSeparation(&pa, &pb)
+	fb, sb := maxSeparation(&pb, &pa)
+	if sa > sb {
+		return sa, pa.n[fa].Scale(-1)
+	}
+	return sb, pb.n[fb]
+}
+
+// polyCircleSep returns the distance from polygon p to the circle of
+// radius r at c, less r, and the polygon's normal towards the circle.
+func polyCircleSep(p *poly, c Vec2, r float64) (float64, Vec2) {
+	face, sep := 0, math.Inf(-1)
+	for i := range p.count {
+		if s := p.n[i].Dot(c.Sub(p.v[i])); s > sep {
+			face, sep = i, s
+		}
+	}
+	if sep <= 0 {
+		return sep - r, p.n[face]
+	}
+	v1, v2 := p.v[face], p.v[(face+1)%p.count]
+	end := v2
+	switch {
+	case c.Sub(v1).Dot(v2.Sub(v1)) <= 0:
+		end = v1
+	case c.Sub(v2).Dot(v1.Sub(v2)) > 0:
+		return sep - r, p.n[face]
+	}
+	e := c.Sub(end)
+	d := e.Len()
+	return d - r, e.Scale(1 / d)
 }

@@ -21,16 +21,19 @@ import (
 //	statics  uint32 slot each, then movers: the order the step visits them
 //	contacts contactBytes each (see putContact)
 //
+// Version 2 added rotation: each body's angles, spin, inertia and hull,
+// each contact's per-point ids, depths and impulses.
+//
 // Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
 // bytes that follow, every index is checked against the body it names,
 // and a snapshot whose length is not exactly what its counts say is
 // refused. So Restore allocates at most about twice len(src).
 const (
 	snapMagic      = "FXPW"
-	snapVersion    = 1
+	snapVersion    = 2 // 2: rotation (angles, inertia, hulls, per-point contact impulses)
 	snapHeader     = 4 + 2 + 16 + 12 + 16 + 1 + 8 + 20
-	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8
-	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8
+	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
+	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8
 	slotBytes      = 4
 	maxContactsPer = 2 * MaxContactsPerBody // contacts a snapshot may hold per body
 )
@@ -99,7 +102,7 @@ func (w *World) Snapshot(dst []byte) []byte {
 		p = p[slotBytes:]
 	}
 	for i := range w.contacts {
-		putContact(p[:contactBytes], &w.contacts[i])
+		putContact(p[:contactBytes], &w.contacts[i], w.pointsOf(&w.contacts[i]))
 		p = p[contactBytes:]
 	}
 	return dst
@@ -152,10 +155,18 @@ func (w *World) Restore(src []byte) error {
 	}
 	w.staticsDirty, w.stale = true, true // a snapshot may name removed bodies in its contacts: dropped at the next step
 	w.contacts = resize(w.contacts, h.contacts)
+	w.turn = w.turn[:0]
 	for i := range w.contacts {
-		getContact(p[:contactBytes], &w.contacts[i])
+		c := &w.contacts[i]
+		var q pointState
+		getContact(p[:contactBytes], c, &q)
+		if c.turning {
+			c.tp = int32(len(w.turn))
+			w.turn = append(w.turn, q)
+		}
 		p = p[contactBytes:]
 	}
+	w.prevTurn = w.prevTurn[:0]
 	w.freeing = w.freeing[:0]
 	w.island = resize(w.island, h.bodies)
 	w.rest = resize(w.rest, h.bodies)
@@ -246,8 +257,11 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 	}
 	for s := range h.bodies {
 		rec := bodies[s*bodyBytes:]
-		if Kind(rec[0]) > Static || Shape(rec[1]) > Box {
+		if Kind(rec[0]) > Static || Shape(rec[1]) > Polygon {
 			return h, fmt.Errorf("%w: body %d has kind %d, shape %d", ErrBadSnapshot, s, rec[0], rec[1])
+		}
+		if err := checkHull(rec, Shape(rec[1])); err != nil {
+			return h, fmt.Errorf("%w: body %d: %v", ErrBadSnapshot, s, err)
 		}
 	}
 	contacts := lists[(h.free+h.statics+h.movers)*slotBytes:]
@@ -267,14 +281,47 @@ const (
 	flagSweep
 	flagRemoved
 	flagAsleep
+	flagFixedRotation
 )
 
-// bodyFlags is the offset of the flags in a body record.
-const bodyFlags = 106
+// bodyFlags is the offset of the flags in a body record, bodyHull of the
+// hull's vertex count (its vertices follow).
+const (
+	bodyFlags = 106
+	bodyHull  = 179
+)
+
+// checkHull refuses a body record whose hull NewHull would not have made,
+// or a hull on a body that is not a polygon (so that a world has one
+// snapshot, byte for byte).
+func checkHull(rec []byte, shape Shape) error {
+	n := int(rec[bodyHull])
+	if shape != Polygon {
+		if n != 0 {
+			return fmt.Errorf("a hull of %d vertices on shape %d", n, shape)
+		}
+		return nil
+	}
+	if n < 3 || n > MaxHullVertices {
+		return fmt.Errorf("a hull of %d vertices", n)
+	}
+	var v [MaxHullVertices]Vec2
+	for i := range n {
+		v[i] = Vec2{getF(rec[bodyHull+1+16*i:]), getF(rec[bodyHull+9+16*i:])}
+		if !(math.Abs(v[i].X) <= MaxSize && math.Abs(v[i].Y) <= MaxSize) {
+			return fmt.Errorf("hull vertex %d %v out of range", i, v[i])
+		}
+	}
+	return checkConvex(v[:n])
+}
 
 // putBody writes a body record: kind, shape, 12 float64 (Pos, Prev, Vel,
 // Radius, HalfW, HalfH, Mass, Restitution, Friction), Layer and Mask,
-// flags, Tag, invMass, gen, still.
+// flags, Tag, invMass, gen, still, then 6 float64 (Angle, PrevAngle,
+// AngVel, Inertia, AngularDamping, invI) and the hull: its vertex count
+// and MaxHullVertices vertices (zero past the count). The rotation's
+// cosine and sine are not stored: Restore computes them from Angle, as
+// the step does.
 func putBody(p []byte, b *Body) {
 	_ = p[bodyBytes-1]
 	p[0], p[1] = byte(b.Kind), byte(b.Shape)
@@ -305,16 +352,35 @@ func putBody(p []byte, b *Body) {
 	if b.asleep {
 		f |= flagAsleep
 	}
+	if b.FixedRotation {
+		f |= flagFixedRotation
+	}
 	p[bodyFlags] = f
 	le.PutUint32(p[107:], uint32(b.Tag))
 	putF(p[111:], b.invMass)
 	le.PutUint32(p[119:], b.gen)
 	putF(p[123:], b.still)
+	putF(p[131:], b.Angle)
+	putF(p[139:], b.PrevAngle)
+	putF(p[147:], b.AngVel)
+	putF(p[155:], b.Inertia)
+	putF(p[163:], b.AngularDamping)
+	putF(p[171:], b.invI)
+	h := b.Hull
+	if b.Shape != Polygon || h == nil {
+		h = &Hull{} // a stray hull on another shape plays no part
+	}
+	p[bodyHull] = h.n
+	for i := range MaxHullVertices {
+		putF(p[bodyHull+1+16*i:], h.verts[i].X)
+		putF(p[bodyHull+9+16*i:], h.verts[i].Y)
+	}
 }
 
 func getBody(p []byte, b *Body) {
 	_ = p[bodyBytes-1]
 	f := p[bodyFlags]
+	old := b.Hull
 	*b = Body{
 		Kind: Kind(p[0]), Shape: Shape(p[1]),
 		Pos: Vec2{getF(p[2:]), getF(p[10:])}, Prev: Vec2{getF(p[18:]), getF(p[26:])},
@@ -326,8 +392,25 @@ func getBody(p []byte, b *Body) {
 		Tag:     int32(le.Uint32(p[107:])),
 		invMass: getF(p[111:]), gen: le.Uint32(p[119:]),
 		removed: f&flagRemoved != 0, asleep: f&flagAsleep != 0,
-		still: getF(p[123:]),
+		still:         getF(p[123:]),
+		FixedRotation: f&flagFixedRotation != 0,
+		Angle:         getF(p[131:]), PrevAngle: getF(p[139:]), AngVel: getF(p[147:]),
+		Inertia: getF(p[155:]), AngularDamping: getF(p[163:]), invI: getF(p[171:]),
 	}
+	if n := int(p[bodyHull]); n > 0 { // checked: 3 to MaxHullVertices, convex
+		var v [MaxHullVertices]Vec2
+		for i := range n {
+			v[i] = Vec2{getF(p[bodyHull+1+16*i:]), getF(p[bodyHull+9+16*i:])}
+		}
+		var h Hull
+		h.build(v[:n])
+		if old != nil && *old == h {
+			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
+		} else {
+			b.Hull = &h
+		}
+	}
+	b.resync()
 }
 
 // contactNumPoints is the offset of NumPoints in a contact record.
@@ -335,7 +418,7 @@ const contactNumPoints = 96
 
 // putContact writes a contact record: ia, ib, A's and B's generations,
 // Normal, Points, Point, Depth... (the offsets below), flags.
-func putContact(p []byte, c *Contact) {
+func putContact(p []byte, c *Contact, q *pointState) {
 	_ = p[contactBytes-1]
 	le.PutUint32(p[0:], c.ia)
 	le.PutUint32(p[4:], c.ib)
@@ -360,14 +443,37 @@ func putContact(p []byte, c *Contact) {
 	if c.resting {
 		f |= 2
 	}
+	if c.turning {
+		f |= 4
+	}
 	p[105] = f
 	p[106] = c.feature
 	putF(p[107:], c.mass)
 	putF(p[115:], c.vn0)
 	putF(p[123:], c.friction)
+	le.PutUint16(p[131:], q.ids[0])
+	le.PutUint16(p[133:], q.ids[1])
+	putF(p[135:], q.depths[0])
+	putF(p[143:], q.depths[1])
+	putF(p[151:], q.pn[0])
+	putF(p[159:], q.pn[1])
+	putF(p[167:], q.pt[0])
+	putF(p[175:], q.pt[1])
 }
 
-func getContact(p []byte, c *Contact) {
+// noPoints is the point state written for a contact that does not turn.
+var noPoints pointState
+
+// pointsOf returns a contact's point state, or zeros when it does not
+// turn.
+func (w *World) pointsOf(c *Contact) *pointState {
+	if c.turning {
+		return &w.turn[c.tp]
+	}
+	return &noPoints
+}
+
+func getContact(p []byte, c *Contact, q *pointState) {
 	_ = p[contactBytes-1]
 	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
 	f := p[105]
@@ -381,6 +487,13 @@ func getContact(p []byte, c *Contact) {
 		Touching: f&1 != 0, resting: f&2 != 0, feature: p[106],
 		ia: ia, ib: ib, key: uint64(ia)<<32 | uint64(ib),
 		mass: getF(p[107:]), vn0: getF(p[115:]), friction: getF(p[123:]),
+		turning: f&4 != 0,
+	}
+	*q = pointState{
+		ids:    [2]uint16{le.Uint16(p[131:]), le.Uint16(p[133:])},
+		depths: [2]float64{getF(p[135:]), getF(p[143:])},
+		pn:     [2]float64{getF(p[151:]), getF(p[159:])},
+		pt:     [2]float64{getF(p[167:]), getF(p[175:])},
 	}
 }
 
@@ -457,8 +570,8 @@ func Diff(a, b []byte) string {
 	for i := range wa.contacts {
 		ca, cb := &wa.contacts[i], &wb.contacts[i]
 		var ra, rb [contactBytes]byte
-		putContact(ra[:], ca)
-		putContact(rb[:], cb)
+		putContact(ra[:], ca, wa.pointsOf(ca))
+		putContact(rb[:], cb, wb.pointsOf(cb))
 		if ra != rb {
 			return fmt.Sprintf("contact %d (%v, %v): %+v != %+v", i, ca.A, ca.B, *ca, *cb)
 		}
@@ -481,6 +594,9 @@ func diffBody(a, b *Body) string {
 		{"Pos.X", a.Pos.X, b.Pos.X}, {"Pos.Y", a.Pos.Y, b.Pos.Y},
 		{"Prev.X", a.Prev.X, b.Prev.X}, {"Prev.Y", a.Prev.Y, b.Prev.Y},
 		{"Vel.X", a.Vel.X, b.Vel.X}, {"Vel.Y", a.Vel.Y, b.Vel.Y},
+		{"Angle", a.Angle, b.Angle}, {"PrevAngle", a.PrevAngle, b.PrevAngle}, {"AngVel", a.AngVel, b.AngVel},
+		{"Inertia", a.Inertia, b.Inertia}, {"AngularDamping", a.AngularDamping, b.AngularDamping},
+		{"inverse inertia", a.invI, b.invI},
 		{"Radius", a.Radius, b.Radius}, {"HalfW", a.HalfW, b.HalfW}, {"HalfH", a.HalfH, b.HalfH},
 		{"Mass", a.Mass, b.Mass}, {"Restitution", a.Restitution, b.Restitution}, {"Friction", a.Friction, b.Friction},
 		{"sleep timer", a.still, b.still}, {"inverse mass", a.invMass, b.invMass},
@@ -496,6 +612,7 @@ func diffBody(a, b *Body) string {
 	}{
 		{"Kind", a.Kind, b.Kind}, {"Shape", a.Shape, b.Shape}, {"Layer", a.Layer, b.Layer}, {"Mask", a.Mask, b.Mask},
 		{"Disabled", a.Disabled, b.Disabled}, {"Sweep", a.Sweep, b.Sweep}, {"Tag", a.Tag, b.Tag},
+		{"FixedRotation", a.FixedRotation, b.FixedRotation}, {"Hull", hullOf(a), hullOf(b)},
 		{"generation", a.gen, b.gen}, {"removed", a.removed, b.removed}, {"asleep", a.asleep, b.asleep},
 	}
 	for _, f := range flags {
@@ -509,3 +626,11 @@ func diffBody(a, b *Body) string {
 // same compares floats by their bits: NaN is the same as NaN, 0 differs
 // from -0, as the next tick may tell them apart.
 func same(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// hullOf returns b's hull as a value, the zero Hull for none.
+func hullOf(b *Body) Hull {
+	if b.Hull == nil || b.Shape != Polygon {
+		return Hull{}
+	}
+	return *b.Hull
+}

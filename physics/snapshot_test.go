@@ -26,7 +26,7 @@ func lively(tb testing.TB, n int) *World {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range n {
 		b := Body{Shape: Shape(i % 2), Pos: Vec2{r.Float64()*38 - 19, 1 + r.Float64()*30},
-			Vel: Vec2{r.Float64()*6 - 3, r.Float64() * 4}, Restitution: 0.3 * r.Float64(), Friction: 0.4,
+			Vel: Vec2{r.Float64()*6 - 3, r.Float64() * 4}, Restitution: 0.3 * r.Float64(), Friction: 0.4, AngularDamping: 1,
 			Mass: 0.5 + r.Float64(), Tag: int32(i), Layer: 1 + uint32(i%3)}
 		size := 0.2 + 0.3*r.Float64()
 		b.Radius, b.HalfW, b.HalfH = size, size, size*0.8
@@ -232,7 +232,7 @@ func TestDiffNamesTheBodyAndField(t *testing.T) {
 func BenchmarkSnapshotRestore(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
-			w := awakePile(b, n)
+			w := awakePile(b, n, false)
 			buf := w.Snapshot(nil)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(buf)))

@@ -1,5 +1,7 @@
-// Package physics is fixstep's deterministic fixed-step world: circles and
-// axis-aligned boxes under gravity, with restitution, friction, a
+// Package physics is fixstep's deterministic fixed-step world: circles,
+// boxes and convex polygons of up to 8 vertices (NewHull) that turn, or
+// stay upright (Body.FixedRotation), under gravity, with restitution,
+// friction, rolling resistance (Body.AngularDamping), a
 // hierarchical spatial hash broad phase (movers rebuilt every step, statics
 // in a grid of their own), sub-stepping against static bodies so fast
 // small bodies do not tunnel through thin walls, sleeping, collision
@@ -10,8 +12,9 @@
 //
 // A world contains what a game, a level file or a peer gives it. Add
 // refuses a number that is not finite or out of its limit (MaxCoordinate,
-// MaxSpeed, MinSize..MaxSize, MinMass..MaxMass, MaxFriction), naming the
-// field; Step panics on a dt or a setting out of range, a caller bug; a
+// MaxSpeed, MaxAngularSpeed, MinSize..MaxSize, MinMass..MaxMass,
+// MaxInertia, MaxDamping, MaxFriction; a polygon's Hull from NewHull),
+// naming the field; Step panics on a dt or a setting out of range, a caller bug; a
 // body the game makes non-finite between steps is taken out before it
 // touches anything (Faults, FaultListener); the queries ignore non-finite
 // input; a step solves at most MaxContactsPerBody contacts per body
@@ -55,9 +58,9 @@
 // grows while the game runs: a shooter adding and removing 300 bodies a
 // tick reads 0 allocations for ten minutes (TestChurnAfterReserve).
 //
-// Units are yours (metres or
-// pixels, seconds, mass 1 by default); angles are not simulated (circles
-// and boxes do not rotate).
+// Units are yours (metres or pixels, seconds, mass 1 by default); angles
+// are radians, counter-clockwise, and a body's moment of inertia is its
+// shape's for its mass unless Body.Inertia says otherwise.
 //
 // # The solver
 //
@@ -82,12 +85,38 @@
 // correction 0.2 of the rest per pass, at most 0.2 units; restitution only
 // when bodies meet faster than 1 unit/s (so a resting box does not keep
 // bouncing on its own weight); a body sleeps after 0.5 s below 0.05
-// units/s, with everything it touches, and wakes when something awake
-// touches it, when it is teleported, given an impulse or a velocity.
+// units/s (its speed, and its spin times its outer radius), with
+// everything it touches, and wakes when something awake touches it, when
+// it is teleported, given an impulse or a velocity.
 //
-// Without rotation a second contact point adds no constraint, so the
-// solver keeps one row per touching pair; a box-box contact still reports
-// its two points (Contact.Points), the ends of the touching face.
+// # Rotation
+//
+// A pair in which a body can turn (or spins) is found by separating axes
+// (for boxes and polygons, at any angle) and its reference face clipped
+// against the incident one, as Box2D does: up to two points, each with a
+// depth and a feature id (reference face, which body it is on, incident
+// vertex or the side that clipped it) that stays the same from tick to
+// tick, so each point is warm-started with its own last impulses. The
+// velocity passes solve each point's friction (in the Coulomb cone of its
+// own normal impulse) and then the two normal rows together, a 2×2 linear
+// complementarity problem (Catto's block solver, Box2D v2): one after the
+// other rocks a resting box from corner to corner. The position passes
+// measure each point of a polygon pair from anchors kept on both surfaces
+// (Box2D v2's position manifold), both points before either moves, and
+// share the correction between positions and angles by the effective
+// mass at the point. A pair that cannot turn (both FixedRotation, static
+// or kinematic, none spinning) keeps the upright solver: one row per
+// pair, the axis-aligned narrow phase when both are at angle 0, so an
+// upright world costs what it did before rotation (BENCHMARKS.md).
+//
+// Angles are kept in [-π, π); a body's cosine and sine are computed from
+// its angle's bits with detmath.SinCos when the angle changes (the
+// position passes turn bodies by a normalised small-angle step, made
+// exact again before the last pass against statics), so a snapshot, which
+// stores angles only, restores the same world. Sub-steps against statics
+// move fast bodies without turning them; the angle advances once a tick.
+// Cast sweeps without turning; between turned shapes it advances
+// conservatively by their separating-axis distance.
 package physics
 
 import (
@@ -152,8 +181,12 @@ type Shape uint8
 const (
 	// Circle of radius Body.Radius.
 	Circle Shape = iota
-	// Box is an axis-aligned box of half extents Body.HalfW, Body.HalfH.
+	// Box is a box of half extents Body.HalfW, Body.HalfH, turned by
+	// Body.Angle (axis-aligned at angle 0).
 	Box
+	// Polygon is the convex polygon Body.Hull (see NewHull), turned by
+	// Body.Angle.
+	Polygon
 )
 
 // BodyID names a body in its world: its slot and the slot's generation,
@@ -184,11 +217,32 @@ type Body struct {
 	Pos, Prev Vec2
 	// Vel is the velocity. Setting it on a sleeping body wakes it.
 	Vel Vec2
-	// Radius for circles; HalfW, HalfH for boxes.
+	// Angle is the body's rotation in radians, counter-clockwise, at the
+	// current tick, PrevAngle at the tick before: draw at LerpAngle(alpha).
+	// Step keeps Angle in [-π, π). AngVel is the angular velocity in
+	// radians per second, counter-clockwise; setting it on a sleeping body
+	// wakes it.
+	Angle, PrevAngle, AngVel float64
+	// Radius for circles; HalfW, HalfH for boxes; Hull for polygons (Add
+	// clears it on other shapes). Bodies may share one Hull: it never
+	// changes.
 	Radius, HalfW, HalfH float64
+	Hull                 *Hull
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
 	// have infinite mass.
 	Mass float64
+	// Inertia is a dynamic body's moment of inertia about its centre
+	// (mass × units²); zero means the shape's own for its mass (a circle's
+	// m·r²/2, a box's m·(w²+h²)/12 of its full sides, a polygon's by its
+	// area), read at Add. FixedRotation keeps the body at its Angle, as if
+	// its inertia were infinite: a platformer's player stays upright; it
+	// may be switched between steps.
+	Inertia       float64
+	FixedRotation bool
+	// AngularDamping slows the body's spin by the factor 1/(1 + dt·d) each
+	// tick, per second: a ball rolling on a floor stops (rolling
+	// resistance). Zero means none; at most MaxDamping.
+	AngularDamping float64
 	// Restitution is bounciness in [0, 1]; Friction the Coulomb
 	// coefficient. A contact uses the larger restitution and the geometric
 	// mean of the frictions.
@@ -209,17 +263,33 @@ type Body struct {
 	Tag int32
 
 	invMass float64
-	gen     uint32  // the slot's generation
-	slot    int32   // the body's index in World.statics or World.movers
-	removed bool    // the slot is free (or freed at the end of this step)
-	asleep  bool    // sleeping: not integrated, not solved against sleepers
-	still   float64 // seconds spent slow, towards sleep
+	invI    float64 // inverse moment of inertia; zero for FixedRotation and non-dynamic bodies
+	// rc, rs are cos and sin of rotAngle, the angle they were computed for:
+	// syncRotation refreshes them when Angle changes.
+	rc, rs, rotAngle float64
+	gen              uint32  // the slot's generation
+	slot             int32   // the body's index in World.statics or World.movers
+	removed          bool    // the slot is free (or freed at the end of this step)
+	asleep           bool    // sleeping: not integrated, not solved against sleepers
+	still            float64 // seconds spent slow, towards sleep
 }
 
 // Lerp returns the body's position a fraction alpha of the way from the
 // previous tick to the current one.
 func (b *Body) Lerp(alpha float64) Vec2 {
 	return Vec2{b.Prev.X + float64((b.Pos.X-b.Prev.X)*alpha), b.Prev.Y + float64((b.Pos.Y-b.Prev.Y)*alpha)}
+}
+
+// LerpAngle returns the body's angle a fraction alpha of the way from the
+// previous tick's to the current one, along the shorter arc: a body that
+// turned from 3.1 to -3.1 radians passes through π, not through 0. Draw
+// may use it; the result is not wrapped.
+func (b *Body) LerpAngle(alpha float64) float64 {
+	d := b.Angle - b.PrevAngle
+	if d > math.Pi || d < -math.Pi {
+		d = wrapAngle(d)
+	}
+	return b.PrevAngle + float64(d*alpha)
 }
 
 // Removed reports whether the slot holds no body: skip it when drawing
@@ -251,23 +321,39 @@ func collides(a, b *Body) bool {
 	return la&mb != 0 && lb&ma != 0
 }
 
-// bounds returns the body's AABB.
+// bounds returns the body's AABB at its rotation.
 func (b *Body) bounds() (lo, hi Vec2) {
-	if b.Shape == Circle {
+	switch {
+	case b.Shape == Circle:
 		r := Vec2{b.Radius, b.Radius}
 		return b.Pos.Sub(r), b.Pos.Add(r)
+	case b.Shape == Box && b.upright():
+		h := Vec2{b.HalfW, b.HalfH}
+		return b.Pos.Sub(h), b.Pos.Add(h)
+	case b.Shape == Box:
+		c, s := math.Abs(b.rc), math.Abs(b.rs)
+		h := Vec2{float64(c*b.HalfW) + float64(s*b.HalfH), float64(s*b.HalfW) + float64(c*b.HalfH)}
+		return b.Pos.Sub(h), b.Pos.Add(h)
 	}
-	h := Vec2{b.HalfW, b.HalfH}
-	return b.Pos.Sub(h), b.Pos.Add(h)
+	lo, hi = Vec2{math.Inf(1), math.Inf(1)}, Vec2{math.Inf(-1), math.Inf(-1)}
+	for _, v := range b.Hull.verts[:b.Hull.n] {
+		v = rotate(b.rc, b.rs, v)
+		lo = Vec2{min(lo.X, v.X), min(lo.Y, v.Y)}
+		hi = Vec2{max(hi.X, v.X), max(hi.Y, v.Y)}
+	}
+	return b.Pos.Add(lo), b.Pos.Add(hi)
 }
 
 // extent is the body's smallest half size: how far it may move in one
 // sub-step without skipping over anything.
 func (b *Body) extent() float64 {
-	if b.Shape == Circle {
+	switch b.Shape {
+	case Circle:
 		return b.Radius
+	case Box:
+		return min(b.HalfW, b.HalfH)
 	}
-	return min(b.HalfW, b.HalfH)
+	return b.Hull.inner
 }
 
 // ContactListener receives contact events at the end of World.Step, after
@@ -326,19 +412,20 @@ type World struct {
 	statics []int32  // static bodies; Body.slot is the index here
 	movers  []int32  // dynamic and kinematic bodies; Body.slot is the index here
 
-	grid                grid      // the movers, rebuilt every step
-	staticGrid          grid      // the statics, rebuilt when they change
-	staticsDirty        bool      // a static was added, removed or moved
-	near                []int32   // statics near the body being moved or tested
-	stale               bool      // contacts may name removed bodies: purge them
-	faults, overloads   uint64    // bodies taken out, steps over the contact limit
-	limit               int       // this step's contact limit
-	over                bool      // this step reached it
-	contacts            []Contact // this tick's, in the order found
-	previous            []Contact // last tick's
-	prevTable, curTable pairTable // pair key → index in previous, contacts
-	island              []int32   // union-find parents, by body index
-	rest                []float64 // an island root's least rested time
+	grid                grid         // the movers, rebuilt every step
+	staticGrid          grid         // the statics, rebuilt when they change
+	staticsDirty        bool         // a static was added, removed or moved
+	near                []int32      // statics near the body being moved or tested
+	stale               bool         // contacts may name removed bodies: purge them
+	faults, overloads   uint64       // bodies taken out, steps over the contact limit
+	limit               int          // this step's contact limit
+	over                bool         // this step reached it
+	contacts            []Contact    // this tick's, in the order found
+	previous            []Contact    // last tick's
+	turn, prevTurn      []pointState // the turning contacts' points, this tick's and last tick's (Contact.tp)
+	prevTable, curTable pairTable    // pair key → index in previous, contacts
+	island              []int32      // union-find parents, by body index
+	rest                []float64    // an island root's least rested time
 	ticks               uint64
 	stepping            bool
 	cold                bool    // no warm starting (tests measure what it is worth)
@@ -363,6 +450,12 @@ const (
 	MinMass, MaxMass = 1e-6, 1e9
 	// MaxFriction bounds Friction; Restitution is in [0, 1].
 	MaxFriction = 100
+	// MaxAngularSpeed bounds |AngVel| (radians per second); Step clamps
+	// a spin the solver makes faster. |Angle| is bounded by MaxCoordinate.
+	MaxAngularSpeed = 1e5
+	// MaxInertia bounds Inertia; MaxDamping bounds AngularDamping.
+	MaxInertia = 1e21
+	MaxDamping = 1e3
 	// MaxContactsPerBody bounds a step's contacts at this many per body
 	// slot: beyond, pairs are not solved that step (World.Overloads,
 	// FaultListener), so bodies piled on one point slow a step down
@@ -379,11 +472,12 @@ func (w *World) Add(b Body) (BodyID, error) {
 	if err := b.check(); err != nil {
 		return BodyID{}, err
 	}
-	b.invMass, b.removed, b.asleep, b.still = 0, false, false, 0
-	if b.Kind == Dynamic {
-		b.invMass = 1 / cmpOr(b.Mass, 1)
+	b.removed, b.asleep, b.still = false, false, 0
+	if b.Shape != Polygon {
+		b.Hull = nil
 	}
-	b.Prev = b.Pos
+	b.setMass()
+	b.Prev, b.PrevAngle = b.Pos, b.Angle
 	var i uint32
 	if k := len(w.free); k > 0 {
 		i = w.free[k-1]
@@ -424,6 +518,8 @@ func (w *World) Reserve(bodies int) {
 	w.seen = room(w.seen, bodies)
 	w.contacts = room(w.contacts, contacts)
 	w.previous = room(w.previous, contacts)
+	w.turn = room(w.turn, contacts)
+	w.prevTurn = room(w.prevTurn, contacts)
 	w.prevTable.reset(contacts)
 	w.curTable.reset(contacts)
 	w.grid.reserve(bodies)
@@ -435,7 +531,7 @@ func (w *World) Reserve(bodies int) {
 func (b *Body) check() error {
 	inside := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // false for NaN
 	switch {
-	case b.Shape > Box:
+	case b.Shape > Polygon:
 		return fmt.Errorf("physics: unknown shape %d", b.Shape)
 	case b.Kind > Static:
 		return fmt.Errorf("physics: unknown kind %d", b.Kind)
@@ -453,8 +549,39 @@ func (b *Body) check() error {
 		return fmt.Errorf("physics: restitution %v: want 0 to 1", b.Restitution)
 	case !inside(b.Friction, 0, MaxFriction):
 		return fmt.Errorf("physics: friction %v: want 0 to %v", b.Friction, float64(MaxFriction))
+	case b.Shape == Polygon && (b.Hull == nil || b.Hull.n < 3):
+		// A Hull's fields are its own: one with vertices came from NewHull
+		// (or a snapshot Restore checked), so its vertex count is enough.
+		return fmt.Errorf("physics: a polygon with no hull: make one with NewHull")
+	}
+	if b.Angle == 0 && b.PrevAngle == 0 && b.AngVel == 0 && b.Inertia == 0 && b.AngularDamping == 0 {
+		return nil // upright, the common case (NaN is not 0)
+	}
+	switch {
+	case !inside(b.Angle, -MaxCoordinate, MaxCoordinate) || !inside(b.PrevAngle, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("physics: angle %v (previous %v): want finite within ±%v", b.Angle, b.PrevAngle, float64(MaxCoordinate))
+	case !inside(b.AngVel, -MaxAngularSpeed, MaxAngularSpeed):
+		return fmt.Errorf("physics: angular velocity %v: want finite within ±%v", b.AngVel, float64(MaxAngularSpeed))
+	case b.Inertia != 0 && !inside(b.Inertia, MinMass, MaxInertia):
+		return fmt.Errorf("physics: inertia %v: want %v to %v (or zero for the shape's)", b.Inertia, MinMass, float64(MaxInertia))
+	case !inside(b.AngularDamping, 0, MaxDamping):
+		return fmt.Errorf("physics: angular damping %v: want 0 to %v", b.AngularDamping, float64(MaxDamping))
 	}
 	return nil
+}
+
+// setMass derives the body's inverse mass and inverse inertia from its
+// kind, shape and settings, and its rotation from its angle.
+func (b *Body) setMass() {
+	b.invMass, b.invI = 0, 0
+	if b.Kind == Dynamic {
+		m := cmpOr(b.Mass, 1)
+		b.invMass = 1 / m
+		if !b.FixedRotation {
+			b.invI = 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
+		}
+	}
+	b.resync()
 }
 
 // room returns s with capacity for n elements at least, its length and
@@ -468,6 +595,8 @@ func (w *World) roomForContacts() {
 	want := 6 * len(w.bodies)
 	w.contacts = room(w.contacts, want)
 	w.previous = room(w.previous, want)
+	w.turn = room(w.turn, want)
+	w.prevTurn = room(w.prevTurn, want)
 }
 
 // index lists body i with the statics or the movers.
@@ -579,7 +708,8 @@ func (w *World) ID(i int) BodyID { return BodyID{uint32(i), w.bodies[i].gen} }
 func (w *World) Bodies() []Body { return w.bodies }
 
 // Teleport moves a body to pos at once: both its previous and current
-// positions, so the renderer does not draw a streak across the jump. It
+// positions, so the renderer does not draw a streak across the jump, and
+// its previous angle to its Angle (set Angle first to turn it at once). It
 // wakes the body. Move or resize a static body only with Teleport (or
 // call it after changing its size), which refreshes the statics' grid. A
 // pos that is not finite or beyond MaxCoordinate takes the body out at
@@ -587,6 +717,8 @@ func (w *World) Bodies() []Body { return w.bodies }
 func (w *World) Teleport(id BodyID, pos Vec2) {
 	b := w.Body(id)
 	b.Pos, b.Prev = pos, pos
+	b.PrevAngle = b.Angle
+	b.syncRotation()
 	b.asleep, b.still = false, 0
 	if b.Kind == Static {
 		w.staticsDirty = true
@@ -599,6 +731,32 @@ func (w *World) ApplyImpulse(id BodyID, impulse Vec2) {
 	b := w.Body(id)
 	b.Vel = b.Vel.Add(impulse.Scale(b.invMass))
 	b.asleep, b.still = false, 0
+}
+
+// ApplyAngularImpulse changes a dynamic body's angular velocity by
+// impulse/inertia (mass × units² / s), and wakes it. A FixedRotation body
+// does not turn.
+func (w *World) ApplyAngularImpulse(id BodyID, impulse float64) {
+	b := w.Body(id)
+	b.AngVel += float64(impulse * b.invI)
+	b.asleep, b.still = false, 0
+}
+
+// ApplyImpulseAt applies impulse at the world point p: the body's velocity
+// changes by impulse/mass and its angular velocity by (p − Pos)×impulse
+// over its inertia. It wakes the body.
+func (w *World) ApplyImpulseAt(id BodyID, impulse, p Vec2) {
+	b := w.Body(id)
+	b.Vel = b.Vel.Add(impulse.Scale(b.invMass))
+	b.AngVel += float64(cross(p.Sub(b.Pos), impulse) * b.invI)
+	b.asleep, b.still = false, 0
+}
+
+// ApplyTorque turns a dynamic body for one tick of dt seconds: its
+// angular velocity changes by torque·dt/inertia. Call it before Step
+// with the step's dt, each tick the torque acts. It wakes the body.
+func (w *World) ApplyTorque(id BodyID, torque, dt float64) {
+	w.ApplyAngularImpulse(id, float64(torque*dt))
 }
 
 // Wake wakes a sleeping body (and, at the next step, what it touches).
@@ -639,11 +797,19 @@ func (w *World) Step(dt float64) {
 	w.purge()
 	w.stepping = true
 	w.previous, w.contacts = w.contacts, w.previous[:0]
+	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
 	w.contain("before the step")
 	for _, i := range w.movers {
 		b := &w.bodies[i]
-		b.Prev = b.Pos
-		if b.asleep && b.Vel != (Vec2{}) {
+		b.Prev, b.PrevAngle = b.Pos, b.Angle
+		b.syncRotation() // the game may have turned it
+		if b.Kind == Dynamic && b.FixedRotation != (b.invI == 0) {
+			b.setMass() // the game switched FixedRotation
+		}
+		if b.FixedRotation && b.Kind == Dynamic {
+			b.AngVel = 0
+		}
+		if b.asleep && (b.Vel != (Vec2{}) || b.AngVel != 0) {
 			b.asleep, b.still = false, 0 // the game set a velocity
 		}
 		if b.Kind == Dynamic && !b.asleep && !b.Disabled {
@@ -691,6 +857,9 @@ func (w *World) contain(when string) {
 		b := &w.bodies[i]
 		if finite(b.Vel) { // a speed the solver made too high is clamped
 			b.Vel = Vec2{min(max(b.Vel.X, -MaxSpeed), MaxSpeed), min(max(b.Vel.Y, -MaxSpeed), MaxSpeed)}
+		}
+		if b.AngVel-b.AngVel == 0 {
+			b.AngVel = min(max(b.AngVel, -MaxAngularSpeed), MaxAngularSpeed)
 		}
 		err := b.check()
 		if err == nil {
@@ -761,6 +930,13 @@ func (w *World) integrate(dt float64) {
 		b := &w.bodies[i]
 		if b.asleep || b.Disabled {
 			continue
+		}
+		if b.AngVel != 0 {
+			if b.AngularDamping > 0 {
+				b.AngVel /= 1 + float64(dt*b.AngularDamping)
+			}
+			b.Angle = wrapAngle(b.Angle + float64(b.AngVel*dt))
+			b.syncRotation()
 		}
 		travel := b.Vel.Len() * dt
 		n := 1

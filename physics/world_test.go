@@ -239,7 +239,10 @@ func TestAddRejectsBadBodies(t *testing.T) {
 }
 
 // arena returns a walled box of n bodies, settled for a second.
-func arena(tb testing.TB, n int) *World {
+func arena(tb testing.TB, n int) *World { return arenaWith(tb, n, false) }
+
+// arenaWith is the arena, its bodies FixedRotation when upright.
+func arenaWith(tb testing.TB, n int, upright bool) *World {
 	w := &World{Gravity: Vec2{0, -9.8}}
 	side := math.Sqrt(float64(n)) * 1.2
 	for _, wall := range []Body{
@@ -253,7 +256,7 @@ func arena(tb testing.TB, n int) *World {
 	for i := range n {
 		mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.25, HalfW: 0.25, HalfH: 0.25,
 			Pos: Vec2{(r.Float64()*2 - 1) * (side - 0.5), 0.5 + r.Float64()*side*2},
-			Vel: Vec2{r.Float64() - 0.5, 0}, Restitution: 0.4, Friction: 0.3})
+			Vel: Vec2{r.Float64() - 0.5, 0}, Restitution: 0.4, Friction: 0.3, FixedRotation: upright})
 	}
 	for range 60 {
 		w.Step(dt)
@@ -271,7 +274,10 @@ func TestStepAllocs(t *testing.T) {
 // gas returns n elastic bodies bouncing without gravity in a walled box,
 // at the density of a lively scene: a steady state of collisions, the same
 // at every step.
-func gas(tb testing.TB, n int) *World {
+func gas(tb testing.TB, n int) *World { return gasWith(tb, n, false) }
+
+// gasWith is the gas, its bodies FixedRotation when upright.
+func gasWith(tb testing.TB, n int, upright bool) *World {
 	w := &World{}
 	side := math.Sqrt(float64(n)) * 2
 	for _, wall := range []Body{
@@ -285,7 +291,7 @@ func gas(tb testing.TB, n int) *World {
 	for i := range n {
 		mustAdd(tb, w, Body{Shape: Shape(i % 2), Radius: 0.4, HalfW: 0.4, HalfH: 0.4,
 			Pos: Vec2{0.5 + r.Float64()*(side-1), 0.5 + r.Float64()*(side-1)},
-			Vel: Vec2{r.Float64()*10 - 5, r.Float64()*10 - 5}, Restitution: 1})
+			Vel: Vec2{r.Float64()*10 - 5, r.Float64()*10 - 5}, Restitution: 1, FixedRotation: upright})
 	}
 	for range 60 {
 		w.Step(dt)
@@ -293,46 +299,49 @@ func gas(tb testing.TB, n int) *World {
 	return w
 }
 
-// BenchmarkStep steps n bodies. "gas" is a steady state of bouncing bodies
-// (about one contact per ten bodies each tick); "pile" is the arena after
-// everything has fallen into a resting heap, the worst case, with several
-// contacts per body. The pile's world keeps settling during the run.
+// BenchmarkStep steps n upright (FixedRotation) bodies, as the world was
+// before rotation, so its numbers compare with the old ones; "turning/"
+// is the same scenes with bodies that turn. "gas" is a steady state of
+// bouncing bodies (about one contact per ten bodies each tick); "pile" is
+// the arena after everything has fallen into a resting heap, the worst
+// case, with several contacts per body. The pile's world keeps settling
+// during the run.
 func BenchmarkStep(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("gas/%d", n), func(b *testing.B) {
-			w := gas(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				w.Step(dt)
-			}
-			b.ReportMetric(float64(len(w.Contacts())), "contacts")
-		})
-		b.Run(fmt.Sprintf("pile/%d", n), func(b *testing.B) {
-			w := arena(b, n)
-			for range 1200 {
-				w.Step(dt)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				w.Step(dt)
-			}
-			b.ReportMetric(float64(len(w.Contacts())), "contacts")
-		})
-		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
-			w := awakePile(b, n)
-			b.ReportAllocs()
-			for b.Loop() {
-				w.Step(dt)
-			}
-			b.ReportMetric(float64(len(w.Contacts())), "contacts")
-		})
+	for _, turning := range []bool{false, true} {
+		prefix := ""
+		if turning {
+			prefix = "turning/"
+		}
+		for _, n := range []int{1000, 10000} {
+			b.Run(fmt.Sprintf("%sgas/%d", prefix, n), func(b *testing.B) {
+				benchSteps(b, gasWith(b, n, !turning), 0)
+			})
+			b.Run(fmt.Sprintf("%spile/%d", prefix, n), func(b *testing.B) {
+				benchSteps(b, arenaWith(b, n, !turning), 1200)
+			})
+			b.Run(fmt.Sprintf("%sawake/%d", prefix, n), func(b *testing.B) {
+				benchSteps(b, awakePile(b, n, !turning), 0)
+			})
+		}
 	}
+}
+
+// benchSteps times steps of w after settle steps.
+func benchSteps(b *testing.B, w *World, settle int) {
+	for range settle {
+		w.Step(dt)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Step(dt)
+	}
+	b.ReportMetric(float64(len(w.Contacts())), "contacts")
 }
 
 // awakePile is the arena's pile with sleeping off, after 600 steps of
 // settling: every body is solved every step.
-func awakePile(tb testing.TB, n int) *World {
-	w := arena(tb, n)
+func awakePile(tb testing.TB, n int, upright bool) *World {
+	w := arenaWith(tb, n, upright)
 	w.SleepTime = -1
 	for range 600 {
 		w.Step(dt)

@@ -27,6 +27,7 @@ var scenes = []scene{
 	{"game", game},
 	{"pile", pile},
 	{"fast", fast},
+	{"spin", spin},
 	{"demo", demo},
 }
 
@@ -173,6 +174,84 @@ func fast() (uint64, error) {
 			h = fnv(h, uint64(c.Fraction*1e12))
 		}
 		if tick == 300 { // the rest of the run in a restored copy
+			if err := z.Restore(w.Snapshot(nil)); err != nil {
+				return 0, err
+			}
+			w = &z
+		}
+	}
+	return fnv(h, worldHash(w)), nil
+}
+
+// spin is rotation: 240 turning boxes, balls and convex polygons (a
+// triangle, a pentagon, an octagon) dropped at angles onto a static ramp
+// turned by -0.4 rad and a floor, with a kinematic box spinning among
+// them and a FixedRotation box; impulses at points and torques every
+// 2 s; ray casts and a polygon's cast against turned shapes mixed into the
+// hash; a snapshot restored midway into another world that finishes the
+// run.
+func spin() (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}}
+	for _, b := range []physics.Body{
+		{Pos: physics.Vec2{Y: -1}, HalfW: 20, HalfH: 1},
+		{Pos: physics.Vec2{X: -8, Y: 6}, HalfW: 9, HalfH: 0.3, Angle: -0.4},
+		{Pos: physics.Vec2{X: -21, Y: 10}, HalfW: 1, HalfH: 11}, {Pos: physics.Vec2{X: 21, Y: 10}, HalfW: 1, HalfH: 11},
+	} {
+		b.Kind, b.Shape, b.Friction = physics.Static, physics.Box, 0.6
+		if _, err := w.Add(b); err != nil {
+			return 0, err
+		}
+	}
+	var hulls []*physics.Hull
+	for _, n := range []int{3, 5, 8} {
+		verts := make([]physics.Vec2, n)
+		for i := range verts {
+			s, c := detmath.SinCos(float64(2*3.141592653589793*float64(i)) / float64(n))
+			verts[i] = physics.Vec2{X: float64(0.35 * c), Y: float64(0.35 * s)}
+		}
+		h, err := physics.NewHull(verts...)
+		if err != nil {
+			return 0, err
+		}
+		hulls = append(hulls, h)
+	}
+	spinner, err := w.Add(physics.Body{Kind: physics.Kinematic, Shape: physics.Box, Pos: physics.Vec2{X: 8, Y: 2}, HalfW: 2, HalfH: 0.2, AngVel: 1.5})
+	if err != nil {
+		return 0, err
+	}
+	if _, err := w.Add(physics.Body{Shape: physics.Box, Pos: physics.Vec2{X: 14, Y: 1}, HalfW: 0.6, HalfH: 0.9, FixedRotation: true, Friction: 0.4}); err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(29, 30))
+	for i := range 240 {
+		b := physics.Body{Shape: physics.Shape(i % 3), Radius: 0.3, HalfW: 0.35, HalfH: 0.2, Hull: hulls[i/3%3],
+			Pos:   physics.Vec2{X: float64(36*r.Float64()) - 18, Y: 3 + float64(20*r.Float64())},
+			Angle: float64(6.283185307179586 * r.Float64()), AngVel: float64(4*r.Float64()) - 2,
+			Mass: 0.5 + r.Float64(), Friction: 0.2 + float64(0.6*r.Float64()), Restitution: float64(0.3 * r.Float64()),
+			AngularDamping: float64(0.5 * r.Float64())}
+		if _, err := w.Add(b); err != nil {
+			return 0, err
+		}
+	}
+	h := uint64(fnvStart)
+	var z physics.World
+	for tick := range 480 {
+		if tick > 0 && tick%120 == 0 {
+			for i := 6; i < w.Len(); i += 3 {
+				id := w.ID(i)
+				b := w.Body(id)
+				w.ApplyImpulseAt(id, physics.Vec2{X: float64(2*r.Float64()) - 1, Y: 3}, b.Pos.Add(physics.Vec2{X: 0.2, Y: 0.1}))
+				w.ApplyTorque(id, float64(r.Float64())-0.5, dt)
+			}
+		}
+		w.Step(dt)
+		if hit, ok := w.RayCast(physics.Vec2{X: -19, Y: 0.5 + float64(tick%9)}, physics.Vec2{X: 19, Y: 0.1 + float64(tick%7)}, 0); ok {
+			h = fnv(fnv(fnv(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12)), uint64(int64(hit.Normal.X*1e12)))
+		}
+		if c, ok := w.Cast(spinner, physics.Vec2{X: -3, Y: -1}); ok {
+			h = fnv(fnv(h, uint64(c.Fraction*1e12)), uint64(c.Body.Index()))
+		}
+		if tick == 240 { // the rest of the run in a restored copy
 			if err := z.Restore(w.Snapshot(nil)); err != nil {
 				return 0, err
 			}
