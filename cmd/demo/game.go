@@ -158,9 +158,10 @@ func (g *game) Draw(f engine.Frame) {
 		b := &bodies[i]
 		p := b.Lerp(f.Alpha)
 		x, y := float32(p.X), float32(p.Y)
+		a := float32(b.LerpAngle(f.Alpha)) // along the shorter arc between the ticks
 		switch {
 		case b.Kind == physics.Static:
-			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(0.35, 0.38, 0.45, 1))
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, gfx.RGBA(0.35, 0.38, 0.45, 1))
 		case arena.PlayerOf(b.Tag) >= 0:
 			p := arena.PlayerOf(b.Tag)
 			if p == g.local { // this machine's player has a white rim
@@ -168,11 +169,15 @@ func (g *game) Draw(f engine.Frame) {
 			}
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, playerColors[p])
 		case b.Tag == arena.TagOscillator:
-			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, gfx.RGBA(1, 0.85, 0.2, 1))
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, gfx.RGBA(1, 0.85, 0.2, 1))
 		case b.Shape == physics.Circle:
-			r.Circle(x, y, float32(b.Radius), hue(b.Tag))
+			rad := float32(b.Radius)
+			r.Circle(x, y, rad, hue(b.Tag))
+			// A spoke from the centre shows the ball roll.
+			sin, cos := math.Sincos(float64(a))
+			r.Rect(x+rad/2*float32(cos), y+rad/2*float32(sin), rad, rad/5, a, gfx.RGBA(0.1, 0.1, 0.15, 0.6))
 		default:
-			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, hue(b.Tag))
+			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, hue(b.Tag))
 		}
 	}
 

@@ -109,10 +109,12 @@ func (g *game) Draw(f engine.Frame) {
 	aspect := float32(w) / float32(max(h, 1))
 	g.r.SetCamera(gfx.Camera2D{X: 8 * aspect, Y: 7, Width: 16 * aspect, Height: 16}.Matrix()) // 16 units tall, the floor at the bottom
 	g.r.Rect(8*aspect, -0.5, 16*aspect, 1, 0, gfx.RGBA(0.4, 0.4, 0.45, 1))                    // the floor
-	// The body between its last two ticks; float64 simulation, float32 drawing.
+	// The body between its last two ticks, at its angle (0 for an upright
+	// player; any other body turns); float64 simulation, float32 drawing.
 	for i, id := range g.players {
-		x, y := g.world.Body(id).Lerp(f.Alpha).F32()
-		g.r.Rect(x, y, 1, 1, 0, colors[i])
+		b := g.world.Body(id)
+		x, y := b.Lerp(f.Alpha).F32()
+		g.r.Rect(x, y, 1, 1, float32(b.LerpAngle(f.Alpha)), colors[i])
 	}
 	g.r.EndFrame()
 	if g.flags.Last(f.Index) && g.flags.Screenshot != "" {
@@ -217,7 +219,8 @@ func run(sig *engine.Signals) (err error) {
 		return err
 	}
 	for i := range players {
-		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4 + 3*float64(i), Y: 3}})
+		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4 + 3*float64(i), Y: 3},
+			FixedRotation: true}) // a player stays upright; other bodies turn
 		if err != nil {
 			return err
 		}

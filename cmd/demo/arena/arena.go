@@ -160,7 +160,7 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 	}
 	s := &Scene{In: in}
 	w := &s.World
-	w.Reserve(n + 6 + players) // the walls, the players, the oscillator and n: steps allocate nothing, pile-ups included
+	w.Reserve(n + 7 + players) // the walls, the ledge, the ramp, the players, the oscillator and n: steps allocate nothing, pile-ups included
 	w.Gravity = physics.Vec2{Y: -20}
 	walls := []physics.Body{
 		{Pos: physics.Vec2{X: Width / 2, Y: -0.5}, HalfW: Width/2 + 1, HalfH: 0.5},
@@ -168,6 +168,9 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 		{Pos: physics.Vec2{X: -0.5, Y: Height / 2}, HalfW: 0.5, HalfH: Height / 2},
 		{Pos: physics.Vec2{X: Width + 0.5, Y: Height / 2}, HalfW: 0.5, HalfH: Height / 2},
 		{Pos: physics.Vec2{X: Width * 0.3, Y: Height * 0.35}, HalfW: 3, HalfH: 0.2}, // a ledge
+		// A ramp down to the right wall, 0.35 rad (20°): the balls roll
+		// down it, the boxes tumble.
+		{Pos: physics.Vec2{X: Width * 0.82, Y: Height * 0.28}, HalfW: 3.5, HalfH: 0.2, Angle: -0.35},
 	}
 	for _, b := range walls {
 		b.Kind, b.Shape, b.Friction = physics.Static, physics.Box, 0.6
@@ -177,7 +180,8 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 	}
 	for i := range players {
 		id, err := w.Add(physics.Body{Shape: physics.Box, HalfW: 0.6, HalfH: 0.6,
-			Pos: physics.Vec2{X: Width*0.3 + float64(2*i), Y: Height*0.35 + 1}, Mass: 4, Friction: 0.8, Tag: PlayerTag(i)})
+			Pos: physics.Vec2{X: Width*0.3 + float64(2*i), Y: Height*0.35 + 1}, Mass: 4, Friction: 0.8, Tag: PlayerTag(i),
+			FixedRotation: true}) // a platformer's player stays upright
 		if err != nil {
 			return nil, err
 		}
