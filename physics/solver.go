@@ -273,17 +273,23 @@ func correctTurning(a, b *Body) {
 			continue
 		}
 		ra := p.pts[k]
-		rb := a.Pos.Add(ra).Sub(b.Pos)
-		an, bn := cross(ra, n), cross(rb, n)
-		imp := corr / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
-		a.Pos = a.Pos.Sub(n.Scale(float64(imp * a.invMass)))
-		b.Pos = b.Pos.Add(n.Scale(float64(imp * b.invMass)))
-		if a.invI != 0 {
-			a.turn(-float64(a.invI * float64(an*imp)))
-		}
-		if b.invI != 0 {
-			b.turn(float64(b.invI * float64(bn*imp)))
-		}
+		push(a, b, n, ra, a.Pos.Add(ra).Sub(b.Pos), corr, ims)
+	}
+}
+
+// push moves a and b apart along n by corr at the point a.Pos+ra (=
+// b.Pos+rb), each by its share of the masses and inertias (ims is the sum
+// of the inverse masses), turning them.
+func push(a, b *Body, n, ra, rb Vec2, corr, ims float64) {
+	an, bn := cross(ra, n), cross(rb, n)
+	imp := corr / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
+	a.Pos = a.Pos.Sub(n.Scale(float64(imp * a.invMass)))
+	b.Pos = b.Pos.Add(n.Scale(float64(imp * b.invMass)))
+	if a.invI != 0 {
+		a.turn(-float64(a.invI * float64(an*imp)))
+	}
+	if b.invI != 0 {
+		b.turn(float64(b.invI * float64(bn*imp)))
 	}
 }
 
@@ -313,17 +319,7 @@ func correctAnchored(a, b *Body, q *pointState, np int) {
 		if corr <= 0 {
 			continue
 		}
-		ra, rb := ps[k].Sub(ca), ps[k].Sub(cb)
-		an, bn := cross(ra, n), cross(rb, n)
-		imp := corr / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
-		a.Pos = a.Pos.Sub(n.Scale(float64(imp * a.invMass)))
-		b.Pos = b.Pos.Add(n.Scale(float64(imp * b.invMass)))
-		if a.invI != 0 {
-			a.turn(-float64(a.invI * float64(an*imp)))
-		}
-		if b.invI != 0 {
-			b.turn(float64(b.invI * float64(bn*imp)))
-		}
+		push(a, b, n, ps[k].Sub(ca), ps[k].Sub(cb), corr, ims)
 	}
 }
 
