@@ -243,20 +243,7 @@ func measure(sc scene, s sim, timed int) result {
 	for range sc.settle - 600 {
 		s.step()
 	}
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	mallocs := ms.Mallocs
-	times := make([]float64, 0, timed)
-	for range timed {
-		t0 := time.Now()
-		s.step()
-		times = append(times, float64(time.Since(t0))/1e6)
-	}
-	runtime.ReadMemStats(&ms)
-	res.allocsPerStep = float64(ms.Mallocs-mallocs) / float64(timed)
-	slices.Sort(times)
-	res.msPerStep = times[len(times)/2]
+	res.msPerStep, res.allocsPerStep = timeSteps(s, timed)
 	for i := range n {
 		x, y, vx, vy := s.state(i)
 		res.restSpeed += math.Hypot(vx, vy) / float64(n)
@@ -292,20 +279,27 @@ func largePyramid(s sim, steps int) (ms, allocs, sink float64) {
 			s.addBox(float64(i)-float64(n-1)/2, 0.5+float64(row), 0.5, 0.5, 0)
 		}
 	}
+	ms, allocs = timeSteps(s, steps)
+	_, y, _, _ := s.state(s.count() - 1)
+	return ms, allocs, (rows - 0.5) - y
+}
+
+// timeSteps runs n steps of s and returns the median step time in ms and
+// the allocations per step.
+func timeSteps(s sim, n int) (ms, allocs float64) {
 	var m runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m)
 	mallocs := m.Mallocs
-	times := make([]float64, 0, steps)
-	for range steps {
+	times := make([]float64, 0, n)
+	for range n {
 		t0 := time.Now()
 		s.step()
 		times = append(times, float64(time.Since(t0))/1e6)
 	}
 	runtime.ReadMemStats(&m)
 	slices.Sort(times)
-	_, y, _, _ := s.state(s.count() - 1)
-	return times[len(times)/2], float64(m.Mallocs-mallocs) / float64(steps), (rows - 0.5) - y
+	return times[len(times)/2], float64(m.Mallocs-mallocs) / float64(n)
 }
 
 func main() {
