@@ -48,30 +48,29 @@ type Contact struct {
 	tp      int32
 }
 
-// pointState is a turning contact's per-point state: each point's depth,
-// feature id (warm starting matches on it), accumulated impulses, offsets
-// from the two centres, effective masses along the normal and the
-// tangent, and normal velocity before the solve.
+// pointState is a turning contact as the soft-step solver holds it (see
+// solveSoft): its bodies, normal, friction and restitution, and per point
+// its feature id (warm starting matches on it), depth, accumulated
+// impulses (the last sub-step's) and their sums over the tick, offsets
+// from the two centres, separation less what the offsets make of it,
+// effective masses along the normal and the tangent, and normal velocity
+// before the solve.
 type pointState struct {
-	ids    [2]uint16
-	depths [2]float64
-	pn, pt [2]float64
-	rA, rB [2]Vec2
-	nm, tm [2]float64
-	vn0s   [2]float64
-	// A two-point contact's normal rows are solved together (a block
-	// solve) when well conditioned: k is their effective-mass matrix
-	// (k11, k12, k22), block whether to use it.
-	k     [3]float64
-	block bool
-	// A polygon pair's points as the position passes measure them (as in
-	// Box2D v2's position solver): each point's anchor on a's surface and
-	// on b's, in their own frames, and the normal in the reference
-	// body's frame (ref: 1 a, 2 b; 0 for a pair with a circle, measured
-	// again by the narrow phase).
-	anchorA, anchorB [2]Vec2
-	normal           Vec2
-	ref              uint8
+	a, b     int32 // the bodies' indexes (Contact.ia, ib)
+	np       int32
+	ci       int32 // its constraint this tick (World.cons)
+	live     bool  // solved this tick: not resting
+	hard     bool  // one body gives nothing (static or kinematic): the stiffer softness
+	n        Vec2
+	friction float64
+	e        float64 // restitution
+	rA, rB   [2]Vec2
+	pn, pt   [2]float64
+	sumN     [2]float64
+	sumT     [2]float64
+	vn0s     [2]float64
+	depths   [2]float64
+	ids      [2]uint16
 }
 
 // tangent returns the contact's tangent, the normal turned a quarter turn.
@@ -140,6 +139,7 @@ func (w *World) detect() {
 			if r.turning {
 				r.tp = int32(len(w.turn))
 				w.turn = append(w.turn, w.prevTurn[c.tp])
+				w.turn[r.tp].live = false
 			}
 			w.contacts = append(w.contacts, r)
 		}
@@ -211,7 +211,7 @@ func (w *World) narrow(i, j int32) bool {
 		mass:     1 / (a.invMass + b.invMass),
 		friction: math.Sqrt(a.Friction * b.Friction),
 		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
-		turning:  turns(a, b),
+		turning:  w.turning,
 	}
 	if !c.turning && p.np == 0 {
 		c.Points, c.NumPoints = contactPoints(a, b, m)
@@ -236,43 +236,22 @@ func (w *World) narrow(i, j int32) bool {
 }
 
 // prepare sets up a turning contact's points from m: their depths, ids,
-// offsets from the two centres, effective masses (1/(1/ma + 1/mb +
-// (r×n)²/Ia + ...)) and normal velocities.
+// offsets from the two centres, separations less the offsets' share,
+// effective masses (1/(1/ma + 1/mb + (r×n)²/Ia + ...)) and normal
+// velocities.
 func (c *pointState) prepare(a, b *Body, ct *Contact, m *points) {
-	n, t := ct.Normal, ct.tangent()
-	ims := a.invMass + b.invMass
+	n := ct.Normal
+	*c = pointState{
+		a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np), live: true,
+		hard: a.Kind != Dynamic || b.Kind != Dynamic,
+		n:    n, friction: ct.friction, e: max(a.Restitution, b.Restitution),
+	}
 	for k := range m.np {
 		ra := m.pts[k]
 		rb := a.Pos.Add(ra).Sub(b.Pos)
 		c.rA[k], c.rB[k] = ra, rb
 		c.depths[k], c.ids[k] = m.depths[k], m.ids[k]
-		an, bn := cross(ra, n), cross(rb, n)
-		c.nm[k] = 1 / (ims + float64(a.invI*float64(an*an)) + float64(b.invI*float64(bn*bn)))
-		at, bt := cross(ra, t), cross(rb, t)
-		c.tm[k] = 1 / (ims + float64(a.invI*float64(at*at)) + float64(b.invI*float64(bt*bt)))
 		c.vn0s[k] = relVel(a, b, ra, rb).Dot(n)
-		half := n.Scale(m.depths[k] / 2) // the surfaces are half the depth either side
-		c.anchorA[k] = unrotate(a.rc, a.rs, ra.Add(half))
-		c.anchorB[k] = unrotate(b.rc, b.rs, rb.Sub(half))
-	}
-	c.ref = m.ref
-	switch m.ref {
-	case 1:
-		c.normal = unrotate(a.rc, a.rs, n)
-	case 2:
-		c.normal = unrotate(b.rc, b.rs, n)
-	}
-	c.block = false
-	if m.np == 2 {
-		an1, bn1 := cross(c.rA[0], n), cross(c.rB[0], n)
-		an2, bn2 := cross(c.rA[1], n), cross(c.rB[1], n)
-		k11 := ims + float64(a.invI*float64(an1*an1)) + float64(b.invI*float64(bn1*bn1))
-		k22 := ims + float64(a.invI*float64(an2*an2)) + float64(b.invI*float64(bn2*bn2))
-		k12 := ims + float64(a.invI*float64(an1*an2)) + float64(b.invI*float64(bn1*bn2))
-		// Well conditioned (the points not on one spot): solve as a block.
-		if float64(k11*k11) < float64(1000*(float64(k11*k22)-float64(k12*k12))) {
-			c.k, c.block = [3]float64{k11, k12, k22}, true
-		}
 	}
 }
 
@@ -286,15 +265,6 @@ func relVel(a, b *Body, ra, rb Vec2) Vec2 {
 		b.Vel.X - float64(b.AngVel*rb.Y) - (a.Vel.X - float64(a.AngVel*ra.Y)),
 		b.Vel.Y + float64(b.AngVel*rb.X) - (a.Vel.Y + float64(a.AngVel*ra.X)),
 	}
-}
-
-// applyAt adds impulse p at offsets ra, rb to body b and takes it from
-// body a, linear and angular.
-func applyAt(a, b *Body, p, ra, rb Vec2) {
-	a.Vel = a.Vel.Sub(p.Scale(a.invMass))
-	a.AngVel -= float64(a.invI * cross(ra, p))
-	b.Vel = b.Vel.Add(p.Scale(b.invMass))
-	b.AngVel += float64(b.invI * cross(rb, p))
 }
 
 // warmStart gives each contact the impulses the same contact (same pair,
@@ -327,20 +297,14 @@ func (w *World) warmStart() {
 }
 
 // warmTurning gives each point of turning contact c the impulses of the
-// point of prev with the same feature id, and applies them.
+// point of prev with the same feature id; the sub-steps apply them.
 func (w *World) warmTurning(c *Contact, q, prev *pointState) {
-	a, b := &w.bodies[c.ia], &w.bodies[c.ib]
-	t := c.tangent()
 	for k := range c.NumPoints {
 		for j := range 2 {
-			if prev.ids[j] != q.ids[k] {
-				continue
+			if prev.ids[j] == q.ids[k] {
+				q.pn[k], q.pt[k] = prev.pn[j], prev.pt[j]
+				break
 			}
-			q.pn[k], q.pt[k] = prev.pn[j], prev.pt[j]
-			c.Impulse += q.pn[k]
-			c.FrictionImpulse += q.pt[k]
-			applyAt(a, b, c.Normal.Scale(q.pn[k]).Add(t.Scale(q.pt[k])), q.rA[k], q.rB[k])
-			break
 		}
 	}
 }

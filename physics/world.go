@@ -64,7 +64,7 @@
 //
 // # The solver
 //
-// Each tick: gravity; contacts found at the current positions; a velocity
+// Each tick of an upright world (see Rotation for a turning one): gravity; contacts found at the current positions; a velocity
 // solve by sequential impulses (Catto's method, as in Box2D and Chipmunk2D):
 // for every contact an accumulated normal impulse clamped to push only, and
 // an accumulated friction impulse clamped to the Coulomb cone, over
@@ -96,25 +96,36 @@
 // against the incident one, as Box2D does: up to two points, each with a
 // depth and a feature id (reference face, which body it is on, incident
 // vertex or the side that clipped it) that stays the same from tick to
-// tick, so each point is warm-started with its own last impulses. The
-// velocity passes solve each point's friction (in the Coulomb cone of its
-// own normal impulse) and then the two normal rows together, a 2×2 linear
-// complementarity problem (Catto's block solver, Box2D v2): one after the
-// other rocks a resting box from corner to corner. The position passes
-// measure each point of a polygon pair from anchors kept on both surfaces
-// (Box2D v2's position manifold), both points before either moves, and
-// share the correction between positions and angles by the effective
-// mass at the point. A pair that cannot turn (both FixedRotation, static
-// or kinematic, none spinning) keeps the upright solver: one row per
-// pair, the axis-aligned narrow phase when both are at angle 0, so an
-// upright world costs what it did before rotation (BENCHMARKS.md).
+// tick, so each point is warm-started with its own last impulses.
+//
+// A world in which any body can turn (or a kinematic body spins) is
+// solved by the soft step (Catto's, as in Box2D v3; our own code), all
+// its pairs alike: Substeps sub-steps a tick (4), each of which adds
+// gravity, applies every contact's accumulated impulses again, solves each
+// contact once with a soft push out of overlap, moves and turns the
+// bodies, and solves each contact once more without the push (relaxing),
+// which takes the push's velocity back. A point's separation is measured
+// in every pass from where the two bodies have moved and turned since the
+// tick began, without the narrow phase. The push is a spring of 50 Hz
+// (at most a quarter of the sub-step rate; twice as stiff against a
+// kinematic body), overdamped (ratio 10), never faster than 3 units/s; contacts with a static body are rigid instead,
+// their overlap projected out at the tick's end, as in the upright world.
+// The two normal rows of a two-point contact are solved together (a 2×2
+// linear complementarity problem, Catto's block solver): one after the
+// other turns a box that meets a wall flat. Sub-stepping is what lets a
+// tall pyramid stand with one pass a sub-step: Box2D v3's 100-row
+// pyramid settles 0.38 below its height, against Box2D v3's own 0.73
+// (BENCHMARKS.md). A world in which nothing can turn keeps the upright
+// solver above: one row per pair, the axis-aligned narrow phase, so it
+// costs what it did before rotation.
 //
 // Angles are kept in [-π, π); a body's cosine and sine are computed from
-// its angle's bits with detmath.SinCos when the angle changes (the
-// position passes turn bodies by a normalised small-angle step, made
-// exact again before the last pass against statics), so a snapshot, which
-// stores angles only, restores the same world. Sub-steps against statics
-// move fast bodies without turning them; the angle advances once a tick.
+// its angle's bits with detmath.SinCos when the angle changes. Within a
+// tick the soft step turns bodies by a normalised small-angle rotation a
+// sub-step; the angle gains the sum of the sub-steps' turns, and its
+// rotation is made exact at the tick's end, so a snapshot, which stores
+// angles only, restores the same world. Sub-steps against statics move
+// fast bodies without turning them.
 // Cast sweeps without turning; between turned shapes it advances
 // conservatively by their separating-axis distance.
 package physics
@@ -239,9 +250,9 @@ type Body struct {
 	// may be switched between steps.
 	Inertia       float64
 	FixedRotation bool
-	// AngularDamping slows the body's spin by the factor 1/(1 + dt·d) each
-	// tick, per second: a ball rolling on a floor stops (rolling
-	// resistance). Zero means none; at most MaxDamping.
+	// AngularDamping slows the body's spin by the factor 1/(1 + h·d) each
+	// sub-step of h seconds, per second: a ball rolling on a floor stops
+	// (rolling resistance). Zero means none; at most MaxDamping.
 	AngularDamping float64
 	// Restitution is bounciness in [0, 1]; Friction the Coulomb
 	// coefficient. A contact uses the larger restitution and the geometric
@@ -397,10 +408,18 @@ type World struct {
 	MaxSubsteps int
 	// Listener, when set, receives contact begin and end events.
 	Listener ContactListener
-	// Iterations is how many velocity passes each tick makes over its
-	// contacts; zero means DefaultIterations (8). PositionIterations is the
-	// position passes; zero means DefaultPositionIterations (3).
+	// Iterations is how many velocity passes each tick of an upright
+	// world (no body can turn) makes over its contacts; zero means
+	// DefaultIterations (8). PositionIterations is the position passes;
+	// zero means DefaultPositionIterations (3). A turning world uses
+	// Substeps instead.
 	Iterations, PositionIterations int
+	// Substeps is how many sub-steps a tick of a turning world is solved
+	// in (see Rotation in the package doc); zero means DefaultSubsteps
+	// (4). Not to be confused with MaxSubsteps, the continuous collision's
+	// cap. A world in which no body can turn uses Iterations and
+	// PositionIterations instead.
+	Substeps int
 	// SleepTime is how long a body must stay slower than SleepSpeed to
 	// sleep, in seconds; zero means DefaultSleepTime, negative never.
 	// SleepSpeed zero means DefaultSleepSpeed.
@@ -426,6 +445,10 @@ type World struct {
 	prevTable, curTable pairTable    // pair key → index in previous, contacts
 	island              []int32      // union-find parents, by body index
 	rest                []float64    // an island root's least rested time
+	turning             bool         // this tick a body can turn: the soft step solves it
+	sb                  []solverBody // the soft step's bodies, by body index
+	active              []int32      // the soft step's moving bodies
+	cons                []constraint // the soft step's contacts
 	ticks               uint64
 	stepping            bool
 	cold                bool    // no warm starting (tests measure what it is worth)
@@ -516,6 +539,9 @@ func (w *World) Reserve(bodies int) {
 	w.statics = room(w.statics, bodies)
 	w.near = room(w.near, bodies)
 	w.seen = room(w.seen, bodies)
+	w.sb = room(w.sb, bodies)
+	w.active = room(w.active, bodies)
+	w.cons = room(w.cons, contacts)
 	w.contacts = room(w.contacts, contacts)
 	w.previous = room(w.previous, contacts)
 	w.turn = room(w.turn, contacts)
@@ -799,6 +825,7 @@ func (w *World) Step(dt float64) {
 	w.previous, w.contacts = w.contacts, w.previous[:0]
 	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
 	w.contain("before the step")
+	w.turning = false
 	for _, i := range w.movers {
 		b := &w.bodies[i]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
@@ -812,14 +839,23 @@ func (w *World) Step(dt float64) {
 		if b.asleep && (b.Vel != (Vec2{}) || b.AngVel != 0) {
 			b.asleep, b.still = false, 0 // the game set a velocity
 		}
-		if b.Kind == Dynamic && !b.asleep && !b.Disabled {
-			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
+		w.turning = w.turning || b.invI != 0 || b.AngVel != 0
+	}
+	if !w.turning { // gravity once a tick; the soft step adds it in each sub-step
+		for _, i := range w.movers {
+			if b := &w.bodies[i]; b.Kind == Dynamic && !b.asleep && !b.Disabled {
+				b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
+			}
 		}
 	}
 	w.detect()
-	w.solveVelocities(dt)
-	w.integrate(dt)
-	w.solvePositions()
+	if w.turning {
+		w.solveSoft(dt)
+	} else {
+		w.solveVelocities(dt)
+		w.integrate(dt)
+		w.solvePositions()
+	}
 	w.contain("during the step")
 	w.purge() // a body taken out raises no event: its contacts end silently, as Remove's do
 	w.sleep(dt)
@@ -840,8 +876,8 @@ func (w *World) checkStep(dt float64) error {
 		return fmt.Errorf("physics: Step(%v): dt must be in (0, %v] seconds", dt, MaxDt)
 	case !(math.Abs(g.X) <= MaxSpeed && math.Abs(g.Y) <= MaxSpeed):
 		return fmt.Errorf("physics: World.Gravity = %v: want finite components within ±%v", g, float64(MaxSpeed))
-	case w.Iterations > MaxIterations || w.PositionIterations > MaxIterations:
-		return fmt.Errorf("physics: World.Iterations = %d, PositionIterations = %d: want at most %d", w.Iterations, w.PositionIterations, MaxIterations)
+	case w.Iterations > MaxIterations || w.PositionIterations > MaxIterations || w.Substeps > MaxIterations:
+		return fmt.Errorf("physics: World.Iterations = %d, PositionIterations = %d, Substeps = %d: want at most %d", w.Iterations, w.PositionIterations, w.Substeps, MaxIterations)
 	case w.MaxSubsteps > MaxMaxSubsteps:
 		return fmt.Errorf("physics: World.MaxSubsteps = %d: want at most %d", w.MaxSubsteps, MaxMaxSubsteps)
 	}
@@ -918,25 +954,15 @@ func (w *World) Faults() uint64 { return w.faults }
 // limit (MaxContactsPerBody per body) and left the rest unsolved.
 func (w *World) Overloads() uint64 { return w.overloads }
 
-// integrate moves the bodies over dt, fast dynamic ones in sub-steps short
-// enough that they cannot pass through a static body, meeting statics at
-// each.
+// integrate moves the upright world's bodies over dt, fast dynamic ones
+// in sub-steps short enough that they cannot pass through a static body,
+// meeting statics at each.
 func (w *World) integrate(dt float64) {
-	maxSub := w.MaxSubsteps
-	if maxSub <= 0 {
-		maxSub = 64
-	}
+	maxSub := w.maxSubsteps()
 	for _, i := range w.movers {
 		b := &w.bodies[i]
 		if b.asleep || b.Disabled {
 			continue
-		}
-		if b.AngVel != 0 {
-			if b.AngularDamping > 0 {
-				b.AngVel /= 1 + float64(dt*b.AngularDamping)
-			}
-			b.Angle = wrapAngle(b.Angle + float64(b.AngVel*dt))
-			b.syncRotation()
 		}
 		travel := b.Vel.Len() * dt
 		n := 1
@@ -950,19 +976,30 @@ func (w *World) integrate(dt float64) {
 			b.Pos = b.Pos.Add(b.Vel.Scale(dt))
 			continue
 		}
-		// The statics anywhere along the way, found once for all its
-		// sub-steps.
-		lo, hi := b.bounds()
-		d := b.Vel.Scale(dt)
-		lo = Vec2{lo.X + min(d.X, 0) - margin, lo.Y + min(d.Y, 0) - margin}
-		hi = Vec2{hi.X + max(d.X, 0) + margin, hi.Y + max(d.Y, 0) + margin}
-		w.refreshStatics()
-		w.near = w.staticGrid.query(lo, hi, w.near[:0])
-		h := dt / float64(n)
-		for range n {
-			b.Pos = b.Pos.Add(b.Vel.Scale(h))
-			w.meetStatics(b)
-		}
+		w.throughStatics(b, b.Vel.Scale(dt), n, b.Vel.Scale(dt/float64(n)), 0)
+	}
+}
+
+// maxSubsteps is the continuous collision's cap on a body's sub-steps.
+func (w *World) maxSubsteps() int {
+	if w.MaxSubsteps <= 0 {
+		return 64
+	}
+	return w.MaxSubsteps
+}
+
+// throughStatics moves dynamic body b by d in n sub-steps of step each,
+// meeting the statics anywhere along the way (found once for all its
+// sub-steps) at each, those it overlaps by more than deep.
+func (w *World) throughStatics(b *Body, d Vec2, n int, step Vec2, deep float64) {
+	lo, hi := b.bounds()
+	lo = Vec2{lo.X + min(d.X, 0) - margin, lo.Y + min(d.Y, 0) - margin}
+	hi = Vec2{hi.X + max(d.X, 0) + margin, hi.Y + max(d.Y, 0) + margin}
+	w.refreshStatics()
+	w.near = w.staticGrid.query(lo, hi, w.near[:0])
+	for range n {
+		b.Pos = b.Pos.Add(step)
+		w.meetStatics(b, deep)
 	}
 }
 
@@ -990,7 +1027,7 @@ func (w *World) sweepKinematic(i int32, b *Body, dt float64) bool {
 // that it reached in a sub-step: out of them, and no longer moving into
 // them (with restitution), as the contact solver would have had it seen
 // them.
-func (w *World) meetStatics(b *Body) {
+func (w *World) meetStatics(b *Body, deep float64) {
 	lo, hi := b.bounds()
 	for _, k := range w.near {
 		s := &w.bodies[w.statics[k]]
@@ -998,7 +1035,7 @@ func (w *World) meetStatics(b *Body) {
 		if lo.X > shi.X || slo.X > hi.X || lo.Y > shi.Y || slo.Y > hi.Y || s.Disabled || !collides(b, s) {
 			continue
 		}
-		if c, ok := collide(s, b); ok {
+		if c, ok := collide(s, b); ok && c.depth > deep {
 			b.Pos = b.Pos.Add(c.n.Scale(c.depth))
 			if vn := b.Vel.Dot(c.n); vn < 0 {
 				e := max(b.Restitution, s.Restitution)
