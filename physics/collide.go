@@ -48,29 +48,20 @@ type Contact struct {
 	tp      int32
 }
 
-// pointState is a turning contact as the soft-step solver holds it (see
-// solveSoft): its bodies, normal, friction and restitution, and per point
-// its feature id (warm starting matches on it), depth, accumulated
-// impulses (the last sub-step's) and their sums over the tick, offsets
-// from the two centres, separation less what the offsets make of it,
-// effective masses along the normal and the tangent, and normal velocity
-// before the solve.
+// pointState is what a turning contact keeps from tick to tick (and a
+// snapshot keeps): per point its feature id (warm starting matches on it),
+// depth and accumulated impulses (the last sub-step's), and, for the tick
+// being solved, its constraint (World.cons) and normal velocities before
+// the solve (restitution).
 type pointState struct {
-	a, b     int32 // the bodies' indexes (Contact.ia, ib)
-	np       int32
-	ci       int32 // its constraint this tick (World.cons)
-	live     bool  // solved this tick: not resting
-	hard     bool  // one body gives nothing (static or kinematic): the stiffer softness
-	n        Vec2
-	friction float64
-	e        float64 // restitution
-	rA, rB   [2]Vec2
-	pn, pt   [2]float64
-	sumN     [2]float64
-	sumT     [2]float64
-	vn0s     [2]float64
-	depths   [2]float64
-	ids      [2]uint16
+	np     int32
+	ci     int32 // its constraint this tick (World.cons)
+	live   bool  // solved this tick: not resting
+	e      float64
+	pn, pt [2]float64
+	vn0s   [2]float64
+	depths [2]float64
+	ids    [2]uint16
 }
 
 // tangent returns the contact's tangent, the normal turned a quarter turn.
@@ -229,30 +220,55 @@ func (w *World) narrow(i, j int32) bool {
 	if c.turning {
 		c.tp = int32(len(w.turn))
 		w.turn = append(w.turn, pointState{})
-		w.turn[c.tp].prepare(a, b, &c, &p)
+		w.cons = w.turn[c.tp].prepare(a, b, &c, &p, w.cons)
 	}
 	w.contacts = append(w.contacts, c)
 	return true
 }
 
-// prepare sets up a turning contact's points from m: their depths, ids,
-// offsets from the two centres, separations less the offsets' share,
-// effective masses (1/(1/ma + 1/mb + (r×n)²/Ia + ...)) and normal
-// velocities.
-func (c *pointState) prepare(a, b *Body, ct *Contact, m *points) {
-	n := ct.Normal
-	*c = pointState{
-		a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np), live: true,
-		hard: a.Kind != Dynamic || b.Kind != Dynamic,
-		n:    n, friction: ct.friction, e: max(a.Restitution, b.Restitution),
+// prepare sets up a turning contact's points from m and appends its
+// constraint to cons: the points' depths, ids and normal velocities, and
+// what the soft step's passes need of them (see constraint).
+func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constraint) []constraint {
+	n, t := ct.Normal, ct.tangent()
+	*c = pointState{np: int32(m.np), ci: int32(len(cons)), live: true, e: max(a.Restitution, b.Restitution)}
+	k := constraint{
+		a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np),
+		hard:   a.Kind != Dynamic || b.Kind != Dynamic,
+		static: a.Kind == Static || b.Kind == Static,
+		n:      n, friction: ct.friction,
 	}
-	for k := range m.np {
-		ra := m.pts[k]
+	ims := a.invMass + b.invMass
+	for j := range m.np {
+		ra := m.pts[j]
 		rb := a.Pos.Add(ra).Sub(b.Pos)
-		c.rA[k], c.rB[k] = ra, rb
-		c.depths[k], c.ids[k] = m.depths[k], m.ids[k]
-		c.vn0s[k] = relVel(a, b, ra, rb).Dot(n)
+		c.depths[j], c.ids[j] = m.depths[j], m.ids[j]
+		c.vn0s[j] = relVel(a, b, ra, rb).Dot(n)
+		p := &k.p[j]
+		p.rnA, p.rnB, p.rtA, p.rtB = cross(ra, n), cross(rb, n), cross(ra, t), cross(rb, t)
+		// A circle's point is no point of it: the circle turns under it
+		// and its surface stays where it was.
+		if a.Shape != Circle {
+			p.dA = n.Dot(ra)
+		}
+		if b.Shape != Circle {
+			p.dB = n.Dot(rb)
+		}
+		p.sep = -m.depths[j]
+		p.nm = 1 / (ims + float64(a.invI*float64(p.rnA*p.rnA)) + float64(b.invI*float64(p.rnB*p.rnB)))
+		p.tm = 1 / (ims + float64(a.invI*float64(p.rtA*p.rtA)) + float64(b.invI*float64(p.rtB*p.rtB)))
 	}
+	if m.np == 2 {
+		p0, p1 := &k.p[0], &k.p[1]
+		k11, k22 := 1/p0.nm, 1/p1.nm
+		k12 := ims + float64(a.invI*float64(p0.rnA*p1.rnA)) + float64(b.invI*float64(p0.rnB*p1.rnB))
+		det := float64(k11*k22) - float64(k12*k12)
+		// Well conditioned (the points not on one spot): a block.
+		if float64(k11*k11) < float64(1000*det) {
+			k.block, k.kk, k.kinv = true, [3]float64{k11, k12, k22}, [3]float64{k22 / det, -k12 / det, k11 / det}
+		}
+	}
+	return append(cons, k)
 }
 
 // turns reports whether a pair is solved as turning: either body can turn
@@ -299,10 +315,12 @@ func (w *World) warmStart() {
 // warmTurning gives each point of turning contact c the impulses of the
 // point of prev with the same feature id; the sub-steps apply them.
 func (w *World) warmTurning(c *Contact, q, prev *pointState) {
-	for k := range c.NumPoints {
+	k := &w.cons[q.ci]
+	for i := range c.NumPoints {
 		for j := range 2 {
-			if prev.ids[j] == q.ids[k] {
-				q.pn[k], q.pt[k] = prev.pn[j], prev.pt[j]
+			if prev.ids[j] == q.ids[i] {
+				q.pn[i], q.pt[i] = prev.pn[j], prev.pt[j]
+				k.p[i].pn, k.p[i].pt = prev.pn[j], prev.pt[j]
 				break
 			}
 		}
@@ -509,13 +527,51 @@ func polyCircle(p *poly, c Vec2, r float64, out *points) (manifold, bool) {
 // the most, and by how much (negative: they overlap along every face).
 func maxSeparation(p, q *poly) (int, float64) {
 	face, best := 0, math.Inf(-1)
-	for i := range p.count {
-		n, v := p.n[i], p.v[i]
-		s := math.Inf(1)
-		for j := range q.count {
-			s = min(s, n.Dot(q.v[j].Sub(v)))
+	qv := q.v[:q.count]
+	if p.box {
+		// A box's faces come in opposite pairs, n₂ = -n₀ and n₃ = -n₁:
+		// q's least and greatest along n give both faces' separations,
+		// -(n·w)'s least being -(n·w)'s greatest; for a box q they come
+		// from its centre and axes, without its corners.
+		var seps [4]float64
+		for i := range 2 {
+			n := p.n[i]
+			var lo, hi float64
+			if q.box { // q's extent along n, from its centre and axes
+				e := float64(q.hw*math.Abs(n.Dot(q.n[1]))) + float64(q.hh*math.Abs(n.Dot(q.n[2])))
+				c := n.Dot(q.c)
+				lo, hi = c-e, c+e
+			} else {
+				lo, hi = math.Inf(1), math.Inf(-1)
+				for _, w := range qv {
+					d := float64(n.X*w.X) + float64(n.Y*w.Y)
+					if d < lo {
+						lo = d
+					}
+					if d > hi {
+						hi = d
+					}
+				}
+			}
+			seps[i] = lo - n.Dot(p.v[i])
+			seps[i+2] = -hi - p.n[i+2].Dot(p.v[i+2])
 		}
-		if s > best {
+		for i, s := range seps {
+			if s > best {
+				face, best = i, s
+			}
+		}
+		return face, best
+	}
+	for i, n := range p.n[:p.count] {
+		// The least of n·(w - v) over q's vertices w: n·w's least, less n·v.
+		s := math.Inf(1)
+		for _, w := range qv {
+			if d := float64(n.X*w.X) + float64(n.Y*w.Y); d < s { // (not the builtin min, which orders NaNs and zeros, at a price)
+				s = d
+			}
+		}
+		if s -= n.Dot(p.v[i]); s > best {
 			face, best = i, s
 		}
 	}

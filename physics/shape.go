@@ -253,6 +253,10 @@ func (b *Body) reach() float64 {
 type poly struct {
 	v, n  [MaxHullVertices]Vec2
 	count int
+	box   bool    // a box: its faces in opposite pairs, n[1] and n[2] its axes
+	c     Vec2    // a box's centre
+	hw    float64 // a box's half extents
+	hh    float64
 }
 
 // boxCorners and boxNormals are a box's, counter-clockwise from the lower
@@ -263,8 +267,10 @@ var boxNormals = [4]Vec2{{0, -1}, {1, 0}, {0, 1}, {-1, 0}}
 // rotation and moved to off.
 func (p *poly) place(b *Body, off Vec2) {
 	c, s := b.rc, b.rs
-	if b.Shape == Box {
+	p.box = b.Shape == Box
+	if p.box {
 		hw, hh := b.HalfW, b.HalfH
+		p.c, p.hw, p.hh = off, hw, hh
 		p.count = 4
 		corners := [4]Vec2{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}}
 		for i := range 4 {

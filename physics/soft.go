@@ -100,7 +100,6 @@ func (w *World) solveSoft(dt float64) {
 			}
 		}
 		w.passSoft(invH, &soft, &hard, false)
-		w.sumSoft()
 	}
 	w.finishSoft()
 	w.placeSoft(dt)
@@ -113,7 +112,6 @@ func (w *World) solveSoft(dt float64) {
 // normal and the tangent.
 type constraint struct {
 	a, b     int32      // the bodies
-	k        int32      // the contact's pointState in World.turn
 	np       int32      // 1 or 2
 	hard     bool       // one body gives nothing: the stiffer softness
 	static   bool       // one body is static: rigid rows, the overlap projected out (outOfStatics)
@@ -131,11 +129,12 @@ type cpoint struct {
 	sep                float64 // the separation when the tick began
 	nm, tm             float64 // effective masses along n and t
 	pn, pt             float64 // accumulated impulses
+	sumN, sumT         float64 // the sub-steps' impulses, summed
 }
 
-// solverBodies fills the solver's bodies for this tick (every mover's
-// velocities and masses, the statics a contact names), the list of bodies
-// that move (awake, enabled), and the constraints from the contacts.
+// solverBodies fills the solver's bodies for this tick, every mover's
+// velocities and masses and the statics', and lists the bodies that move
+// (awake, enabled). The constraints came with the contacts.
 func (w *World) solverBodies(h float64) {
 	w.sb = room(w.sb, len(w.bodies))[:len(w.bodies)]
 	w.active = w.active[:0]
@@ -149,52 +148,8 @@ func (w *World) solverBodies(h float64) {
 			w.active = append(w.active, i)
 		}
 	}
-	w.cons = w.cons[:0]
-	for k := range w.turn {
-		q := &w.turn[k]
-		if !q.live {
-			continue
-		}
-		for _, i := range [2]int32{q.a, q.b} {
-			if w.bodies[i].Kind == Static {
-				w.sb[i] = solverBody{qc: 1, keep: 1}
-			}
-		}
-		q.ci = int32(len(w.cons))
-		w.cons = append(w.cons, constraint{a: q.a, b: q.b, k: int32(k), np: q.np, hard: q.hard, n: q.n, friction: q.friction})
-		w.cons[q.ci].static = w.bodies[q.a].Kind == Static || w.bodies[q.b].Kind == Static
-		c := &w.cons[q.ci]
-		a, b := &w.sb[q.a], &w.sb[q.b]
-		ims := a.im + b.im
-		n, t := q.n, Vec2{-q.n.Y, q.n.X}
-		for j := range c.p[:q.np] {
-			p := &c.p[j]
-			ra, rb := q.rA[j], q.rB[j]
-			p.rnA, p.rnB, p.rtA, p.rtB = cross(ra, n), cross(rb, n), cross(ra, t), cross(rb, t)
-			p.dA, p.dB = n.Dot(ra), n.Dot(rb)
-			// A circle's point is no point of it: the circle turns under
-			// it and its surface stays where it was.
-			if w.bodies[q.a].Shape == Circle {
-				p.dA = 0
-			}
-			if w.bodies[q.b].Shape == Circle {
-				p.dB = 0
-			}
-			p.sep = -q.depths[j]
-			p.nm = 1 / (ims + float64(a.ii*float64(p.rnA*p.rnA)) + float64(b.ii*float64(p.rnB*p.rnB)))
-			p.tm = 1 / (ims + float64(a.ii*float64(p.rtA*p.rtA)) + float64(b.ii*float64(p.rtB*p.rtB)))
-			p.pn, p.pt = q.pn[j], q.pt[j]
-		}
-		if c.np == 2 {
-			p0, p1 := &c.p[0], &c.p[1]
-			k11, k22 := 1/p0.nm, 1/p1.nm
-			k12 := ims + float64(a.ii*float64(p0.rnA*p1.rnA)) + float64(b.ii*float64(p0.rnB*p1.rnB))
-			det := float64(k11*k22) - float64(k12*k12)
-			// Well conditioned (the points not on one spot): a block.
-			if float64(k11*k11) < float64(1000*det) {
-				c.block, c.kk, c.kinv = true, [3]float64{k11, k12, k22}, [3]float64{k22 / det, -k12 / det, k11 / det}
-			}
-		}
+	for _, i := range w.statics {
+		w.sb[i] = solverBody{qc: 1, keep: 1}
 	}
 }
 
@@ -205,6 +160,9 @@ func (w *World) warmSoft() {
 	sb := w.sb
 	for k := range w.cons {
 		c := &w.cons[k]
+		if c.p[0].pn == 0 && c.p[0].pt == 0 && c.p[1].pn == 0 && c.p[1].pt == 0 {
+			continue // nothing to apply (a gap)
+		}
 		a, b := &sb[c.a], &sb[c.b]
 		va, vb, wa, wb := a.v, b.v, a.w, b.w
 		n := c.n
@@ -230,144 +188,188 @@ func (w *World) warmSoft() {
 // softly (soft against a dynamic body, hard against a kinematic one), at
 // most at pushSpeed; without push (the relax pass), or against a static
 // body (its overlap is projected out at the tick's end), only its
-// approach is stopped.
+// approach is stopped. The relax pass adds the sub-step's impulses to the
+// tick's sums.
 func (w *World) passSoft(invH float64, soft, hard *softness, push bool) {
 	sb := w.sb
 	for k := range w.cons {
 		c := &w.cons[k]
-		a, b := &sb[c.a], &sb[c.b]
-		va, vb, wa, wb := a.v, b.v, a.w, b.w
-		ima, imb, iia, iib := a.im, b.im, a.ii, b.ii
 		sf := soft
 		if c.hard {
 			sf = hard
 		}
-		n := c.n
-		// How far the bodies moved and turned along n since the tick began.
-		dn := n.Dot(b.dp.Sub(a.dp))
-		ca, sa, cb, sbn := a.qc-1, a.qs, b.qc-1, b.qs
-		pts := c.p[:c.np]
-		// Each point's bias, mass scale and impulse scale.
-		var bias, ms, is [2]float64
-		for j := range pts {
-			p := &pts[j]
-			sep := p.sep + dn + (float64(cb*p.dB) + float64(sbn*p.rnB)) - (float64(ca*p.dA) + float64(sa*p.rnA))
-			bias[j], ms[j] = 0, 1
-			if sep > 0 {
-				bias[j] = float64(sep * invH)
-			} else if push && !c.static {
-				bias[j] = float64(sf.bias * sep)
-				if bias[j] < -pushSpeed {
-					bias[j] = -pushSpeed
-				}
-				ms[j], is[j] = sf.mass, sf.impulse
-			}
+		if c.np == 2 {
+			pass2(c, &sb[c.a], &sb[c.b], invH, sf, push)
+		} else {
+			pass1(c, &sb[c.a], &sb[c.b], invH, sf, push)
 		}
-		solved := false
-		if c.block && ms[0] == ms[1] {
-			// Both normal rows at once. One point after the other would
-			// turn a box that meets a wall flat, at the first point solved.
-			p0, p1 := &pts[0], &pts[1]
-			r := Vec2{vb.X - va.X, vb.Y - va.Y}
-			u0 := float64(n.X*r.X) + float64(n.Y*r.Y) + float64(wb*p0.rnB) - float64(wa*p0.rnA) + bias[0]
-			u1 := float64(n.X*r.X) + float64(n.Y*r.Y) + float64(wb*p1.rnB) - float64(wa*p1.rnA) + bias[1]
-			i11, i12, i22 := c.kinv[0], c.kinv[1], c.kinv[2]
-			k11, k12, k22 := c.kk[0], c.kk[1], c.kk[2]
-			// When both push: rigid rows x = λ - K⁻¹·u; soft ones
-			// x = λ - ms·K⁻¹·u - is·K⁻¹·D·λ (D the diagonal of K), which
-			// rests each point as deep as a row of its own would.
-			x0 := p0.pn - (float64(i11*u0) + float64(i12*u1))
-			x1 := p1.pn - (float64(i12*u0) + float64(i22*u1))
-			if is := is[0]; is != 0 {
-				m := ms[0]
-				e0, e1 := float64(k11*p0.pn), float64(k22*p1.pn)
-				x0 = p0.pn - float64(m*(float64(i11*u0)+float64(i12*u1))) - float64(is*(float64(i11*e0)+float64(i12*e1)))
-				x1 = p1.pn - float64(m*(float64(i12*u0)+float64(i22*u1))) - float64(is*(float64(i12*e0)+float64(i22*e1)))
-			}
-			// Otherwise the rigid rows' linear complementarity problem,
-			// case by case (Catto's block solver): the first alone, the
-			// second alone, neither; b is u without the old impulses.
-			b0 := u0 - (float64(k11*p0.pn) + float64(k12*p1.pn))
-			b1 := u1 - (float64(k12*p0.pn) + float64(k22*p1.pn))
-			solved = true
-			switch {
-			case x0 >= 0 && x1 >= 0:
-			case -b0/k11 >= 0 && float64(k12*(-b0/k11))+b1 >= 0:
-				x0, x1 = -b0/k11, 0
-			case -b1/k22 >= 0 && float64(k12*(-b1/k22))+b0 >= 0:
-				x0, x1 = 0, -b1/k22
-			case b0 >= 0 && b1 >= 0:
-				x0, x1 = 0, 0
-			default: // no solution (rounding): one row after the other
-				solved = false
-			}
-			if solved {
-				d0, d1 := x0-p0.pn, x1-p1.pn
-				p0.pn, p1.pn = x0, x1
-				d := d0 + d1
-				dx, dy := float64(n.X*d), float64(n.Y*d)
-				va.X -= float64(ima * dx)
-				va.Y -= float64(ima * dy)
-				vb.X += float64(imb * dx)
-				vb.Y += float64(imb * dy)
-				wa -= float64(iia * (float64(p0.rnA*d0) + float64(p1.rnA*d1)))
-				wb += float64(iib * (float64(p0.rnB*d0) + float64(p1.rnB*d1)))
-			}
-		}
-		for j := range pts {
-			if solved {
-				break
-			}
-			p := &pts[j]
-			vn := float64(n.X*(vb.X-va.X)) + float64(n.Y*(vb.Y-va.Y)) + float64(wb*p.rnB) - float64(wa*p.rnA)
-			pn := p.pn - float64(float64(p.nm*ms[j])*(vn+bias[j])) - float64(is[j]*p.pn)
-			if pn < 0 { // (plain comparisons: the builtin min and max order NaNs and zeros, at a price)
-				pn = 0
-			}
-			d := pn - p.pn
-			p.pn = pn
-			dx, dy := float64(n.X*d), float64(n.Y*d)
-			va.X -= float64(ima * dx)
-			va.Y -= float64(ima * dy)
-			vb.X += float64(imb * dx)
-			vb.Y += float64(imb * dy)
-			wa -= float64(iia * float64(p.rnA*d))
-			wb += float64(iib * float64(p.rnB*d))
-		}
-		for j := range pts {
-			p := &pts[j]
-			vt := float64(n.X*(vb.Y-va.Y)) - float64(n.Y*(vb.X-va.X)) + float64(wb*p.rtB) - float64(wa*p.rtA)
-			lim := float64(c.friction * p.pn)
-			pt := p.pt - float64(p.tm*vt)
-			if pt < -lim {
-				pt = -lim
-			} else if pt > lim {
-				pt = lim
-			}
-			d := pt - p.pt
-			p.pt = pt
-			dx, dy := -float64(n.Y*d), float64(n.X*d)
-			va.X -= float64(ima * dx)
-			va.Y -= float64(ima * dy)
-			vb.X += float64(imb * dx)
-			vb.Y += float64(imb * dy)
-			wa -= float64(iia * float64(p.rtA*d))
-			wb += float64(iib * float64(p.rtB*d))
-		}
-		a.v, b.v, a.w, b.w = va, vb, wa, wb
 	}
 }
 
-// sumSoft adds the sub-step's impulses to the tick's sums.
-func (w *World) sumSoft() {
-	for k := range w.cons {
-		c := &w.cons[k]
-		q := &w.turn[c.k]
-		for j := range c.p[:c.np] {
-			q.sumN[j] += c.p[j].pn
-			q.sumT[j] += c.p[j].pt
+// row is how one normal row is solved in a pass: its velocity bias, and
+// the mass and impulse scales of its softness (1 and 0: rigid).
+type row struct{ bias, ms, is float64 }
+
+// rowOf returns the row of a point at separation sep (see passSoft).
+func (c *constraint) rowOf(sep, invH float64, sf *softness, push bool) row {
+	switch {
+	case sep > 0:
+		return row{float64(sep * invH), 1, 0}
+	case push && !c.static:
+		bias := float64(sf.bias * sep)
+		if bias < -pushSpeed { // (plain comparisons: the builtin min and max order NaNs and zeros, at a price)
+			bias = -pushSpeed
+		}
+		return row{bias, sf.mass, sf.impulse}
+	}
+	return row{0, 1, 0}
+}
+
+// sep returns point p's separation now: where it began, plus how far the
+// bodies moved along n (dn) and their anchors turned.
+func (p *cpoint) sepNow(dn float64, a, b *solverBody) float64 {
+	return p.sep + dn + (float64((b.qc-1)*p.dB) + float64(b.qs*p.rnB)) - (float64((a.qc-1)*p.dA) + float64(a.qs*p.rnA))
+}
+
+// pass1 solves a one-point contact. The rows below work on the bodies'
+// velocities in place (the solver's bodies are small and hot).
+func pass1(c *constraint, a, b *solverBody, invH float64, sf *softness, push bool) {
+	p := &c.p[0]
+	n := c.n
+	r := c.rowOf(p.sepNow(n.Dot(b.dp.Sub(a.dp)), a, b), invH, sf, push)
+	if r.bias > 0 && p.pn == 0 && p.pt == 0 && along(n, p.rnA, p.rnB, a, b)+r.bias >= 0 {
+		return // apart, closing no more than its gap, nothing to take back
+	}
+	normal(c, p, a, b, r)
+	friction(c, p, a, b)
+	if !push {
+		p.sumN += p.pn
+		p.sumT += p.pt
+	}
+}
+
+// along returns the velocity of b's point relative to a's along d, the
+// points' arms given as their cross products with d.
+func along(d Vec2, ra, rb float64, a, b *solverBody) float64 {
+	return float64(d.X*(b.v.X-a.v.X)) + float64(d.Y*(b.v.Y-a.v.Y)) + float64(b.w*rb) - float64(a.w*ra)
+}
+
+// impulse applies impulse j along d to b and takes it from a, at arms
+// given as their cross products with d.
+func impulse(d Vec2, j, ra, rb float64, a, b *solverBody) {
+	dx, dy := float64(d.X*j), float64(d.Y*j)
+	a.v.X -= float64(a.im * dx)
+	a.v.Y -= float64(a.im * dy)
+	b.v.X += float64(b.im * dx)
+	b.v.Y += float64(b.im * dy)
+	a.w -= float64(a.ii * float64(ra*j))
+	b.w += float64(b.ii * float64(rb*j))
+}
+
+// normal solves point p's normal row alone.
+func normal(c *constraint, p *cpoint, a, b *solverBody, r row) {
+	vn := along(c.n, p.rnA, p.rnB, a, b)
+	pn := p.pn - float64(float64(p.nm*r.ms)*(vn+r.bias)) - float64(r.is*p.pn)
+	if pn < 0 {
+		pn = 0
+	}
+	d := pn - p.pn
+	p.pn = pn
+	impulse(c.n, d, p.rnA, p.rnB, a, b)
+}
+
+// friction solves point p's friction row, within the Coulomb cone of its
+// normal impulse.
+func friction(c *constraint, p *cpoint, a, b *solverBody) {
+	if p.pn == 0 && p.pt == 0 {
+		return // no cone: it stays at zero
+	}
+	t := Vec2{-c.n.Y, c.n.X}
+	lim := float64(c.friction * p.pn)
+	pt := p.pt - float64(p.tm*along(t, p.rtA, p.rtB, a, b))
+	if pt < -lim {
+		pt = -lim
+	} else if pt > lim {
+		pt = lim
+	}
+	d := pt - p.pt
+	p.pt = pt
+	impulse(t, d, p.rtA, p.rtB, a, b)
+}
+
+// pass2 solves a two-point contact: both normal rows at once when they
+// are of one kind (a block), else one after the other; then friction.
+func pass2(c *constraint, a, b *solverBody, invH float64, sf *softness, push bool) {
+	p0, p1 := &c.p[0], &c.p[1]
+	n := c.n
+	dn := n.Dot(b.dp.Sub(a.dp))
+	r0 := c.rowOf(p0.sepNow(dn, a, b), invH, sf, push)
+	r1 := c.rowOf(p1.sepNow(dn, a, b), invH, sf, push)
+	u0 := along(n, p0.rnA, p0.rnB, a, b) + r0.bias
+	u1 := along(n, p1.rnA, p1.rnB, a, b) + r1.bias
+	if r0.bias > 0 && r1.bias > 0 && u0 >= 0 && u1 >= 0 && p0.pn == 0 && p0.pt == 0 && p1.pn == 0 && p1.pt == 0 {
+		return // apart, closing no more than the gaps, nothing to take back (most neighbours in a pile)
+	}
+	if !c.block || r0.ms != r1.ms || !block(c, p0, p1, a, b, u0, u1, r0) {
+		normal(c, p0, a, b, r0)
+		normal(c, p1, a, b, r1)
+	}
+	friction(c, p0, a, b)
+	friction(c, p1, a, b)
+	if !push {
+		p0.sumN += p0.pn
+		p0.sumT += p0.pt
+		p1.sumN += p1.pn
+		p1.sumT += p1.pt
+	}
+}
+
+// block solves both normal rows of a two-point contact at once, from
+// their velocities with bias u0 and u1, and reports whether it found the
+// impulses (rounding may leave it none). One point after the other would
+// turn a box that meets a wall flat, at the first point solved.
+func block(c *constraint, p0, p1 *cpoint, a, b *solverBody, u0, u1 float64, r row) bool {
+	i11, i12, i22 := c.kinv[0], c.kinv[1], c.kinv[2]
+	k11, k12, k22 := c.kk[0], c.kk[1], c.kk[2]
+	// When both push: rigid rows x = λ - K⁻¹·u; soft ones
+	// x = λ - ms·K⁻¹·u - is·K⁻¹·D·λ (D the diagonal of K), which rests
+	// each point as deep as a row of its own would.
+	x0 := p0.pn - (float64(i11*u0) + float64(i12*u1))
+	x1 := p1.pn - (float64(i12*u0) + float64(i22*u1))
+	if r.is != 0 {
+		e0, e1 := float64(k11*p0.pn), float64(k22*p1.pn)
+		x0 = p0.pn - float64(r.ms*(float64(i11*u0)+float64(i12*u1))) - float64(r.is*(float64(i11*e0)+float64(i12*e1)))
+		x1 = p1.pn - float64(r.ms*(float64(i12*u0)+float64(i22*u1))) - float64(r.is*(float64(i12*e0)+float64(i22*e1)))
+	}
+	if x0 < 0 || x1 < 0 {
+		// Otherwise the rigid rows' linear complementarity problem, case
+		// by case (Catto's block solver): the first alone, the second
+		// alone, neither; b is u without the old impulses.
+		b0 := u0 - (float64(k11*p0.pn) + float64(k12*p1.pn))
+		b1 := u1 - (float64(k12*p0.pn) + float64(k22*p1.pn))
+		switch {
+		case -b0/k11 >= 0 && float64(k12*(-b0/k11))+b1 >= 0:
+			x0, x1 = -b0/k11, 0
+		case -b1/k22 >= 0 && float64(k12*(-b1/k22))+b0 >= 0:
+			x0, x1 = 0, -b1/k22
+		case b0 >= 0 && b1 >= 0:
+			x0, x1 = 0, 0
+		default:
+			return false
 		}
 	}
+	d0, d1 := x0-p0.pn, x1-p1.pn
+	p0.pn, p1.pn = x0, x1
+	// Both impulses along n: one linear push, each its own turn.
+	d := d0 + d1
+	dx, dy := float64(c.n.X*d), float64(c.n.Y*d)
+	a.v.X -= float64(a.im * dx)
+	a.v.Y -= float64(a.im * dy)
+	b.v.X += float64(b.im * dx)
+	b.v.Y += float64(b.im * dy)
+	a.w -= float64(a.ii * (float64(p0.rnA*d0) + float64(p1.rnA*d1)))
+	b.w += float64(b.ii * (float64(p0.rnB*d0) + float64(p1.rnB*d1)))
+	return true
 }
 
 // finishSoft applies restitution to the points that met faster than
@@ -382,26 +384,31 @@ func (w *World) finishSoft() {
 		}
 		q := &w.turn[c.tp]
 		k := &w.cons[q.ci]
+		pts := k.p[:k.np]
 		if q.e > 0 {
-			a, b := &w.sb[q.a], &w.sb[q.b]
-			s := spin{a.v, b.v, a.w, b.w, a.im, b.im, a.ii, b.ii}
-			for j := range k.p[:k.np] {
-				p := &k.p[j]
-				if q.vn0s[j] >= -bounceSpeed || q.sumN[j] <= 0 {
+			a, b := &w.sb[k.a], &w.sb[k.b]
+			n := k.n
+			for j := range pts {
+				p := &pts[j]
+				if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
 					continue
 				}
-				vn := s.rel(q.rA[j], q.rB[j]).Dot(q.n)
+				vn := n.Dot(b.v.Sub(a.v)) + float64(b.w*p.rnB) - float64(a.w*p.rnA)
 				pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
-				s.push(q.n.Scale(pn-p.pn), q.rA[j], q.rB[j])
-				q.sumN[j] += pn - p.pn
+				d := pn - p.pn
+				a.v, b.v = a.v.Sub(n.Scale(float64(a.im*d))), b.v.Add(n.Scale(float64(b.im*d)))
+				a.w -= float64(a.ii * float64(p.rnA*d))
+				b.w += float64(b.ii * float64(p.rnB*d))
+				p.sumN += d
 				p.pn = pn
 			}
-			a.v, b.v, a.w, b.w = s.va, s.vb, s.wa, s.wb
 		}
-		for j := range k.p[:k.np] {
-			q.pn[j], q.pt[j] = k.p[j].pn, k.p[j].pt
+		c.Impulse, c.FrictionImpulse = 0, 0
+		for j := range pts {
+			q.pn[j], q.pt[j] = pts[j].pn, pts[j].pt
+			c.Impulse += pts[j].sumN
+			c.FrictionImpulse += pts[j].sumT
 		}
-		c.Impulse, c.FrictionImpulse = q.sumN[0]+q.sumN[1], q.sumT[0]+q.sumT[1]
 		gap := TouchGap
 		if c.Touching { // it touched the tick before
 			gap = PartGap
@@ -439,29 +446,4 @@ func (w *World) placeSoft(dt float64) {
 		}
 		b.Pos = b.Pos.Add(s.dp)
 	}
-}
-
-// spin is a pair's velocities and inverse masses, held in locals while a
-// contact is solved.
-type spin struct {
-	va, vb   Vec2
-	wa, wb   float64
-	ima, imb float64
-	iia, iib float64
-}
-
-// rel is the velocity of b's point at rb relative to a's at ra.
-func (s *spin) rel(ra, rb Vec2) Vec2 {
-	return Vec2{
-		s.vb.X - float64(s.wb*rb.Y) - (s.va.X - float64(s.wa*ra.Y)),
-		s.vb.Y + float64(s.wb*rb.X) - (s.va.Y + float64(s.wa*ra.X)),
-	}
-}
-
-// push adds impulse p at rb to b and takes it at ra from a.
-func (s *spin) push(p, ra, rb Vec2) {
-	s.va = s.va.Sub(p.Scale(s.ima))
-	s.wa -= float64(s.iia * cross(ra, p))
-	s.vb = s.vb.Add(p.Scale(s.imb))
-	s.wb += float64(s.iib * cross(rb, p))
 }

@@ -848,6 +848,7 @@ func (w *World) Step(dt float64) {
 			}
 		}
 	}
+	w.cons = w.cons[:0]
 	w.detect()
 	if w.turning {
 		w.solveSoft(dt)
