@@ -1,16 +1,18 @@
 // Package gfx is fixstep's platform and renderer: an SDL2 window with an
 // OpenGL 3.3 core context (Window), which is the engine.Platform a windowed
-// game runs on, and a Renderer that draws sprites in instanced batches, lit
-// meshes and text (TrueType and OpenType faces, and a bitmap font), with
-// interpolated transforms (Interpolated), a debug overlay (Overlay),
-// dynamic resolution and MSAA (Scaler) and screenshots.
+// game runs on, and a Renderer that draws sprites in instanced batches,
+// filled convex polygons (a physics hull), lit meshes and text (TrueType
+// and OpenType faces, and a bitmap font), with interpolated transforms
+// (Interpolated), a debug overlay (Overlay), dynamic resolution and MSAA
+// (Scaler) and screenshots.
 //
 // Textures come from the renderer (LoadTexture for PNG and JPEG files in
 // any fs.FS, TextureFromImage for an image.Image), which packs them into
 // shared atlas pages: sprites of different textures, regions of them
 // (Texture.Sub), rects, circles and text, drawn in any order, go out as one
-// instanced draw call per run of sprites on one page. Painter's order is
-// always the order of the calls.
+// instanced draw call per run of sprites on one page; Polygon's polygons
+// go out as one draw call per run of polygons. Painter's order is always
+// the order of the calls.
 //
 // Window verifies vsync instead of trusting it: it measures whether
 // presents wait for the display, and paces frames itself when they do not.

@@ -58,15 +58,16 @@ type instance struct {
 
 const instanceSize = int(unsafe.Sizeof(instance{}))
 
-// Renderer draws sprites in instanced batches, lit meshes, and text, into
-// the current GL context. Its textures (TextureFromImage, LoadTexture, the
-// glyphs of its Faces, the bitmap font, Rect's and Circle's) share atlas
-// pages, so sprites, text, rects and circles in any order draw in one
-// instanced call per page switch; a camera change, a cube or a texture of
-// its own (NewTexture, a render target) also ends a batch. Painter's order
-// is submission order, always. It owns every GL object it makes, its
-// faces' included, and deletes them in Close. Use it on the thread that
-// owns the context.
+// Renderer draws sprites in instanced batches, filled polygons, lit meshes,
+// and text, into the current GL context. Its textures (TextureFromImage,
+// LoadTexture, the glyphs of its Faces, the bitmap font, Rect's and
+// Circle's) share atlas pages, so sprites, text, rects and circles in any
+// order draw in one instanced call per page switch; a camera change, a
+// cube, a texture of its own (NewTexture, a render target) or a polygon
+// also ends a batch. Polygons in a row draw in one call of their own.
+// Painter's order is submission order, always. It owns every GL object it
+// makes, its faces' included, and deletes them in Close. Use it on the
+// thread that owns the context.
 type Renderer struct {
 	// sprite draws batches whose texture's own GL filter is right;
 	// snap those on linear atlas pages, where Nearest textures are sampled
@@ -75,11 +76,15 @@ type Renderer struct {
 	uProj, uTex        [2]int32
 	mesh               Program
 	uVP, uModel, uTint int32
+	poly               Program // Polygon's: position and color, no texture
+	uPolyProj          int32
 
 	quad, inst Buffer
 	spriteVAO  VertexArray
 	cube       Buffer
 	cubeVAO    VertexArray
+	polyVAO    VertexArray
+	polyBuf    Buffer
 	atlas      *atlas
 
 	batch     []instance
@@ -90,6 +95,13 @@ type Renderer struct {
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
 	capBytes  int // size of the instance buffer's store
+
+	// The polygon batch: triangles queued by Polygon. At most one of
+	// batch and polys holds anything: queuing into one flushes the other,
+	// which keeps painter's order.
+	polys        []polyVertex
+	polyCount    int // polygons queued in polys
+	polyCapBytes int // size of polyBuf's store
 
 	w, h   int
 	frame  FrameStats // the frame being drawn
@@ -109,11 +121,14 @@ type Renderer struct {
 // FrameStats counts a frame's renderer work.
 type FrameStats struct {
 	// DrawCalls counts the frame's GL draw calls: one per sprite batch
-	// (a run of sprites on one atlas page under one camera) and one per
+	// (a run of sprites on one atlas page under one camera), one per
+	// polygon batch (a run of polygons under one camera) and one per
 	// cube.
 	DrawCalls int
 	// Sprites counts the sprites, rects, circles and glyphs drawn.
 	Sprites int
+	// Polygons counts the polygons drawn (not those Polygon refused).
+	Polygons int
 }
 
 // LastFrame returns the counts of the last frame that EndFrame finished
@@ -201,6 +216,10 @@ func (r *Renderer) init() error {
 	gl.VertexAttribPointerWithOffset(1, 3, gl.FLOAT, false, 24, 12)
 	gl.BindVertexArray(0)
 
+	if err := r.initPolygons(); err != nil {
+		return err
+	}
+
 	white := image.NewRGBA(image.Rect(0, 0, 1, 1))
 	copy(white.Pix, []byte{255, 255, 255, 255})
 	r.atlas = newAtlas(shapeImages{white: white, disc: discImage(discSize), font: fontImage()})
@@ -251,6 +270,9 @@ func (r *Renderer) SetCamera(m mgl32.Mat4) {
 // after its Delete panics. It does not allocate once the batch has grown
 // to the largest frame.
 func (r *Renderer) Draw(tex Texture, s Sprite) {
+	if len(r.polys) != 0 {
+		r.flushPolygons()
+	}
 	if tex.id == 0 {
 		tex = r.shapes().white
 	} else if tex.atlas != nil && !tex.atlas.valid(tex.slot, tex.gen) {
@@ -331,15 +353,28 @@ func discImage(n int) *image.RGBA {
 	return img
 }
 
-// Flush draws the queued sprites in one instanced call.
+// Flush draws what is queued: the sprites in one instanced call, or the
+// polygons in one call (only one of the two batches is ever open).
 func (r *Renderer) Flush() {
+	r.flushSprites()
+	r.flushPolygons()
+}
+
+// blend2D sets the state sprites and polygons draw with: no depth test,
+// premultiplied blending.
+func blend2D() {
+	gl.Disable(gl.DEPTH_TEST)
+	gl.Enable(gl.BLEND)
+	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+}
+
+// flushSprites draws the queued sprites in one instanced call.
+func (r *Renderer) flushSprites() {
 	n := len(r.batch)
 	if n == 0 {
 		return
 	}
-	gl.Disable(gl.DEPTH_TEST)
-	gl.Enable(gl.BLEND)
-	gl.BlendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA)
+	blend2D()
 	prog := 0
 	if p := r.batchPage; p != nil && p.filter == Linear {
 		prog = 1
@@ -438,6 +473,7 @@ func (r *Renderer) Close() error {
 	if r.atlas != nil {
 		r.atlas.close()
 	}
+	r.closePolygons()
 	r.cube.Delete()
 	r.cubeVAO.Delete()
 	r.inst.Delete()
