@@ -271,6 +271,17 @@ func TestTurningWorldAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { w.Step(dt) }); n != 0 {
 		t.Errorf("%v allocations per step", n)
 	}
+	// A rollback: restore the tick before and step again, polygons among
+	// the bodies (their hulls are the slots' own: kept, not made anew).
+	snap := w.Snapshot(nil)
+	if n := testing.AllocsPerRun(100, func() {
+		if err := w.Restore(snap); err != nil {
+			t.Fatal(err)
+		}
+		w.Step(dt)
+	}); n != 0 {
+		t.Errorf("%v allocations per restore and step", n)
+	}
 }
 
 // turningHeap is n boxes, circles and polygons falling at angles into a

@@ -407,7 +407,8 @@ func getBody(p []byte, b *Body) {
 		if old != nil && *old == h {
 			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
 		} else {
-			b.Hull = &h
+			b.Hull = new(Hull) // only here: h itself stays on the stack
+			*b.Hull = h
 		}
 	}
 	b.resync()
