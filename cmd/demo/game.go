@@ -38,7 +38,8 @@ type game struct {
 	extra    []byte
 
 	scaler gfx.Scaler
-	load   time.Duration // artificial work per frame (-load, L toggles)
+	hull   [physics.MaxHullVertices]mgl32.Vec2 // a polygon's vertices as Draw hands them over
+	load   time.Duration                       // artificial work per frame (-load, L toggles)
 	loadOn bool
 }
 
@@ -170,6 +171,7 @@ func (g *game) Draw(f engine.Frame) {
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, playerColors[p])
 		case b.Tag == arena.TagOscillator:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, gfx.RGBA(1, 0.85, 0.2, 1))
+		case b.Shape == physics.Polygon: // below, in a run of their own
 		case b.Shape == physics.Circle:
 			rad := float32(b.Radius)
 			r.Circle(x, y, rad, hue(b.Tag))
@@ -179,6 +181,22 @@ func (g *game) Draw(f engine.Frame) {
 		default:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, hue(b.Tag))
 		}
+	}
+
+	// The hexagons after the rest, in one run: one draw call, where each
+	// between two sprites would split their batch.
+	for i := range bodies {
+		b := &bodies[i]
+		if b.Removed() || b.Shape != physics.Polygon {
+			continue
+		}
+		x, y := b.Lerp(f.Alpha).F32()
+		h := b.Hull
+		for k := range h.Len() {
+			vx, vy := h.Vertex(k).F32()
+			g.hull[k] = mgl32.Vec2{vx, vy}
+		}
+		r.Polygon(x, y, float32(b.LerpAngle(f.Alpha)), g.hull[:h.Len()], hue(b.Tag))
 	}
 
 	// The cube, interpolated along the shortest arc.

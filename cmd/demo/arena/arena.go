@@ -202,7 +202,7 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 	// be fused into a multiply-add on any build (see package detmath).
 	for i := range n {
 		b := physics.Body{
-			Shape: physics.Shape(i % 2),
+			Shape: physics.Shape(i % 3), // circles, boxes and hexagons
 			Pos: physics.Vec2{X: 1 + float64(r.Float64()*(Width-2)),
 				Y: Height*0.4 + float64(float64(r.Float64()*Height)*0.55)},
 			Vel:         physics.Vec2{X: float64(r.Float64()*10) - 5, Y: r.Float64() * 5},
@@ -212,6 +212,13 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 		}
 		size := 0.15 + float64(0.2*r.Float64())
 		b.Radius, b.HalfW, b.HalfH = size, size, size
+		if b.Shape == physics.Polygon {
+			h, err := hexagon(size)
+			if err != nil {
+				return nil, err
+			}
+			b.Hull = h
+		}
 		if _, err := w.Add(b); err != nil {
 			return nil, err
 		}
@@ -219,6 +226,15 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 	s.Debris.Limit = MaxDebris
 	w.Listener = s
 	return s, nil
+}
+
+// hexagon returns a regular hexagon of circumradius r, a corner on +x.
+// Its corners are exact functions of r (√3 is a square root), so it is
+// the same hull on every build.
+func hexagon(r float64) (*physics.Hull, error) {
+	x, y := r/2, float64(r*math.Sqrt(3))/2
+	return physics.NewHull(physics.Vec2{X: r}, physics.Vec2{X: x, Y: y}, physics.Vec2{X: -x, Y: y},
+		physics.Vec2{X: -r}, physics.Vec2{X: -x, Y: -y}, physics.Vec2{X: x, Y: -y})
 }
 
 // Input makes this machine's player's input value for tick t (see
