@@ -102,7 +102,11 @@ func (w *World) detect() {
 	w.limit = MaxContactsPerBody * len(w.bodies)
 	w.over = false
 	if len(w.movers) > 0 {
-		w.grid.build(w.bodies, w.movers, margin/2)
+		sweep := 0.0
+		if w.turning {
+			sweep = w.dt
+		}
+		w.grid.build(w.bodies, w.movers, margin/2, sweep)
 		w.grid.pairs(w.pairMovers)
 	}
 	w.refreshStatics()
@@ -113,6 +117,9 @@ func (w *World) detect() {
 		}
 		lo, hi := b.bounds()
 		lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2})
+		if w.turning {
+			lo, hi = b.sweep(lo, hi, w.dt)
+		}
 		w.near = w.staticGrid.query(lo, hi, w.near[:0])
 		for _, k := range w.near {
 			if !w.narrow(w.statics[k], i) {
@@ -188,7 +195,15 @@ func (w *World) narrow(i, j int32) bool {
 		return true
 	}
 	var p points
-	m, ok := collidePoints(a, b, &p)
+	spec := margin
+	if w.turning {
+		// Speculative: a pair is solved while it could close its gap
+		// within the tick, moving and turning as it does (the grid padded
+		// each body by its travel), so a fast body is stopped at another,
+		// not found deep inside it a tick later and pushed out.
+		spec += float64(w.dt * (reachSpeed(a) + reachSpeed(b)))
+	}
+	m, ok := collidePoints(a, b, &p, spec)
 	if !ok {
 		return true
 	}
@@ -269,6 +284,30 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 		}
 	}
 	return append(cons, k)
+}
+
+// reachSpeed bounds how fast any point of a moving body moves: its speed
+// and its spin times its outer radius. Zero for a static body.
+func reachSpeed(b *Body) float64 {
+	if b.Kind == Static {
+		return 0
+	}
+	v := b.Vel.Len()
+	if b.AngVel != 0 {
+		v += float64(math.Abs(b.AngVel) * b.reach())
+	}
+	return v
+}
+
+// sweep widens the bounds lo, hi by where the body's points can go in dt:
+// along its velocity, and by its spin's reach either way.
+func (b *Body) sweep(lo, hi Vec2, dt float64) (Vec2, Vec2) {
+	d := b.Vel.Scale(dt)
+	r := 0.0
+	if b.AngVel != 0 {
+		r = float64(float64(math.Abs(b.AngVel)*b.reach()) * dt)
+	}
+	return Vec2{lo.X + min(d.X, 0) - r, lo.Y + min(d.Y, 0) - r}, Vec2{hi.X + max(d.X, 0) + r, hi.Y + max(d.Y, 0) + r}
 }
 
 // turns reports whether a pair is solved as turning: either body can turn
@@ -367,21 +406,21 @@ func collide(a, b *Body) (manifold, bool) {
 // margin (depth > -margin).
 func collideNear(a, b *Body) (manifold, bool) {
 	if a.Shape == Circle && b.Shape == Circle {
-		return circleCircle(a, b)
+		return circleCircle(a, b, margin)
 	}
 	if flat(a, b) { // the upright world's pairs, without a points buffer
 		if a.Shape == Box && b.Shape == Box {
-			return boxBox(a, b)
+			return boxBox(a, b, margin)
 		}
 		if a.Shape == Circle {
-			m, ok := boxCircle(b, a)
+			m, ok := boxCircle(b, a, margin)
 			m.n = m.n.Scale(-1)
 			return m, ok
 		}
-		return boxCircle(a, b)
+		return boxCircle(a, b, margin)
 	}
 	var p points
-	return collidePoints(a, b, &p)
+	return collidePoints(a, b, &p, margin)
 }
 
 // flat reports whether a pair takes the upright paths: boxes and circles
@@ -396,42 +435,42 @@ func flat(a, b *Body) bool {
 // Upright boxes and circles take the axis-aligned paths of the upright
 // world; a turned box or a polygon the general one (separating axes, then
 // the incident edge clipped to the reference face).
-func collidePoints(a, b *Body, p *points) (manifold, bool) {
+func collidePoints(a, b *Body, p *points, spec float64) (manifold, bool) {
 	if a.Shape == Circle && b.Shape == Circle {
-		return circleCircle(a, b)
+		return circleCircle(a, b, spec)
 	}
 	flat := flat(a, b)
 	switch {
 	case flat && a.Shape == Box && b.Shape == Box:
-		return boxBox(a, b)
+		return boxBox(a, b, spec)
 	case flat && a.Shape == Circle:
-		m, ok := boxCircle(b, a)
+		m, ok := boxCircle(b, a, spec)
 		m.n = m.n.Scale(-1)
 		return m, ok
 	case flat:
-		return boxCircle(a, b)
+		return boxCircle(a, b, spec)
 	case a.Shape == Circle:
 		var pb poly
 		pb.place(b, b.Pos.Sub(a.Pos))
-		m, ok := polyCircle(&pb, Vec2{}, a.Radius, p)
+		m, ok := polyCircle(&pb, Vec2{}, a.Radius, p, spec)
 		m.n = m.n.Scale(-1)
 		return m, ok
 	case b.Shape == Circle:
 		var pa poly
 		pa.place(a, Vec2{})
-		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius, p)
+		return polyCircle(&pa, b.Pos.Sub(a.Pos), b.Radius, p, spec)
 	}
 	var pa, pb poly
 	pa.place(a, Vec2{})
 	pb.place(b, b.Pos.Sub(a.Pos))
-	return polyPoly(&pa, &pb, p)
+	return polyPoly(&pa, &pb, p, spec)
 }
 
-func circleCircle(a, b *Body) (manifold, bool) {
+func circleCircle(a, b *Body, spec float64) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	r := a.Radius + b.Radius
 	dist2 := d.Dot(d)
-	if dist2 >= (r+margin)*(r+margin) {
+	if dist2 >= (r+spec)*(r+spec) {
 		return manifold{}, false
 	}
 	m := manifold{n: Vec2{0, 1}, depth: r}
@@ -443,11 +482,11 @@ func circleCircle(a, b *Body) (manifold, bool) {
 
 // boxBox: two axis-aligned boxes touch along the axis of least overlap (or,
 // apart, of the gap).
-func boxBox(a, b *Body) (manifold, bool) {
+func boxBox(a, b *Body, spec float64) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	ox := a.HalfW + b.HalfW - math.Abs(d.X)
 	oy := a.HalfH + b.HalfH - math.Abs(d.Y)
-	if ox <= -margin || oy <= -margin || ox < 0 && oy < 0 {
+	if ox <= -spec || oy <= -spec || ox < 0 && oy < 0 {
 		return manifold{}, false // apart, or only corners near
 	}
 	if ox < oy {
@@ -460,7 +499,7 @@ func boxBox(a, b *Body) (manifold, bool) {
 
 // boxCircle tests box a against circle b; the normal points from the box to
 // the circle.
-func boxCircle(a, b *Body) (manifold, bool) {
+func boxCircle(a, b *Body, spec float64) (manifold, bool) {
 	d := b.Pos.Sub(a.Pos)
 	cx := max(-a.HalfW, min(a.HalfW, d.X))
 	cy := max(-a.HalfH, min(a.HalfH, d.Y))
@@ -474,7 +513,7 @@ func boxCircle(a, b *Body) (manifold, bool) {
 	}
 	e := Vec2{d.X - cx, d.Y - cy}
 	dist2 := e.Dot(e)
-	if dist2 >= (b.Radius+margin)*(b.Radius+margin) {
+	if dist2 >= (b.Radius+spec)*(b.Radius+spec) {
 		return manifold{}, false
 	}
 	dist := math.Sqrt(dist2)
@@ -486,14 +525,14 @@ func boxCircle(a, b *Body) (manifold, bool) {
 // the polygon to the circle, and the point is the circle's, halfway into
 // the overlap. The feature id is the face (0-7) or the vertex (8-15)
 // nearest the centre.
-func polyCircle(p *poly, c Vec2, r float64, out *points) (manifold, bool) {
+func polyCircle(p *poly, c Vec2, r float64, out *points, spec float64) (manifold, bool) {
 	face, sep := 0, math.Inf(-1)
 	for i := range p.count {
 		if s := p.n[i].Dot(c.Sub(p.v[i])); s > sep {
 			face, sep = i, s
 		}
 	}
-	if sep > r+margin {
+	if sep > r+spec {
 		return manifold{}, false
 	}
 	n, depth, id := p.n[face], r-sep, uint16(face)
@@ -509,7 +548,7 @@ func polyCircle(p *poly, c Vec2, r float64, out *points) (manifold, bool) {
 		if end >= 0 {
 			e := c.Sub(p.v[end])
 			dist := e.Len()
-			if dist >= r+margin {
+			if dist >= r+spec {
 				return manifold{}, false
 			}
 			if dist > 0 {
@@ -586,13 +625,13 @@ func maxSeparation(p, q *poly) (int, float64) {
 // of the reference face are the points, halfway between the two
 // surfaces. A point's feature id names the reference face, which side
 // (a or b) it is on, and the incident vertex or the side that clipped it.
-func polyPoly(a, b *poly, out *points) (manifold, bool) {
+func polyPoly(a, b *poly, out *points, spec float64) (manifold, bool) {
 	fa, sa := maxSeparation(a, b)
-	if sa > margin {
+	if sa > spec {
 		return manifold{}, false
 	}
 	fb, sb := maxSeparation(b, a)
-	if sb > margin {
+	if sb > spec {
 		return manifold{}, false
 	}
 	ref, inc, face, flip := a, b, fa, uint16(0)
@@ -627,7 +666,7 @@ func polyPoly(a, b *poly, out *points) (manifold, bool) {
 	out.np, out.ref = 0, uint8(1+flip)
 	for k := range 2 {
 		sep := n.Dot(seg[k].Sub(v1))
-		if sep > margin {
+		if sep > spec {
 			continue
 		}
 		out.pts[out.np] = seg[k].Sub(n.Scale(sep / 2))

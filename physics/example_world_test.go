@@ -7,9 +7,9 @@ import (
 )
 
 // A box falls onto a floor and comes to rest on it: three seconds of
-// 60 Hz ticks, the same dt every tick. It rests at 0.495, its half height
-// above the floor's top less the 0.005 units of overlap (slop) the solver
-// leaves alone, and sleeps. The world is the same bit for bit on every
+// 60 Hz ticks, the same dt every tick. It rests at 0.500, its half height
+// above the floor's top (the tick before it lands, a speculative contact
+// stops it at the floor), and sleeps. The world is the same bit for bit on every
 // CPU, so the printed position is too.
 func ExampleWorld() {
 	w := physics.World{Gravity: physics.Vec2{X: 0, Y: -10}}
@@ -28,5 +28,5 @@ func ExampleWorld() {
 	}
 	b := w.Body(box)
 	fmt.Printf("y %.3f, resting %v, asleep %v\n", b.Pos.Y, b.Vel.Len() < 0.01, b.Asleep())
-	// Output: y 0.495, resting true, asleep true
+	// Output: y 0.500, resting true, asleep true
 }

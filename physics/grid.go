@@ -73,7 +73,7 @@ func (g *grid) reserve(n int) {
 
 // build fills the grid with bodies[ids[k]] for every k, each bounds grown
 // by pad on every side (pairs that near count).
-func (g *grid) build(bodies []Body, ids []int32, pad float64) {
+func (g *grid) build(bodies []Body, ids []int32, pad, dt float64) {
 	size := uint32(1)
 	for size < uint32(len(ids)) {
 		size <<= 1
@@ -90,6 +90,9 @@ func (g *grid) build(bodies []Body, ids []int32, pad float64) {
 		b := &bodies[id]
 		lo, hi := b.bounds()
 		lo, hi = lo.Sub(Vec2{pad, pad}), hi.Add(Vec2{pad, pad})
+		if dt > 0 {
+			lo, hi = b.sweep(lo, hi, dt)
+		}
 		l := levelOf(max(hi.X-lo.X, hi.Y-lo.Y))
 		g.byLevel[l-minLevel]++
 		x, y := cell(b.Pos.X, l), cell(b.Pos.Y, l)

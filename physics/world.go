@@ -106,7 +106,12 @@
 // bodies, and solves each contact once more without the push (relaxing),
 // which takes the push's velocity back. A point's separation is measured
 // in every pass from where the two bodies have moved and turned since the
-// tick began, without the narrow phase. The push is a spring of 50 Hz
+// tick began, without the narrow phase. A pair is solved while it could
+// close its gap within the tick (the grid pads each body by its travel and
+// its spin's reach; the narrow phase keeps points within that gap), so a
+// falling body is stopped at what it meets instead of being found deep
+// inside it a tick later and pushed out: a column of 10,000 boxes dropped
+// together lands without throwing any. The push is a spring of 50 Hz
 // (at most a quarter of the sub-step rate; twice as stiff against a
 // kinematic body), overdamped (ratio 10), never faster than 3 units/s; contacts with a static body are rigid instead,
 // their overlap projected out at the tick's end, as in the upright world.
@@ -446,6 +451,7 @@ type World struct {
 	island              []int32      // union-find parents, by body index
 	rest                []float64    // an island root's least rested time
 	turning             bool         // this tick a body can turn: the soft step solves it
+	dt                  float64      // this tick's
 	sb                  []solverBody // the soft step's bodies, by body index
 	active              []int32      // the soft step's moving bodies
 	cons                []constraint // the soft step's contacts
@@ -825,7 +831,7 @@ func (w *World) Step(dt float64) {
 	w.previous, w.contacts = w.contacts, w.previous[:0]
 	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
 	w.contain("before the step")
-	w.turning = false
+	w.turning, w.dt = false, dt
 	for _, i := range w.movers {
 		b := &w.bodies[i]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
@@ -931,7 +937,7 @@ func (w *World) refreshStatics() {
 		}
 	}
 	w.staticsDirty = false // after the faults, which mark it again
-	w.staticGrid.build(w.bodies, w.statics, margin/2)
+	w.staticGrid.build(w.bodies, w.statics, margin/2, 0)
 }
 
 // FaultListener is an optional ContactListener interface for what Step
