@@ -247,12 +247,12 @@ func (w *World) narrow(i, j int32) bool {
 func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constraint) []constraint {
 	n, t := ct.Normal, ct.tangent()
 	*c = pointState{np: int32(m.np), ci: int32(len(cons)), live: true, e: max(a.Restitution, b.Restitution)}
-	k := constraint{
-		a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np),
-		hard:   a.Kind != Dynamic || b.Kind != Dynamic,
-		static: a.Kind == Static || b.Kind == Static,
-		n:      n, friction: ct.friction,
-	}
+	cons = append(cons, constraint{}) // filled in place: a constraint is large
+	k := &cons[len(cons)-1]
+	k.a, k.b, k.np = int32(ct.ia), int32(ct.ib), int32(m.np)
+	k.hard = a.Kind != Dynamic || b.Kind != Dynamic
+	k.static = a.Kind == Static || b.Kind == Static
+	k.n, k.friction = n, ct.friction
 	ims := a.invMass + b.invMass
 	for j := range m.np {
 		ra := m.pts[j]
@@ -283,7 +283,7 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 			k.block, k.kk, k.kinv = true, [3]float64{k11, k12, k22}, [3]float64{k22 / det, -k12 / det, k11 / det}
 		}
 	}
-	return append(cons, k)
+	return cons
 }
 
 // reachSpeed bounds how fast any point of a moving body moves: its speed

@@ -272,11 +272,15 @@ func (p *poly) place(b *Body, off Vec2) {
 		hw, hh := b.HalfW, b.HalfH
 		p.c, p.hw, p.hh = off, hw, hh
 		p.count = 4
-		corners := [4]Vec2{{-hw, -hh}, {hw, -hh}, {hw, hh}, {-hw, hh}}
-		for i := range 4 {
-			p.v[i] = rotate(c, s, corners[i]).Add(off)
-			p.n[i] = rotate(c, s, boxNormals[i])
-		}
+		// rotate(c, s, corner) with its four products shared: the corners
+		// are (±hw, ±hh), and a product with a negated factor is the
+		// negated product, so the same numbers as rotating each corner.
+		chw, shh, shw, chh := float64(c*hw), float64(s*hh), float64(s*hw), float64(c*hh)
+		p.v[0] = Vec2{-chw + shh, -shw - chh}.Add(off)
+		p.v[1] = Vec2{chw + shh, shw - chh}.Add(off)
+		p.v[2] = Vec2{chw - shh, shw + chh}.Add(off)
+		p.v[3] = Vec2{-chw - shh, -shw + chh}.Add(off)
+		p.n[0], p.n[1], p.n[2], p.n[3] = Vec2{s, -c}, Vec2{c, s}, Vec2{-s, c}, Vec2{-c, -s}
 		return
 	}
 	h := b.Hull
