@@ -210,15 +210,15 @@ func (w *World) narrow(i, j int32) bool {
 	if !w.room() {
 		return false
 	}
-	c := Contact{
-		A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen},
-		Normal: m.n, Depth: m.depth,
-		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature,
-		mass:     1 / (a.invMass + b.invMass),
-		friction: math.Sqrt(a.Friction * b.Friction),
-		vn0:      b.Vel.Sub(a.Vel).Dot(m.n),
-		turning:  w.turning,
-	}
+	w.contacts = append(w.contacts, Contact{}) // filled in place: a contact is large
+	c := &w.contacts[len(w.contacts)-1]
+	c.A, c.B = BodyID{uint32(i), a.gen}, BodyID{uint32(j), b.gen}
+	c.Normal, c.Depth = m.n, m.depth
+	c.ia, c.ib, c.key, c.feature = uint32(i), uint32(j), uint64(i)<<32|uint64(j), m.feature
+	c.mass = 1 / (a.invMass + b.invMass)
+	c.friction = math.Sqrt(a.Friction * b.Friction)
+	c.vn0 = b.Vel.Sub(a.Vel).Dot(m.n)
+	c.turning = w.turning
 	if !c.turning && p.np == 0 {
 		c.Points, c.NumPoints = contactPoints(a, b, m)
 	} else {
@@ -235,9 +235,8 @@ func (w *World) narrow(i, j int32) bool {
 	if c.turning {
 		c.tp = int32(len(w.turn))
 		w.turn = append(w.turn, pointState{})
-		w.cons = w.turn[c.tp].prepare(a, b, &c, &p, w.cons)
+		w.cons = w.turn[c.tp].prepare(a, b, c, &p, w.cons)
 	}
-	w.contacts = append(w.contacts, c)
 	return true
 }
 

@@ -602,6 +602,26 @@ func (b *Body) check() error {
 	return nil
 }
 
+// checkMotion is check for the numbers a step changes (position,
+// velocity, angle, spin), the rest checked before the step: the first of
+// them out of its limits, as check reports it, or nil.
+func (b *Body) checkMotion() error {
+	inside := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // false for NaN
+	switch {
+	case !inside(b.Pos.X, -MaxCoordinate, MaxCoordinate) || !inside(b.Pos.Y, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("physics: position %v: want finite coordinates within ±%v", b.Pos, float64(MaxCoordinate))
+	case !inside(b.Vel.X, -MaxSpeed, MaxSpeed) || !inside(b.Vel.Y, -MaxSpeed, MaxSpeed):
+		return fmt.Errorf("physics: velocity %v: want finite components within ±%v", b.Vel, float64(MaxSpeed))
+	case b.Angle == 0 && b.AngVel == 0:
+		return nil
+	case !inside(b.Angle, -MaxCoordinate, MaxCoordinate) || !inside(b.PrevAngle, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("physics: angle %v (previous %v): want finite within ±%v", b.Angle, b.PrevAngle, float64(MaxCoordinate))
+	case !inside(b.AngVel, -MaxAngularSpeed, MaxAngularSpeed):
+		return fmt.Errorf("physics: angular velocity %v: want finite within ±%v", b.AngVel, float64(MaxAngularSpeed))
+	}
+	return nil
+}
+
 // setMass derives the body's inverse mass and inverse inertia from its
 // kind, shape and settings, and its rotation from its angle.
 func (b *Body) setMass() {
@@ -830,8 +850,8 @@ func (w *World) Step(dt float64) {
 	w.stepping = true
 	w.previous, w.contacts = w.contacts, w.previous[:0]
 	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
-	w.contain("before the step")
-	w.turning, w.dt = false, dt
+	w.dt = dt
+	w.turning = w.contain(stepStart)
 	for _, i := range w.movers {
 		b := &w.bodies[i]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
@@ -845,13 +865,10 @@ func (w *World) Step(dt float64) {
 		if b.asleep && (b.Vel != (Vec2{}) || b.AngVel != 0) {
 			b.asleep, b.still = false, 0 // the game set a velocity
 		}
-		w.turning = w.turning || b.invI != 0 || b.AngVel != 0
-	}
-	if !w.turning { // gravity once a tick; the soft step adds it in each sub-step
-		for _, i := range w.movers {
-			if b := &w.bodies[i]; b.Kind == Dynamic && !b.asleep && !b.Disabled {
-				b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
-			}
+		// Gravity once a tick in an upright world; the soft step adds it
+		// in each sub-step.
+		if !w.turning && b.Kind == Dynamic && !b.asleep && !b.Disabled {
+			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
 		}
 	}
 	w.cons = w.cons[:0]
@@ -891,26 +908,53 @@ func (w *World) checkStep(dt float64) error {
 	return nil
 }
 
+// stepStart is what contain reports a body the game made bad as found.
+const stepStart = "before the step"
+
 // contain takes out every moving body whose numbers are not finite or out
-// of their limits, and clamps speeds to MaxSpeed. Before the step it finds
-// what the game wrote; after, what the solver made of absurd numbers.
-func (w *World) contain(when string) {
+// of their limits, clamps speeds to MaxSpeed, and reports whether a body
+// left turns. Before the step it finds what the game wrote; after, what
+// the solver made of absurd numbers.
+func (w *World) contain(when string) (turning bool) {
+	before := when == stepStart
 	for k := 0; k < len(w.movers); k++ {
 		i := w.movers[k]
 		b := &w.bodies[i]
-		if finite(b.Vel) { // a speed the solver made too high is clamped
-			b.Vel = Vec2{min(max(b.Vel.X, -MaxSpeed), MaxSpeed), min(max(b.Vel.Y, -MaxSpeed), MaxSpeed)}
+		// A speed the solver made too high is clamped (plain comparisons:
+		// the builtin min and max order NaNs and zeros, at a price).
+		if finite(b.Vel) {
+			b.Vel = Vec2{clamp(b.Vel.X, MaxSpeed), clamp(b.Vel.Y, MaxSpeed)}
 		}
 		if b.AngVel-b.AngVel == 0 {
-			b.AngVel = min(max(b.AngVel, -MaxAngularSpeed), MaxAngularSpeed)
+			b.AngVel = clamp(b.AngVel, MaxAngularSpeed)
 		}
-		err := b.check()
-		if err == nil {
+		var err error
+		if before {
+			err = b.check()
+		} else {
+			err = b.checkMotion() // the step changes only these
+		}
+		if err != nil {
+			w.fault(i, when, err)
+			k-- // the last mover took its place
 			continue
 		}
-		w.fault(i, when, err)
-		k-- // the last mover took its place
+		// It turns this tick (the step's first pass makes invI and AngVel
+		// agree with FixedRotation): the world is solved by the soft step.
+		turning = turning || b.Kind == Dynamic && !b.FixedRotation || b.Kind == Kinematic && b.AngVel != 0
 	}
+	return turning
+}
+
+// clamp returns v within ±lim; v is finite.
+func clamp(v, lim float64) float64 {
+	if v > lim {
+		return lim
+	}
+	if v < -lim {
+		return -lim
+	}
+	return v
 }
 
 // fault takes body i out of the world and reports why.
