@@ -128,14 +128,7 @@ func (r *Renderer) flushPolygons() {
 	r.poly.Use()
 	gl.UniformMatrix4fv(r.uPolyProj, 1, false, &r.proj[0])
 	gl.BindVertexArray(r.polyVAO.id)
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.polyBuf.id)
-	size := n * polyVertexSize
-	// Orphaned and refilled as the sprite batch's store is.
-	if size > r.polyCapBytes {
-		r.polyCapBytes = max(size, 2*r.polyCapBytes)
-	}
-	gl.BufferData(gl.ARRAY_BUFFER, r.polyCapBytes, nil, gl.STREAM_DRAW)
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, glPtr(&r.polys[0]))
+	stream(r.polyBuf, &r.polyCapBytes, n*polyVertexSize, glPtr(&r.polys[0]))
 	gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Polygons += r.polyCount

@@ -387,19 +387,23 @@ func (r *Renderer) flushSprites() {
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
 	gl.BindVertexArray(r.spriteVAO.id)
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
-	size := n * instanceSize
-	// Orphan the store so the driver need not wait for the GPU to finish
-	// reading the previous batch, then fill it.
-	if size > r.capBytes {
-		r.capBytes = max(size, 2*r.capBytes)
-	}
-	gl.BufferData(gl.ARRAY_BUFFER, r.capBytes, nil, gl.STREAM_DRAW)
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, glPtr(&r.batch[0]))
+	stream(r.inst, &r.capBytes, n*instanceSize, glPtr(&r.batch[0]))
 	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Sprites += n
 	r.batch = r.batch[:0]
+}
+
+// stream binds buf and fills it with size bytes from data, orphaning its
+// store first so the driver need not wait for the GPU to finish reading
+// the previous batch; the store grows to *capBytes, at least doubling.
+func stream(buf Buffer, capBytes *int, size int, data unsafe.Pointer) {
+	gl.BindBuffer(gl.ARRAY_BUFFER, buf.id)
+	if size > *capBytes {
+		*capBytes = max(size, 2**capBytes)
+	}
+	gl.BufferData(gl.ARRAY_BUFFER, *capBytes, nil, gl.STREAM_DRAW)
+	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, data)
 }
 
 // DrawCube draws a lit unit cube with the given model matrix, under camera
