@@ -198,20 +198,6 @@ func (b *Body) resync() {
 	b.rotAngle = b.Angle
 }
 
-// turn adds d to the body's angle during the position passes, updating its
-// rotation by the small-angle step (c - s·d, s + c·d), normalised: no sine
-// or cosine per correction. The step's end makes it exact (syncRotation).
-func (b *Body) turn(d float64) {
-	b.Angle += d
-	c, s := b.rc-float64(b.rs*d), b.rs+float64(b.rc*d)
-	l := math.Sqrt(float64(c*c) + float64(s*s))
-	b.rc, b.rs = c/l, s/l
-	// Stale, whatever Angle became: a step too small to change the angle
-	// still turned the rotation, and a snapshot restores the rotation of
-	// the angle.
-	b.rotAngle = math.NaN()
-}
-
 // wrapAngle returns a in [-π, π), the same bits everywhere.
 func wrapAngle(a float64) float64 {
 	if a >= -math.Pi && a < math.Pi {

@@ -296,12 +296,9 @@ func TestStepAllocs(t *testing.T) {
 	}
 }
 
-// gas returns n elastic bodies bouncing without gravity in a walled box,
-// at the density of a lively scene: a steady state of collisions, the same
-// at every step.
-func gas(tb testing.TB, n int) *World { return gasWith(tb, n, false) }
-
-// gasWith is the gas, its bodies FixedRotation when upright.
+// gasWith returns n elastic bodies bouncing without gravity in a walled
+// box, at the density of a lively scene: a steady state of collisions, the
+// same at every step; its bodies FixedRotation when upright.
 func gasWith(tb testing.TB, n int, upright bool) *World {
 	w := &World{}
 	side := math.Sqrt(float64(n)) * 2
