@@ -81,7 +81,7 @@ const (
 	baumgarte     = 0.2      // share of the rest of the overlap corrected per pass
 	maxCorrection = 0.2      // the most one pass moves a contact, units
 	bounceSpeed   = 1.0      // restitution applies above this approach speed, units/s
-	margin        = 4 * slop // speculative contacts: pairs this near are solved
+	margin        = 4 * slop // speculative contacts: pairs this near are solved (in an upright world; see World.speculative)
 )
 
 // The gaps under which a pair touches (see Contact.Touching). A pair
@@ -195,14 +195,7 @@ func (w *World) narrow(i, j int32) bool {
 		return true
 	}
 	var p points
-	spec := margin
-	if w.turning {
-		// Speculative: a pair is solved while it could close its gap
-		// within the tick, moving and turning as it does (the grid padded
-		// each body by its travel), so a fast body is stopped at another,
-		// not found deep inside it a tick later and pushed out.
-		spec += float64(w.dt * (reachSpeed(a) + reachSpeed(b)))
-	}
+	spec := w.speculative(a, b)
 	m, ok := collidePoints(a, b, &p, spec)
 	if !ok {
 		return true
@@ -283,6 +276,19 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 		}
 	}
 	return cons
+}
+
+// speculative is how far apart a pair may be and still be a contact this
+// tick. In an upright world, the margin. In a turning one, the slop plus
+// as far as the pair can close in the tick, moving and turning as it does
+// (the grid padded each body by its travel): a fast body is stopped at
+// another, not found deep inside it a tick later and pushed out, and a
+// pair with a gap it cannot close costs nothing.
+func (w *World) speculative(a, b *Body) float64 {
+	if !w.turning {
+		return margin
+	}
+	return slop + float64(w.dt*(reachSpeed(a)+reachSpeed(b)))
 }
 
 // reachSpeed bounds how fast any point of a moving body moves: its speed

@@ -219,13 +219,15 @@ func TestBroadPhaseMatchesBruteForce(t *testing.T) {
 			mustAdd(t, &w, b)
 		}
 		var want []uint64
+		w.turning, w.dt = true, dt // its bodies turn: the step's own reach (speculative)
 		for i := range w.bodies {
 			for j := i + 1; j < len(w.bodies); j++ {
 				a, b := &w.bodies[i], &w.bodies[j]
 				if a.Kind != Dynamic && b.Kind != Dynamic || !collides(a, b) {
 					continue
 				}
-				if _, ok := collideNear(a, b); ok {
+				var p points
+				if _, ok := collidePoints(a, b, &p, w.speculative(a, b)); ok {
 					want = append(want, uint64(i)<<32|uint64(j))
 				}
 			}

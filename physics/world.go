@@ -106,12 +106,13 @@
 // bodies, and solves each contact once more without the push (relaxing),
 // which takes the push's velocity back. A point's separation is measured
 // in every pass from where the two bodies have moved and turned since the
-// tick began, without the narrow phase. A pair is solved while it could
-// close its gap within the tick (the grid pads each body by its travel and
-// its spin's reach; the narrow phase keeps points within that gap), so a
-// falling body is stopped at what it meets instead of being found deep
-// inside it a tick later and pushed out: a column of 10,000 boxes dropped
-// together lands without throwing any. The push is a spring of 50 Hz
+// tick began, without the narrow phase. A pair is a contact while its gap
+// is under the slop plus what the pair could close within the tick (the
+// grid pads each body by its travel and its spin's reach), so a falling
+// body is stopped at what it meets instead of being found deep inside it
+// a tick later and pushed out (a column of 10,000 boxes dropped together
+// lands without throwing any), and neighbours at rest a few millimetres
+// apart cost no contact. The push is a spring of 50 Hz
 // (at most a quarter of the sub-step rate; twice as stiff against a
 // kinematic body), overdamped (ratio 10), never faster than 3 units/s; contacts with a static body are rigid instead,
 // their overlap projected out at the tick's end, as in the upright world.
