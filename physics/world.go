@@ -104,7 +104,8 @@
 // gravity, applies every contact's accumulated impulses again, solves each
 // contact once with a soft push out of overlap, moves and turns the
 // bodies, and solves each contact once more without the push (relaxing),
-// which takes the push's velocity back. A point's separation is measured
+// which takes back the velocity the push added wherever an impulse holds
+// the pair together. A point's separation is measured
 // in every pass from where the two bodies have moved and turned since the
 // tick began, without the narrow phase. A pair is a contact while its gap
 // is under the slop plus what the pair could close within the tick (the
@@ -120,7 +121,7 @@
 // linear complementarity problem, Catto's block solver): one after the
 // other turns a box that meets a wall flat. Sub-stepping is what lets a
 // tall pyramid stand with one pass a sub-step: Box2D v3's 100-row
-// pyramid settles 0.38 below its height, against Box2D v3's own 0.73
+// pyramid settles here 0.38 below its height, in Box2D v3 0.73
 // (BENCHMARKS.md). A world in which nothing can turn keeps the upright
 // solver above: one row per pair, the axis-aligned narrow phase, so it
 // costs what it did before rotation.
