@@ -16,23 +16,15 @@ import (
 func BenchmarkSprites(b *testing.B) {
 	for _, n := range []int{0, 1000, 10000, 50000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			w := openBenchWindow(b)
-			var err error
-			onMain(func() {
-				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
-					return
-				}
-				defer r.Close()
-				var tex Texture
+			benchFrames(b, func(r *Renderer) (func(), func(), error) {
 				pix := make([]byte, 32*32*4)
 				for i := range pix {
 					pix[i] = 255
 				}
-				if tex, err = NewTexture(32, 32, pix, false); err != nil {
-					return
+				tex, err := NewTexture(32, 32, pix, false)
+				if err != nil {
+					return nil, nil, err
 				}
-				defer tex.Delete()
 				rng := rand.New(rand.NewPCG(1, 1))
 				pos := make([][2]float32, n)
 				for i := range pos {
@@ -45,19 +37,47 @@ func BenchmarkSprites(b *testing.B) {
 						r.Draw(tex, Sprite{X: pos[i][0], Y: pos[i][1], W: 32, H: 32, Color: White})
 					}
 					r.EndFrame()
-					gl.Finish()
-					w.Present()
 				}
-				frame() // grow the batch to its steady size
-				b.ReportAllocs()
-				for b.Loop() {
-					frame()
-				}
+				return frame, tex.Delete, nil
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
 		})
+	}
+}
+
+// benchFrames times the frames of a renderer on the main thread, in a
+// window of the benchmark's own: setup makes what the frames draw and
+// returns the frame, what deletes the setup's GL objects (or nil) and an
+// error. One frame grows the batches to their steady size, then each timed
+// frame is drawn, waited for (glFinish) and presented.
+func benchFrames(b *testing.B, setup func(r *Renderer) (frame, done func(), err error)) {
+	w := openBenchWindow(b)
+	var err error
+	onMain(func() {
+		var r *Renderer
+		if r, err = NewRenderer(); err != nil {
+			return
+		}
+		defer r.Close()
+		frame, done, e := setup(r)
+		if err = e; err != nil {
+			return
+		}
+		if done != nil {
+			defer done()
+		}
+		show := func() {
+			frame()
+			gl.Finish()
+			w.Present()
+		}
+		show()
+		b.ReportAllocs()
+		for b.Loop() {
+			show()
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -81,14 +101,7 @@ func openBenchWindow(b *testing.B) *Window {
 func BenchmarkPolygons(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			w := openBenchWindow(b)
-			var err error
-			onMain(func() {
-				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
-					return
-				}
-				defer r.Close()
+			benchFrames(b, func(r *Renderer) (func(), func(), error) {
 				var hull [8]mgl32.Vec2
 				for i := range hull {
 					s, c := math.Sincos(2 * math.Pi * float64(i) / 8)
@@ -107,18 +120,9 @@ func BenchmarkPolygons(b *testing.B) {
 						r.Polygon(pos[i][0], pos[i][1], pos[i][2], hull[:], White)
 					}
 					r.EndFrame()
-					gl.Finish()
-					w.Present()
 				}
-				frame() // grow the batch to its steady size
-				b.ReportAllocs()
-				for b.Loop() {
-					frame()
-				}
+				return frame, nil, nil
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
 		})
 	}
 }

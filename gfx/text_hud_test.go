@@ -6,8 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/go-gl/gl/v3.3-core/gl"
 )
 
 // textHUD draws a frame of sprites with a four-line HUD of numbers that change
@@ -223,34 +221,18 @@ func BenchmarkDrawText(b *testing.B) {
 			name = "sprites+hud"
 		}
 		b.Run(name, func(b *testing.B) {
-			w := openBenchWindow(b)
-			var err error
-			onMain(func() {
-				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
-					return
+			benchFrames(b, func(r *Renderer) (func(), func(), error) {
+				f, err := r.NewFace(FaceConfig{Size: 14})
+				if err != nil {
+					return nil, nil, err
 				}
-				defer r.Close()
-				var f *Face
-				if f, err = r.NewFace(FaceConfig{Size: 14}); err != nil {
-					return
-				}
-				var tex Texture
-				if tex, err = r.TextureFromImage(solid(8, 8, color.NRGBA{200, 100, 50, 255}), Nearest); err != nil {
-					return
+				tex, err := r.TextureFromImage(solid(8, 8, color.NRGBA{200, 100, 50, 255}), Nearest)
+				if err != nil {
+					return nil, nil, err
 				}
 				h := &textHUD{face: f, sprite: tex, withText: withText}
-				h.draw(r)
-				b.ReportAllocs()
-				for b.Loop() {
-					h.draw(r)
-					gl.Finish()
-					w.Present()
-				}
+				return func() { h.draw(r) }, nil, nil
 			})
-			if err != nil {
-				b.Fatal(err)
-			}
 		})
 	}
 }
