@@ -62,11 +62,11 @@ func soften(hz, zeta, h float64) softness {
 // once with a soft push out of any overlap, moves and turns the bodies,
 // and solves every contact once more without the push (relaxing), which
 // takes back the velocity the push left where an impulse holds the pair
-// together. Each pass measures a point's separation
-// from where its two anchors have moved, without the narrow phase. Then
-// restitution, the impulses reported, and the bodies placed: fast ones
-// meet the statics on their way in sub-steps of their own, and a last
-// pass pushes dynamic bodies out of statics, to the slop.
+// together. Each pass measures a point's separation from where its two
+// anchors have moved, without the narrow phase. Then restitution, the
+// impulses reported, and the bodies placed: fast ones meet the statics on
+// their way in sub-steps of their own, and a last pass pushes dynamic
+// bodies out of statics, to the slop.
 func (w *World) solveSoft(dt float64) {
 	n := w.Substeps
 	if n <= 0 {
@@ -225,7 +225,7 @@ func (c *constraint) rowOf(sep, invH float64, sf *softness, push bool) row {
 	return row{0, 1, 0}
 }
 
-// sep returns point p's separation now: where it began, plus how far the
+// sepNow returns point p's separation now: where it began, plus how far the
 // bodies moved along n (dn) and their anchors turned.
 func (p *cpoint) sepNow(dn float64, a, b *solverBody) float64 {
 	return p.sep + dn + (float64((b.qc-1)*p.dB) + float64(b.qs*p.rnB)) - (float64((a.qc-1)*p.dA) + float64(a.qs*p.rnA))
@@ -393,12 +393,10 @@ func (w *World) finishSoft() {
 				if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
 					continue
 				}
-				vn := n.Dot(b.v.Sub(a.v)) + float64(b.w*p.rnB) - float64(a.w*p.rnA)
+				vn := along(n, p.rnA, p.rnB, a, b)
 				pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
 				d := pn - p.pn
-				a.v, b.v = a.v.Sub(n.Scale(float64(a.im*d))), b.v.Add(n.Scale(float64(b.im*d)))
-				a.w -= float64(a.ii * float64(p.rnA*d))
-				b.w += float64(b.ii * float64(p.rnB*d))
+				impulse(n, d, p.rnA, p.rnB, a, b)
 				p.sumN += d
 				p.pn = pn
 			}
