@@ -1,6 +1,9 @@
 package physics
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // DefaultSubsteps is the sub-steps per tick of a turning world whose
 // Substeps is zero.
@@ -77,6 +80,7 @@ func (w *World) solveSoft(dt float64) {
 	hz := min(contactHertz, float64(0.25*invH))
 	soft, hard := soften(hz, contactDamping, h), soften(float64(2*hz), contactDamping, h)
 	w.solverBodies(h)
+	w.colour()
 	g := w.Gravity.Scale(h)
 	for range n {
 		for _, i := range w.active {
@@ -150,6 +154,71 @@ func (w *World) solverBodies(h float64) {
 	}
 	for _, i := range w.statics {
 		w.sb[i] = solverBody{qc: 1, keep: 1}
+	}
+}
+
+// colours is how many colours colour gives the constraints; those that
+// find none free come last, in the order found.
+const colours = 64
+
+// colour orders the constraints by colour, as Box2D v3's graph colouring
+// does: greedily, in the order found, each takes the first colour that
+// neither of its moving bodies has yet (a static or kinematic body, which
+// no impulse moves, has none). Within a colour no two constraints share a
+// moving body, so a pass takes each colour's impulses from the velocities
+// its bodies had when the colour began, whatever the order within it: a
+// heap is solved evenly instead of in the grid's sweep, and Box2D v3's
+// 100-row pyramid creeps a third as fast. The constraints are moved into
+// that order (their points' state follows them), so the passes still
+// stream through memory.
+func (w *World) colour() {
+	used := room(w.used, len(w.bodies))[:len(w.bodies)]
+	clear(used)
+	w.tint = room(w.tint, len(w.cons))[:len(w.cons)]
+	var count [colours + 3]int32 // shifted by two: see below
+	for k := range w.cons {
+		c := &w.cons[k]
+		a, b := &w.sb[c.a], &w.sb[c.b]
+		ma, mb := a.im != 0 || a.ii != 0, b.im != 0 || b.ii != 0
+		var taken uint64
+		if ma {
+			taken |= used[c.a]
+		}
+		if mb {
+			taken |= used[c.b]
+		}
+		col := colours
+		if taken != ^uint64(0) {
+			col = bits.TrailingZeros64(^taken)
+			if ma {
+				used[c.a] |= 1 << col
+			}
+			if mb {
+				used[c.b] |= 1 << col
+			}
+		}
+		w.tint[k] = uint8(col)
+		count[col+2]++
+	}
+	w.used = used
+	// count[col+1] becomes where colour col begins.
+	for i := 2; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	w.to = room(w.to, len(w.cons))[:len(w.cons)]
+	for k, col := range w.tint {
+		w.to[k] = count[col+1]
+		count[col+1]++
+	}
+	w.spare = room(w.spare[:0], len(w.cons))[:len(w.cons)]
+	for k, to := range w.to {
+		w.spare[to] = w.cons[k]
+	}
+	w.cons, w.spare = w.spare, w.cons[:0]
+	for i := range w.turn {
+		if q := &w.turn[i]; q.live {
+			q.ci = w.to[q.ci]
+		}
 	}
 }
 

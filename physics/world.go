@@ -457,6 +457,10 @@ type World struct {
 	sb                  []solverBody // the soft step's bodies, by body index
 	active              []int32      // the soft step's moving bodies
 	cons                []constraint // the soft step's contacts
+	spare               []constraint // colour's: the constraints in their new order
+	tint                []uint8      // colour's: each constraint's colour
+	to                  []int32      // colour's: where each constraint goes
+	used                []uint64     // colour's: the colours each body has
 	ticks               uint64
 	stepping            bool
 	cold                bool    // no warm starting (tests measure what it is worth)
@@ -550,6 +554,10 @@ func (w *World) Reserve(bodies int) {
 	w.sb = room(w.sb, bodies)
 	w.active = room(w.active, bodies)
 	w.cons = room(w.cons, contacts)
+	w.spare = room(w.spare, contacts)
+	w.tint = room(w.tint, contacts)
+	w.to = room(w.to, contacts)
+	w.used = room(w.used, bodies)
 	w.contacts = room(w.contacts, contacts)
 	w.previous = room(w.previous, contacts)
 	w.turn = room(w.turn, contacts)
