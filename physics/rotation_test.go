@@ -400,3 +400,27 @@ func TestTurningContactEvents(t *testing.T) {
 		t.Errorf("resting contact %+v: want two points carrying m·g·dt = %v along (0, 1)", c, 2*10*dt)
 	}
 }
+
+// TestSubstepsStiffenContacts: a box resting on a box rests as deep as its
+// load over the contact's stiffness, and the contact is as stiff as the
+// sub-step rate allows, so doubling Substeps quarters the depth. A 1×1 box
+// of mass 1 under gravity 10 on a like one presses each of two corners
+// with 5 units against an effective mass of 1/5: 25/(2π·50)² deep at 4
+// sub-steps of a 60 Hz tick (50 Hz).
+func TestSubstepsStiffenContacts(t *testing.T) {
+	depth := func(substeps int) float64 {
+		w := World{Gravity: Vec2{0, -10}, SleepTime: -1, Substeps: substeps}
+		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 10, HalfH: 1, Friction: 0.6})
+		low := mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 0.5}, Friction: 0.6})
+		top := mustAdd(t, &w, Body{Shape: Box, HalfW: 0.5, HalfH: 0.5, Pos: Vec2{0, 1.5}, Friction: 0.6})
+		for range 300 {
+			w.Step(dt)
+		}
+		return 1 - (w.Body(top).Pos.Y - w.Body(low).Pos.Y)
+	}
+	want := 25 / math.Pow(2*math.Pi*50, 2)
+	d4, d8 := depth(4), depth(8)
+	if math.Abs(d4/want-1) > 0.005 || math.Abs(d4/d8/4-1) > 0.005 {
+		t.Errorf("depth %.7f at 4 sub-steps (want %.7f), %.7f at 8: ratio %.3f, want 4", d4, want, d8, d4/d8)
+	}
+}
