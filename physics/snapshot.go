@@ -13,7 +13,7 @@ import (
 //
 //	header   "FXPW" (4 bytes), version (uint16), then the settings:
 //	         Gravity (2 float64), MaxSubsteps, Iterations,
-//	         PositionIterations (3 int32), SleepTime, SleepSpeed (2 float64),
+//	         PositionIterations, Substeps (4 int32), SleepTime, SleepSpeed (2 float64),
 //	         cold (uint8), ticks (uint64), then the counts: bodies, free
 //	         slots, statics, movers, contacts (5 uint32)
 //	bodies   bodyBytes each (see putBody)
@@ -22,7 +22,8 @@ import (
 //	contacts contactBytes each (see putContact)
 //
 // Version 2 added rotation: each body's angles, spin, inertia and hull,
-// each contact's per-point ids, depths and impulses.
+// each contact's per-point ids, depths and impulses. Version 3 added
+// Substeps, which a turning world's future depends on.
 //
 // Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
 // bytes that follow, every index is checked against the body it names,
@@ -30,8 +31,8 @@ import (
 // refused. So Restore allocates at most about twice len(src).
 const (
 	snapMagic      = "FXPW"
-	snapVersion    = 2 // 2: rotation (angles, inertia, hulls, per-point contact impulses)
-	snapHeader     = 4 + 2 + 16 + 12 + 16 + 1 + 8 + 20
+	snapVersion    = 3 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps
+	snapHeader     = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
 	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
 	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8
 	slotBytes      = 4
@@ -75,15 +76,16 @@ func (w *World) Snapshot(dst []byte) []byte {
 	le.PutUint32(b[22:], uint32(int32(w.MaxSubsteps)))
 	le.PutUint32(b[26:], uint32(int32(w.Iterations)))
 	le.PutUint32(b[30:], uint32(int32(w.PositionIterations)))
-	putF(b[34:], w.SleepTime)
-	putF(b[42:], w.SleepSpeed)
-	b[50] = boolByte(w.cold)
-	le.PutUint64(b[51:], w.ticks)
-	le.PutUint32(b[59:], uint32(len(w.bodies)))
-	le.PutUint32(b[63:], uint32(len(w.free)))
-	le.PutUint32(b[67:], uint32(len(w.statics)))
-	le.PutUint32(b[71:], uint32(len(w.movers)))
-	le.PutUint32(b[75:], uint32(len(w.contacts)))
+	le.PutUint32(b[34:], uint32(int32(w.Substeps)))
+	putF(b[38:], w.SleepTime)
+	putF(b[46:], w.SleepSpeed)
+	b[54] = boolByte(w.cold)
+	le.PutUint64(b[55:], w.ticks)
+	le.PutUint32(b[63:], uint32(len(w.bodies)))
+	le.PutUint32(b[67:], uint32(len(w.free)))
+	le.PutUint32(b[71:], uint32(len(w.statics)))
+	le.PutUint32(b[75:], uint32(len(w.movers)))
+	le.PutUint32(b[79:], uint32(len(w.contacts)))
 	p := b[snapHeader:]
 	for i := range w.bodies {
 		putBody(p[:bodyBytes], &w.bodies[i])
@@ -126,9 +128,10 @@ func (w *World) Restore(src []byte) error {
 	w.MaxSubsteps = int(int32(le.Uint32(src[22:])))
 	w.Iterations = int(int32(le.Uint32(src[26:])))
 	w.PositionIterations = int(int32(le.Uint32(src[30:])))
-	w.SleepTime, w.SleepSpeed = getF(src[34:]), getF(src[42:])
-	w.cold = src[50] != 0
-	w.ticks = le.Uint64(src[51:])
+	w.Substeps = int(int32(le.Uint32(src[34:])))
+	w.SleepTime, w.SleepSpeed = getF(src[38:]), getF(src[46:])
+	w.cold = src[54] != 0
+	w.ticks = le.Uint64(src[55:])
 
 	p := src[snapHeader:]
 	w.bodies = resize(w.bodies, h.bodies)
@@ -190,7 +193,7 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		return h, fmt.Errorf("%w: version %d; this build restores version %d", ErrBadSnapshot, v, snapVersion)
 	}
 	count := func(off int) int { return int(le.Uint32(src[off:])) }
-	h = snapCounts{count(59), count(63), count(67), count(71), count(75)}
+	h = snapCounts{count(63), count(67), count(71), count(75), count(79)}
 	switch {
 	case h.bodies > MaxSnapshotBodies:
 		return h, fmt.Errorf("%w: %d bodies, over the limit of %d", ErrBadSnapshot, h.bodies, MaxSnapshotBodies)
@@ -200,7 +203,8 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		return h, fmt.Errorf("%w: %d contacts for %d bodies", ErrBadSnapshot, h.contacts, h.bodies)
 	}
 	settings := World{Gravity: Vec2{getF(src[6:]), getF(src[14:])}, MaxSubsteps: int(int32(le.Uint32(src[22:]))),
-		Iterations: int(int32(le.Uint32(src[26:]))), PositionIterations: int(int32(le.Uint32(src[30:])))}
+		Iterations: int(int32(le.Uint32(src[26:]))), PositionIterations: int(int32(le.Uint32(src[30:]))),
+		Substeps: int(int32(le.Uint32(src[34:])))}
 	if err := settings.checkStep(1.0 / 60); err != nil {
 		return h, fmt.Errorf("%w: %v", ErrBadSnapshot, err)
 	}
@@ -541,6 +545,7 @@ func Diff(a, b []byte) string {
 		{"MaxSubsteps", float64(wa.MaxSubsteps), float64(wb.MaxSubsteps)},
 		{"Iterations", float64(wa.Iterations), float64(wb.Iterations)},
 		{"PositionIterations", float64(wa.PositionIterations), float64(wb.PositionIterations)},
+		{"Substeps", float64(wa.Substeps), float64(wb.Substeps)},
 		{"SleepTime", wa.SleepTime, wb.SleepTime}, {"SleepSpeed", wa.SleepSpeed, wb.SleepSpeed},
 		{"body slots", float64(len(wa.bodies)), float64(len(wb.bodies))},
 	}

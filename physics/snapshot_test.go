@@ -14,7 +14,7 @@ import (
 // kinematic paddle, a disabled body, layers, a removed slot on the free
 // list and settings off their defaults.
 func lively(tb testing.TB, n int) *World {
-	w := &World{Gravity: Vec2{0, -9.8}, Iterations: 10, SleepTime: 0.25}
+	w := &World{Gravity: Vec2{0, -9.8}, Iterations: 10, Substeps: 5, SleepTime: 0.25}
 	for _, b := range []Body{
 		{Pos: Vec2{0, -1}, HalfW: 22, HalfH: 1}, {Pos: Vec2{-21, 20}, HalfW: 1, HalfH: 21},
 		{Pos: Vec2{21, 20}, HalfW: 1, HalfH: 21}, {Pos: Vec2{-5, 6}, HalfW: 4, HalfH: 0.2},
@@ -170,7 +170,7 @@ func TestRestoreRejectsBadBytes(t *testing.T) {
 	bad[4] = 9
 	check("version 9", bad, "version 9")
 	bad = bytes.Clone(snap)
-	le.PutUint32(bad[59:], MaxSnapshotBodies+1)
+	le.PutUint32(bad[63:], MaxSnapshotBodies+1)
 	check("too many bodies", bad, "over the limit")
 	bad = bytes.Clone(snap)
 	first := snapHeader + len(src.bodies)*bodyBytes + len(src.free)*slotBytes // the first static's slot
