@@ -267,6 +267,11 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 	}
 	if m.np == 2 {
 		p0, p1 := &k.p[0], &k.p[1]
+		// One friction row for both points, at their mid-arms (see friction2).
+		rtA, rtB := float64(0.5*(p0.rtA+p1.rtA)), float64(0.5*(p0.rtB+p1.rtB))
+		tm := 1 / (ims + float64(a.invI*float64(rtA*rtA)) + float64(b.invI*float64(rtB*rtB)))
+		p0.rtA, p0.rtB, p0.tm = rtA, rtB, tm
+		p1.rtA, p1.rtB, p1.tm = rtA, rtB, tm
 		k11, k22 := 1/p0.nm, 1/p1.nm
 		k12 := ims + float64(a.invI*float64(p0.rnA*p1.rnA)) + float64(b.invI*float64(p0.rnB*p1.rnB))
 		det := float64(k11*k22) - float64(k12*k12)
