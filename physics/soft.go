@@ -235,20 +235,19 @@ func (w *World) warmSoft() {
 			continue // nothing to apply (a gap)
 		}
 		a, b := &sb[c.a], &sb[c.b]
-		va, vb, wa, wb := a.v, b.v, a.w, b.w
-		n := c.n
-		for j := range c.p[:c.np] {
-			p := &c.p[j]
-			px := float64(n.X*p.pn) - float64(n.Y*p.pt) // n·pn + t·pt, t = (-n.Y, n.X)
-			py := float64(n.Y*p.pn) + float64(n.X*p.pt)
-			va.X -= float64(a.im * px)
-			va.Y -= float64(a.im * py)
-			vb.X += float64(b.im * px)
-			vb.Y += float64(b.im * py)
-			wa -= float64(a.ii * (float64(p.rnA*p.pn) + float64(p.rtA*p.pt)))
-			wb += float64(b.ii * (float64(p.rnB*p.pn) + float64(p.rtB*p.pt)))
-		}
-		a.v, b.v, a.w, b.w = va, vb, wa, wb
+		// The points' impulses, summed: both along n, and their friction
+		// one row at the first's arms (friction2). A one-point contact's
+		// second point is zero.
+		n, p0, p1 := c.n, &c.p[0], &c.p[1]
+		sn, st := p0.pn+p1.pn, p0.pt+p1.pt
+		px := float64(n.X*sn) - float64(n.Y*st) // n·sn + t·st, t = (-n.Y, n.X)
+		py := float64(n.Y*sn) + float64(n.X*st)
+		a.v.X -= float64(a.im * px)
+		a.v.Y -= float64(a.im * py)
+		b.v.X += float64(b.im * px)
+		b.v.Y += float64(b.im * py)
+		a.w -= float64(a.ii * (float64(p0.rnA*p0.pn) + float64(p1.rnA*p1.pn) + float64(p0.rtA*st)))
+		b.w += float64(b.ii * (float64(p0.rnB*p0.pn) + float64(p1.rnB*p1.pn) + float64(p0.rtB*st)))
 	}
 }
 
