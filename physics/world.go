@@ -120,11 +120,13 @@
 // out at the tick's end, as in the upright world. The two normal rows of
 // a two-point contact are solved together (a 2×2 linear complementarity
 // problem, Catto's block solver): one after the other turns a box that
-// meets a wall flat. The passes take the contacts by colour (greedy graph
+// meets a wall flat; their friction is one row at the points' mid-arms
+// (both points lie on the contact's face, where a push along it turns a
+// body alike). The passes take the contacts by colour (greedy graph
 // colouring, as Box2D v3 does): no two of a colour share a moving body.
 // Sub-stepping is what lets a tall pyramid stand with one pass a
 // sub-step, and more sub-steps make contacts stiffer: Box2D v3's 100-row
-// pyramid settles here 0.34 below its height (0.20 with Substeps 5), in
+// pyramid settles here 0.32 below its height (0.20 with Substeps 5), in
 // Box2D v3 0.73 (BENCHMARKS.md). A world in which nothing can turn keeps the upright
 // solver above: one row per pair, the axis-aligned narrow phase, so it
 // costs what it did before rotation.
