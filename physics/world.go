@@ -126,7 +126,7 @@
 // colouring, as Box2D v3 does): no two of a colour share a moving body.
 // Sub-stepping is what lets a tall pyramid stand with one pass a
 // sub-step, and more sub-steps make contacts stiffer: Box2D v3's 100-row
-// pyramid settles here 0.32 below its height (0.20 with Substeps 5), in
+// pyramid settles here 0.33 below its height (0.19 with Substeps 5), in
 // Box2D v3 0.73 (BENCHMARKS.md). A world in which nothing can turn keeps the upright
 // solver above: one row per pair, the axis-aligned narrow phase, so it
 // costs what it did before rotation.
