@@ -142,6 +142,8 @@ func (o *Overlay) build(s *engine.Stats, info OverlayInfo, drawn FrameStats, pag
 	b = strconv.AppendInt(b, int64(drawn.DrawCalls), 10)
 	b = append(b, " sprites "...)
 	b = strconv.AppendInt(b, int64(drawn.Sprites), 10)
+	b = append(b, " polygons "...)
+	b = strconv.AppendInt(b, int64(drawn.Polygons), 10)
 	b = append(b, " pages "...)
 	b = strconv.AppendInt(b, int64(pages), 10)
 	if len(info.Extra) > 0 {
