@@ -194,6 +194,42 @@ func (w *World) QueryAABB(lo, hi Vec2, mask uint32, dst []BodyID) []BodyID {
 	return dst
 }
 
+// QueryPoint appends to dst the enabled bodies whose shape, at its angle,
+// holds the point p (its edge included) and whose layer is in mask (zero:
+// all), in index order, and returns it: the crate under the mouse, not
+// every body whose bounds do (QueryAABB). With a dst of enough capacity
+// it allocates nothing.
+func (w *World) QueryPoint(p Vec2, mask uint32, dst []BodyID) []BodyID {
+	if !finite(p) {
+		return dst // a point that is not finite is in nothing
+	}
+	for i := range w.bodies {
+		if b := &w.bodies[i]; b.answers(mask) && b.holds(p) {
+			dst = append(dst, w.ID(i))
+		}
+	}
+	return dst
+}
+
+// holds reports whether point p is inside the body's shape or on its edge.
+func (b *Body) holds(p Vec2) bool {
+	d := p.Sub(b.Pos)
+	if b.Shape == Circle {
+		return d.Dot(d) <= float64(b.Radius*b.Radius)
+	}
+	l := b.LocalVector(d)
+	if b.Shape == Box {
+		return math.Abs(l.X) <= b.HalfW && math.Abs(l.Y) <= b.HalfH
+	}
+	h := b.Hull
+	for i := range h.Len() {
+		if h.norms[i].Dot(l.Sub(h.verts[i])) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Hit is what a sweep meets first.
 type Hit struct {
 	Body BodyID

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -422,5 +423,85 @@ func TestSubstepsStiffenContacts(t *testing.T) {
 	d4, d8 := depth(4), depth(8)
 	if math.Abs(d4/want-1) > 0.005 || math.Abs(d4/d8/4-1) > 0.005 {
 		t.Errorf("depth %.7f at 4 sub-steps (want %.7f), %.7f at 8: ratio %.3f, want 4", d4, want, d8, d4/d8)
+	}
+}
+
+// TestBodyFrame: WorldPoint and WorldVector turn by detmath.SinCos of the
+// body's Angle, bit for bit, whether or not the world has seen the body;
+// LocalPoint and LocalVector undo them.
+func TestBodyFrame(t *testing.T) {
+	b := Body{Pos: Vec2{2, 3}}
+	if got := b.WorldPoint(Vec2{1, 2}); got != (Vec2{3, 5}) {
+		t.Errorf("unturned WorldPoint = %v, want (3, 5)", got)
+	}
+	for _, a := range []float64{math.Pi / 2, -2.5, 0.3} {
+		b.Angle = a // the cache follows the angle
+		s, c := detmath.SinCos(a)
+		v := Vec2{1, -0.5}
+		want := Vec2{float64(c*v.X) - float64(s*v.Y), float64(s*v.X) + float64(c*v.Y)}
+		if got := b.WorldVector(v); got != want {
+			t.Errorf("angle %v: WorldVector(%v) = %v, want %v", a, v, got, want)
+		}
+		if got := b.WorldPoint(v); got != b.Pos.Add(want) {
+			t.Errorf("angle %v: WorldPoint(%v) = %v, want %v", a, v, got, b.Pos.Add(want))
+		}
+		if back := b.LocalPoint(b.WorldPoint(v)); back.Sub(v).Len() > 1e-15 {
+			t.Errorf("angle %v: LocalPoint(WorldPoint(%v)) = %v", a, v, back)
+		}
+		if back := b.LocalVector(want); back.Sub(v).Len() > 1e-15 {
+			t.Errorf("angle %v: LocalVector(%v) = %v, want %v", a, want, back, v)
+		}
+	}
+	var w World
+	id := mustAdd(t, &w, Body{Kind: Dynamic, Shape: Box, HalfW: 1, HalfH: 1, Pos: Vec2{-1, 0}, Angle: math.Pi / 2})
+	if got := w.Body(id).WorldPoint(Vec2{1, 0}); got.Sub(Vec2{-1, 1}).Len() > 1e-15 {
+		t.Errorf("a quarter turn's WorldPoint(1, 0) = %v, want (-1, 1)", got)
+	}
+}
+
+// TestQueryPointTurnedShapes: a point inside a turned body's bounds but
+// outside its shape is in nothing; inside its shape, or on its edge, it
+// finds the body; layers, Disabled and Remove are respected.
+func TestQueryPointTurnedShapes(t *testing.T) {
+	var w World
+	box := mustAdd(t, &w, Body{Kind: Static, Shape: Box, HalfW: 1, HalfH: 1, Angle: math.Pi / 4})
+	tri, _ := NewHull(Vec2{-1, -1}, Vec2{1, -1}, Vec2{0, 2}) // centroid at the origin
+	poly := mustAdd(t, &w, Body{Kind: Dynamic, Shape: Polygon, Hull: tri, Pos: Vec2{10, 0}, Layer: 2})
+	ball := mustAdd(t, &w, Body{Kind: Dynamic, Shape: Circle, Radius: 0.5, Pos: Vec2{20, 0}})
+	for _, c := range []struct {
+		p    Vec2
+		mask uint32
+		want []BodyID
+	}{
+		{Vec2{0.9, 0.9}, 0, nil},          // in the diamond's bounds, past its edge
+		{Vec2{1.3, 0}, 0, []BodyID{box}},  // near its corner, inside
+		{Vec2{10, -1}, 0, []BodyID{poly}}, // on the triangle's base
+		{Vec2{10.8, 1}, 0, nil},           // beside its slanted edge
+		{Vec2{10.2, 1}, 0, []BodyID{poly}},
+		{Vec2{10, 0}, 1, nil}, // the triangle is in layer 2
+		{Vec2{20.5, 0}, 0, []BodyID{ball}},
+		{Vec2{20.36, 0.36}, 0, nil},
+		{Vec2{math.NaN(), 0}, 0, nil},
+	} {
+		if got := w.QueryPoint(c.p, c.mask, nil); !slices.Equal(got, c.want) {
+			t.Errorf("QueryPoint(%v, mask %d) = %v, want %v", c.p, c.mask, got, c.want)
+		}
+	}
+	// Overlapping bodies come in index order; a disabled or removed one
+	// is in none.
+	over := mustAdd(t, &w, Body{Kind: Dynamic, Shape: Circle, Radius: 1, Pos: Vec2{0.5, 0}})
+	if got := w.QueryPoint(Vec2{0.5, 0}, 0, nil); !slices.Equal(got, []BodyID{box, over}) {
+		t.Errorf("QueryPoint in both = %v, want %v", got, []BodyID{box, over})
+	}
+	w.Body(over).Disabled = true
+	if err := w.Remove(box); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.QueryPoint(Vec2{0.5, 0}, 0, nil); len(got) != 0 {
+		t.Errorf("QueryPoint after Disabled and Remove = %v, want none", got)
+	}
+	dst := make([]BodyID, 0, 4)
+	if n := testing.AllocsPerRun(100, func() { dst = w.QueryPoint(Vec2{10, 0}, 0, dst[:0]) }); n != 0 || len(dst) != 1 {
+		t.Errorf("QueryPoint into room: %v allocations, found %v", n, dst)
 	}
 }

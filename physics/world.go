@@ -137,8 +137,12 @@
 // sub-step; the angle gains the sum of the sub-steps' turns, and its
 // rotation is made exact at the tick's end, so a snapshot, which stores
 // angles only, restores the same world. Sub-steps against statics move
-// fast bodies without turning them.
-// Cast sweeps without turning; between turned shapes it advances
+// fast bodies without turning them. A game turns its own points the same
+// way: Body.WorldPoint and WorldVector (a muzzle, a heading) and their
+// inverses LocalPoint and LocalVector, never math.Sin in Update.
+//
+// RayCast and QueryPoint test a body's shape at its angle; QueryAABB its
+// bounds. Cast sweeps without turning; between turned shapes it advances
 // conservatively by their separating-axis distance.
 package physics
 
@@ -313,6 +317,41 @@ func (b *Body) LerpAngle(alpha float64) float64 {
 		d = wrapAngle(d)
 	}
 	return b.PrevAngle + float64(d*alpha)
+}
+
+// WorldPoint returns the world position of the point at local in the
+// body's frame (relative to Pos, before Angle turns it): a cannon's
+// muzzle, a car's wheel. It turns by detmath.SinCos, so a game's Update
+// may use it and stay the same on every build, as math.Sin would not.
+func (b *Body) WorldPoint(local Vec2) Vec2 { return b.Pos.Add(b.WorldVector(local)) }
+
+// LocalPoint returns where the world point p lies in the body's frame:
+// WorldPoint's inverse, up to rounding.
+func (b *Body) LocalPoint(p Vec2) Vec2 { return b.LocalVector(p.Sub(b.Pos)) }
+
+// WorldVector returns the direction v, given in the body's frame, turned
+// by the body's Angle: where a ship's nose points is WorldVector(Vec2{0,
+// 1}). The same on every build, as WorldPoint.
+func (b *Body) WorldVector(v Vec2) Vec2 {
+	c, s := b.rotation()
+	return rotate(c, s, v)
+}
+
+// LocalVector returns the world direction v in the body's frame:
+// WorldVector's inverse, up to rounding (a car's sideways slip is
+// LocalVector(Vel).X).
+func (b *Body) LocalVector(v Vec2) Vec2 {
+	c, s := b.rotation()
+	return unrotate(c, s, v)
+}
+
+// rotation returns the cosine and sine of the body's Angle, from its
+// cache; a Body the world has not seen yet has none.
+func (b *Body) rotation() (c, s float64) {
+	if b.syncRotation(); b.rc == 0 && b.rs == 0 {
+		b.resync()
+	}
+	return b.rc, b.rs
 }
 
 // Removed reports whether the slot holds no body: skip it when drawing
