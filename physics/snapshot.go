@@ -23,7 +23,8 @@ import (
 //
 // Version 2 added rotation: each body's angles, spin, inertia and hull,
 // each contact's per-point ids, depths and impulses. Version 3 added
-// Substeps, which a turning world's future depends on.
+// Substeps, which a turning world's future depends on. Version 4 added
+// each turning contact's kept manifold (recycle), which it depends on too.
 //
 // Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
 // bytes that follow, every index is checked against the body it names,
@@ -31,10 +32,10 @@ import (
 // refused. So Restore allocates at most about twice len(src).
 const (
 	snapMagic      = "FXPW"
-	snapVersion    = 3 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps
+	snapVersion    = 4 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds
 	snapHeader     = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
 	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
-	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8
+	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8 + 1 + keptFloats*8 + 2*2
 	slotBytes      = 4
 	maxContactsPer = 2 * MaxContactsPerBody // contacts a snapshot may hold per body
 )
@@ -104,7 +105,8 @@ func (w *World) Snapshot(dst []byte) []byte {
 		p = p[slotBytes:]
 	}
 	for i := range w.contacts {
-		putContact(p[:contactBytes], &w.contacts[i], w.pointsOf(&w.contacts[i]))
+		c := &w.contacts[i]
+		putContact(p[:contactBytes], c, w.pointsOf(c), w.keptOf(c))
 		p = p[contactBytes:]
 	}
 	return dst
@@ -158,18 +160,23 @@ func (w *World) Restore(src []byte) error {
 	}
 	w.staticsDirty, w.stale = true, true // a snapshot may name removed bodies in its contacts: dropped at the next step
 	w.contacts = resize(w.contacts, h.contacts)
-	w.turn = w.turn[:0]
+	w.turn, w.keep = w.turn[:0], w.keep[:0]
 	for i := range w.contacts {
 		c := &w.contacts[i]
 		var q pointState
-		getContact(p[:contactBytes], c, &q)
+		var k kept
+		getContact(p[:contactBytes], c, &q, &k)
 		if c.turning {
+			// A kept manifold holds for the shapes the bodies have now
+			// (Snapshot wrote it as not kept if they had changed).
+			k.ka, k.kb = keyOf(&w.bodies[c.ia]), keyOf(&w.bodies[c.ib])
 			c.tp = int32(len(w.turn))
 			w.turn = append(w.turn, q)
+			w.keep = append(w.keep, k)
 		}
 		p = p[contactBytes:]
 	}
-	w.prevTurn = w.prevTurn[:0]
+	w.prevTurn, w.prevKeep = w.prevTurn[:0], w.prevKeep[:0]
 	w.freeing = w.freeing[:0]
 	w.island = resize(w.island, h.bodies)
 	w.rest = resize(w.rest, h.bodies)
@@ -274,6 +281,9 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		ia, ib := int(le.Uint32(c)), int(le.Uint32(c[4:]))
 		if ia >= ib || ib >= h.bodies || c[contactNumPoints] > 2 {
 			return h, fmt.Errorf("%w: contact %d joins bodies %d and %d of %d", ErrBadSnapshot, k, ia, ib, h.bodies)
+		}
+		if err := checkKept(c[contactKept:contactBytes]); err != nil {
+			return h, fmt.Errorf("%w: contact %d: %v", ErrBadSnapshot, k, err)
 		}
 	}
 	return h, nil
@@ -418,12 +428,55 @@ func getBody(p []byte, b *Body) {
 	b.resync()
 }
 
-// contactNumPoints is the offset of NumPoints in a contact record.
-const contactNumPoints = 96
+// contactNumPoints is the offset of NumPoints in a contact record,
+// contactKept of its kept manifold: its point count (0: none kept), then
+// keptFloats float64 (the points' anchors, the centres' offset, the two
+// bodies' rotations, the separations) and the points' ids (2 uint16).
+const (
+	contactNumPoints = 96
+	contactKept      = 183
+	keptFloats       = 4 + 2 + 4 + 2
+)
+
+// keptOf returns contact c's kept manifold as a snapshot stores it: none
+// (a zero point count) unless it may still be recycled, for the shapes
+// the bodies have now.
+func (w *World) keptOf(c *Contact) kept {
+	if !c.turning {
+		return kept{}
+	}
+	k := w.keep[c.tp]
+	if k.ka != keyOf(&w.bodies[c.ia]) || k.kb != keyOf(&w.bodies[c.ib]) {
+		k.n = 0
+	}
+	return k
+}
+
+// keptValues lists a kept manifold's numbers in record order.
+func keptValues(k *kept) [keptFloats]*float64 {
+	return [keptFloats]*float64{&k.ra[0].X, &k.ra[0].Y, &k.ra[1].X, &k.ra[1].Y, &k.dc.X, &k.dc.Y,
+		&k.qa[0], &k.qa[1], &k.qb[0], &k.qb[1], &k.base[0], &k.base[1]}
+}
+
+// checkKept refuses a kept manifold record that no world writes: more
+// than 2 points, a number that is not finite, a rotation's component
+// beyond ±1.
+func checkKept(rec []byte) error {
+	if rec[0] > 2 {
+		return fmt.Errorf("a kept manifold of %d points", rec[0])
+	}
+	for i := range keptFloats {
+		v := getF(rec[1+8*i:])
+		if v-v != 0 || i >= 6 && i < 10 && math.Abs(v) > 1 {
+			return fmt.Errorf("kept-manifold number %d is %v", i, v)
+		}
+	}
+	return nil
+}
 
 // putContact writes a contact record: ia, ib, A's and B's generations,
 // Normal, Points, Point, Depth... (the offsets below), flags.
-func putContact(p []byte, c *Contact, q *pointState) {
+func putContact(p []byte, c *Contact, q *pointState, k kept) {
 	_ = p[contactBytes-1]
 	le.PutUint32(p[0:], c.ia)
 	le.PutUint32(p[4:], c.ib)
@@ -464,6 +517,12 @@ func putContact(p []byte, c *Contact, q *pointState) {
 	putF(p[159:], q.pn[1])
 	putF(p[167:], q.pt[0])
 	putF(p[175:], q.pt[1])
+	p[contactKept] = byte(k.n)
+	for i, v := range keptValues(&k) {
+		putF(p[contactKept+1+8*i:], *v)
+	}
+	le.PutUint16(p[contactKept+1+8*keptFloats:], k.ids[0])
+	le.PutUint16(p[contactKept+3+8*keptFloats:], k.ids[1])
 }
 
 // noPoints is the point state written for a contact that does not turn.
@@ -478,7 +537,7 @@ func (w *World) pointsOf(c *Contact) *pointState {
 	return &noPoints
 }
 
-func getContact(p []byte, c *Contact, q *pointState) {
+func getContact(p []byte, c *Contact, q *pointState, k *kept) {
 	_ = p[contactBytes-1]
 	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
 	f := p[105]
@@ -499,6 +558,11 @@ func getContact(p []byte, c *Contact, q *pointState) {
 		depths: [2]float64{getF(p[135:]), getF(p[143:])},
 		pn:     [2]float64{getF(p[151:]), getF(p[159:])},
 		pt:     [2]float64{getF(p[167:]), getF(p[175:])},
+	}
+	k.n = int8(p[contactKept])
+	k.ids = [2]uint16{le.Uint16(p[contactKept+1+8*keptFloats:]), le.Uint16(p[contactKept+3+8*keptFloats:])}
+	for i, v := range keptValues(k) {
+		*v = getF(p[contactKept+1+8*i:])
 	}
 }
 
@@ -576,9 +640,13 @@ func Diff(a, b []byte) string {
 	for i := range wa.contacts {
 		ca, cb := &wa.contacts[i], &wb.contacts[i]
 		var ra, rb [contactBytes]byte
-		putContact(ra[:], ca, wa.pointsOf(ca))
-		putContact(rb[:], cb, wb.pointsOf(cb))
+		putContact(ra[:], ca, wa.pointsOf(ca), wa.keptOf(ca))
+		putContact(rb[:], cb, wb.pointsOf(cb), wb.keptOf(cb))
 		if ra != rb {
+			if *ca == *cb {
+				return fmt.Sprintf("contact %d (%v, %v): points %+v != %+v, kept %+v != %+v", i, ca.A, ca.B,
+					*wa.pointsOf(ca), *wb.pointsOf(cb), wa.keptOf(ca), wb.keptOf(cb))
+			}
 			return fmt.Sprintf("contact %d (%v, %v): %+v != %+v", i, ca.A, ca.B, *ca, *cb)
 		}
 	}

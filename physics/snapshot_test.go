@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -145,7 +146,7 @@ func TestSnapshotAndRestoreAllocateNothing(t *testing.T) {
 // ErrBadSnapshot and leave the world as it was.
 func TestRestoreRejectsBadBytes(t *testing.T) {
 	src := lively(t, 20)
-	run(t, src, 0, 30)
+	run(t, src, 0, 120) // landed: it has contacts
 	snap := src.Snapshot(nil)
 	w := lively(t, 5)
 	before := w.Snapshot(nil)
@@ -179,6 +180,16 @@ func TestRestoreRejectsBadBytes(t *testing.T) {
 	bad = bytes.Clone(snap)
 	le.PutUint32(bad[first:], 1<<30)
 	check("a slot out of range", bad, "slot 1073741824")
+	if len(src.contacts) == 0 {
+		t.Fatal("the world has no contacts to spoil")
+	}
+	contact := first + (len(src.statics)+len(src.movers))*slotBytes // the first contact
+	bad = bytes.Clone(snap)
+	putF(bad[contact+contactKept+1:], math.NaN())
+	check("a kept manifold of NaN", bad, "kept-manifold number 0 is NaN")
+	bad = bytes.Clone(snap)
+	putF(bad[contact+contactKept+1+8*6:], 2) // a cosine of 2
+	check("a kept rotation beyond 1", bad, "kept-manifold number 6 is 2")
 }
 
 // FuzzRestore: no bytes make Restore panic, hang or allocate without

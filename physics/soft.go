@@ -16,7 +16,7 @@ const (
 	// tick; twice as stiff against a kinematic body, which gives nothing.
 	// A contact rests as deep as its load over its effective
 	// mass·(2π·hertz)², so more sub-steps make a heap stand higher: Box2D
-	// v3's 100-row pyramid ends 0.33 below its height at 4 sub-steps, 0.19
+	// v3's 100-row pyramid ends 0.30 below its height at 4 sub-steps, 0.18
 	// at 5 (Box2D v3 itself, 30 Hz: 0.73). At the same sub-steps a stiffer
 	// contact (a quarter of the rate, Box2D v3's limit) no longer keeps a
 	// 20-row pyramid still.
