@@ -237,7 +237,11 @@ func (w *World) narrow(i, j int32) bool {
 			last = &w.previous[k]
 		}
 	}
-	m, ok, reused := w.recycle(a, b, last, &p, spec)
+	var m manifold
+	var ok, reused bool
+	if last != nil {
+		m, ok, reused = w.recycle(a, b, last, &p, spec)
+	}
 	if !reused {
 		m, ok = collidePoints(a, b, &p, spec)
 	}
@@ -342,12 +346,12 @@ func (k *kept) remember(a, b *Body, p *points) {
 }
 
 // recycle fills p and the manifold of a and b from c, the pair's turning
-// contact of the last tick (nil for none), when its kept manifold may be
+// contact of the last tick, when its kept manifold may be
 // reused (see recycleDistance); reused is false when it may not, and the
 // narrow phase must run. ok reports whether the pair is a contact: a
 // point of it is within spec.
 func (w *World) recycle(a, b *Body, c *Contact, p *points, spec float64) (m manifold, ok, reused bool) {
-	if c == nil || a.Shape == Circle || b.Shape == Circle {
+	if a.Shape == Circle || b.Shape == Circle {
 		return m, false, false // a circle's point must stay on its centres' line: its narrow phase is cheap
 	}
 	k := &w.prevKeep[c.tp]
