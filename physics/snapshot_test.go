@@ -15,7 +15,7 @@ import (
 // kinematic paddle, a disabled body, layers, a removed slot on the free
 // list and settings off their defaults.
 func lively(tb testing.TB, n int) *World {
-	w := &World{Gravity: Vec2{0, -9.8}, Iterations: 10, Substeps: 5, SleepTime: 0.25}
+	w := &World{Gravity: Vec2{0, -9.8}, Iterations: 10, Substeps: 4, SleepTime: 0.25}
 	for _, b := range []Body{
 		{Pos: Vec2{0, -1}, HalfW: 22, HalfH: 1}, {Pos: Vec2{-21, 20}, HalfW: 1, HalfH: 21},
 		{Pos: Vec2{21, 20}, HalfW: 1, HalfH: 21}, {Pos: Vec2{-5, 6}, HalfW: 4, HalfH: 0.2},

@@ -100,7 +100,7 @@
 //
 // A world in which any body can turn (or a kinematic body spins) is
 // solved by the soft step (Catto's, as in Box2D v3; our own code), all
-// its pairs alike: Substeps sub-steps a tick (4), each of which adds
+// its pairs alike: Substeps sub-steps a tick (5), each of which adds
 // gravity, applies every contact's accumulated impulses again, solves each
 // contact once with a soft push out of overlap, moves and turns the
 // bodies, and solves each contact once more without the push (relaxing),
@@ -114,7 +114,7 @@
 // a tick later and pushed out (a column of 10,000 boxes dropped together
 // lands without throwing any), and neighbours at rest a few millimetres
 // apart cost no contact. The push is a spring at 5/24 of the sub-step
-// rate (50 Hz at 4 sub-steps of a 60 Hz tick; twice as stiff against a
+// rate (62.5 Hz at 5 sub-steps of a 60 Hz tick; twice as stiff against a
 // kinematic body), overdamped (ratio 10), never faster than 3 units/s;
 // contacts with a static body are rigid instead, their overlap projected
 // out at the tick's end, as in the upright world. The two normal rows of
@@ -126,8 +126,9 @@
 // colouring, as Box2D v3 does): no two of a colour share a moving body.
 // Sub-stepping is what lets a tall pyramid stand with one pass a
 // sub-step, and more sub-steps make contacts stiffer: Box2D v3's 100-row
-// pyramid settles here 0.30 below its height (0.18 with Substeps 5), in
-// Box2D v3 0.73 (BENCHMARKS.md). A world in which nothing can turn keeps the upright
+// pyramid settles here 0.18 below its height (0.30 with Substeps 4, Box2D
+// v3's own count, at four fifths of the passes' cost), in Box2D v3 0.73
+// (BENCHMARKS.md). A world in which nothing can turn keeps the upright
 // solver above: one row per pair, the axis-aligned narrow phase, so it
 // costs what it did before rotation.
 //
@@ -478,12 +479,14 @@ type World struct {
 	Iterations, PositionIterations int
 	// Substeps is how many sub-steps a tick of a turning world is solved
 	// in (see Rotation in the package doc); zero means DefaultSubsteps
-	// (4). The solve costs in proportion to them, and contacts are as
+	// (5). The solve costs in proportion to them, and contacts are as
 	// stiff as they allow, so more let a heap rest higher (a contact rests
 	// as deep as its load over its stiffness: twice the sub-steps, a
-	// quarter of the depth). Not to be confused with MaxSubsteps, the
-	// continuous collision's cap. A world in which no body can turn uses Iterations and
-	// PositionIterations instead.
+	// quarter of the depth). 4, Box2D v3's count, costs a fifth less and
+	// still stands a 20-row pyramid; fewer make tall heaps sag. Not to be
+	// confused with MaxSubsteps, the continuous collision's cap. A world
+	// in which no body can turn uses Iterations and PositionIterations
+	// instead.
 	Substeps int
 	// SleepTime is how long a body must stay slower than SleepSpeed to
 	// sleep, in seconds; zero means DefaultSleepTime, negative never.
