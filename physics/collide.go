@@ -277,14 +277,12 @@ func (w *World) narrow(i, j int32) bool {
 		c.tp = int32(len(w.turn))
 		w.turn = append(w.turn, pointState{})
 		w.cons = w.turn[c.tp].prepare(a, b, c, &p, w.cons)
+		w.keep = append(w.keep, kept{}) // circles keep nothing (recycle)
 		switch {
 		case reused:
-			w.keep = append(w.keep, w.prevKeep[last.tp])
+			w.keep[c.tp] = w.prevKeep[last.tp]
 		case a.Shape != Circle && b.Shape != Circle:
-			w.keep = append(w.keep, kept{})
 			w.keep[c.tp].remember(a, b, &p)
-		default:
-			w.keep = append(w.keep, kept{})
 		}
 	}
 	return true
