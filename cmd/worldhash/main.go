@@ -8,6 +8,8 @@
 //
 //	worldhash           check, print each scene's hash, exit 1 on a mismatch
 //	worldhash -print    print the hashes in golden.txt's form
+//	worldhash -scene S  check only scene S (cross.sh runs a process a scene)
+//	worldhash -probe    exit 0 at once: cross.sh's check that a build runs here
 //
 // After a change that is meant to change the simulation, regenerate the
 // golden file on any machine: go run ./cmd/worldhash -print > cmd/worldhash/golden.txt
@@ -30,20 +32,32 @@ var golden string
 
 func main() {
 	print := flag.Bool("print", false, "print the hashes in golden.txt's form and exit")
+	probe := flag.Bool("probe", false, "exit 0 at once: cross.sh's check that this build runs here")
+	only := flag.String("scene", "", "check only this scene")
 	flag.Parse()
-	if err := run(os.Stdout, *print); err != nil {
+	if *probe {
+		return
+	}
+	if err := run(os.Stdout, *print, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "worldhash:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out io.Writer, print bool) error {
+// run checks the scenes (only the one named only, unless it is ""), or
+// prints their hashes.
+func run(out io.Writer, print bool, only string) error {
 	want, err := parseGolden(golden)
 	if err != nil && !print {
 		return err
 	}
 	var bad []string
+	found := false
 	for _, s := range scenes {
+		if only != "" && s.name != only {
+			continue
+		}
+		found = true
 		h, err := s.run()
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
@@ -61,6 +75,9 @@ func run(out io.Writer, print bool) error {
 			bad = append(bad, s.name)
 		}
 		fmt.Fprintf(out, "%-8s %016x %s (%s/%s)\n", s.name, h, mark, runtime.GOARCH, runtime.Compiler)
+	}
+	if !found {
+		return fmt.Errorf("-scene %q: no such scene", only)
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("%s: another world on %s than the golden one (a fused multiply-add, math.Sin or map order in the simulation? see the README's Determinism section)",

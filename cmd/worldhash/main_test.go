@@ -10,11 +10,21 @@ import (
 // make cross runs the same on the other CPUs and builds.
 func TestGolden(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(&out, false); err != nil {
+	if err := run(&out, false, ""); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	if n := strings.Count(out.String(), " ok "); n != len(scenes) {
 		t.Errorf("%d of %d scenes ok:\n%s", n, len(scenes), out.String())
+	}
+}
+
+func TestOneScene(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(&out, false, "detmath"); err != nil || strings.Count(out.String(), " ok ") != 1 || !strings.HasPrefix(out.String(), "detmath ") {
+		t.Errorf("-scene detmath: %v\n%s", err, out.String())
+	}
+	if err := run(&out, false, "nosuch"); err == nil || !strings.Contains(err.Error(), `"nosuch"`) {
+		t.Errorf("-scene nosuch: %v", err)
 	}
 }
 
