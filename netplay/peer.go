@@ -161,8 +161,20 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 // peer's nonce, and answer with a hello of the same size if the peer does
 // not know ours yet. The answer is never larger than the hello, so a
 // forged source address gains an attacker nothing.
+//
+// Once the handshake with p is done, a hello changes nothing: it is p's
+// own, sent again before it heard from us (ignored), or a forgery or a
+// restarted peer (counted in Stats.PacketsStale). It is never compared
+// with our settings, so a forged one cannot make us refuse a partner
+// that plays.
 func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	pk := &s.pk
+	if p.synced {
+		if field, _, _ := s.differs(pk); field != 0 || pk.nonce != p.nonce || pk.echo != s.nonce {
+			s.stats.PacketsStale++
+		}
+		return
+	}
 	want := uint8(spectatorIndex) // what the peer must say it is
 	switch p.kind {
 	case peerPlayer:
@@ -180,12 +192,6 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 		s.refuse(p, n, fieldPlayer, uint64(want), uint64(pk.player))
 	}
 	if s.err != nil {
-		return
-	}
-	if p.nonce != 0 && pk.nonce != p.nonce && p.synced {
-		// A new session at the peer's address (it restarted): a game
-		// under way cannot take it in.
-		s.stats.PacketsStale++
 		return
 	}
 	p.lastRecv = now

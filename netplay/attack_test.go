@@ -1,0 +1,66 @@
+package netplay
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// forgedHello returns a hello in the test world's fingerprint (2 players,
+// 2-byte inputs, "test", "b1", 60 TPS) from nonce, claiming player, with
+// change applied.
+func forgedHello(nonce uint32, player uint8, change func(p *packet)) []byte {
+	p := packet{nonce: nonce, players: 2, player: player, isize: 2, tps: 60,
+		params: fnvString("test"), build: fnvString("b1")}
+	if change != nil {
+		change(&p)
+	}
+	return p.appendHello(nil)
+}
+
+// Forged hellos sent into a running match, from each peer's own address
+// (spoofed) and from a stranger's, with another tick rate or claiming
+// the other player, change nothing: both peers run the match to its end
+// on the same state, comparing hashes, and count the forgeries as stale.
+func TestForgedHelloLeavesMatchRunning(t *testing.T) {
+	const end = 300
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 5,
+		tweak: func(i int, c *Config) { c.EndTick = end }})
+	w.run(time.Second)
+	w.noErrors(t)
+	if !w.nodes[0].s.Running() || !w.nodes[1].s.Running() {
+		t.Fatal("the handshake is not done after 1 s")
+	}
+	stranger := w.net.Listen(addrStranger)
+	otherRate := func(p *packet) { p.tps = 30 }
+	forgeries := []struct {
+		from *MemConn
+		to   int
+		b    []byte
+	}{
+		{w.nodes[1].conn, 0, forgedHello(77, 1, otherRate)}, // from the partner's address
+		{w.nodes[1].conn, 0, forgedHello(78, 0, nil)},       // the right fingerprint, the wrong player
+		{w.nodes[0].conn, 1, forgedHello(79, 0, otherRate)},
+		{w.nodes[0].conn, 1, forgedHello(80, 1, nil)},
+		{stranger, 0, forgedHello(81, 1, otherRate)},
+		{stranger, 1, forgedHello(82, 0, nil)},
+	}
+	for range 30 {
+		for _, f := range forgeries {
+			f.from.WriteTo(f.b, addr(f.to))
+		}
+		w.run(50 * time.Millisecond)
+		drain(stranger)
+	}
+	w.run(10 * time.Second)
+	for i, n := range w.nodes {
+		st := n.s.Stats()
+		if n.err != engine.ErrStopped || n.g.n != end || n.g.h != w.nodes[0].g.h {
+			t.Errorf("node %d: %v at tick %d with hash %x, want engine.ErrStopped at tick %d with node 0's %x", i, n.err, n.g.n, n.g.h, end, w.nodes[0].g.h)
+		}
+		if st.Hashes < 4 || st.Desyncs != 0 || st.PacketsStale < 60 {
+			t.Errorf("node %d: %d hashes compared, %d desyncs, %d stale datagrams, want 4+, 0, 60+", i, st.Hashes, st.Desyncs, st.PacketsStale)
+		}
+	}
+}
