@@ -1,6 +1,8 @@
 package netplay
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +63,71 @@ func TestForgedHelloLeavesMatchRunning(t *testing.T) {
 		}
 		if st.Hashes < 4 || st.Desyncs != 0 || st.PacketsStale < 60 {
 			t.Errorf("node %d: %d hashes compared, %d desyncs, %d stale datagrams, want 4+, 0, 60+", i, st.Hashes, st.Desyncs, st.PacketsStale)
+		}
+	}
+}
+
+// A match that reaches its end with no state hash compared stops with
+// ErrUnverified, not engine.ErrStopped: whether the peer that sends none
+// ends too (its bye carries no hash) or runs on silent about its state.
+func TestEndWithoutHashesIsUnverified(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  uint64 // node 1's end
+	}{{"peer ends", 300}, {"peer runs on", 600}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 6, tweak: func(i int, c *Config) {
+				c.EndTick = 300
+				if i == 1 {
+					c.HashEvery, c.EndTick = -1, tc.end // sends no hash
+				}
+			}})
+			w.run(15 * time.Second)
+			a := w.nodes[0]
+			st := a.s.Stats()
+			if !errors.Is(a.err, ErrUnverified) || !strings.Contains(a.err.Error(), "tick 300") || st.Hashes != 0 || !strings.Contains(a.s.Report(), " desyncs=0 hashes_checked=0 ") {
+				t.Fatalf("node 0: %v, %d hashes compared, report%s; want ErrUnverified naming tick 300 and hashes_checked=0", a.err, st.Hashes, a.s.Report())
+			}
+			if a.g.n != 300 {
+				t.Errorf("node 0 ran %d ticks", a.g.n)
+			}
+			t.Log(a.err)
+		})
+	}
+}
+
+// A match shorter than HashEvery compares the hash of its end state, once
+// with each other player, and ends cleanly on every peer, the spectator
+// included (it compares its host's).
+func TestShortMatchComparesItsEnd(t *testing.T) {
+	const end = 40
+	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 8, tweak: func(i int, c *Config) { c.EndTick = end }})
+	w.run(10 * time.Second)
+	for i, n := range w.nodes {
+		want := uint64(2)
+		if i == 3 {
+			want = 1
+		}
+		if n.err != engine.ErrStopped || n.g.n != end || n.g.h != w.nodes[0].g.h || n.s.Stats().Hashes != want {
+			t.Errorf("node %d: %v at tick %d, hash %x (node 0's %x), %d hashes compared; want engine.ErrStopped at tick %d, %d hashes",
+				i, n.err, n.g.n, n.g.h, w.nodes[0].g.h, n.s.Stats().Hashes, end, want)
+		}
+	}
+}
+
+// A peer whose end state differs is caught at the end, even in a match
+// shorter than HashEvery.
+func TestEndStateDesync(t *testing.T) {
+	const end = 40
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 4, tweak: func(i int, c *Config) { c.EndTick = end }})
+	for w.nodes[1].g.n < end-1 && w.step() {
+	}
+	w.nodes[1].g.pos[0] += 7 // node 1's last tick drifts
+	w.run(5 * time.Second)
+	for i, n := range w.nodes {
+		var de *DesyncError
+		if !errors.As(n.err, &de) || de.Tick != end-1 {
+			t.Errorf("node %d: %v, want a desync after tick %d", i, n.err, end-1)
 		}
 	}
 }

@@ -115,8 +115,11 @@ type Config struct {
 	// EndTick-1 have run on every player's confirmed input, and every
 	// peer has this peer's inputs of them (or has ended too), Update
 	// returns engine.ErrStopped, and the game's state is the same on every
-	// peer. A peer whose match ends earlier counts as one that left. Zero
-	// means the match runs until a peer leaves.
+	// peer: its hash is compared with every player's, and a match that
+	// compared no hash with one (a peer that sends none) returns an error
+	// wrapping ErrUnverified instead. A peer whose match ends earlier
+	// counts as one that left. Zero means the match runs until a peer
+	// leaves.
 	EndTick uint64
 
 	// Clock is the session's time, for round trips, keep-alives and

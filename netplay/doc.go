@@ -55,7 +55,12 @@
 //     either peer's recording replays the whole match.
 //   - An end (Config.EndTick): every peer stops with engine.ErrStopped
 //     after exactly that many ticks, in the same state, once the others
-//     have all they need from it: a tournament round, a soak test.
+//     have all they need from it: a tournament round, a soak test. The
+//     hash of the end state goes to the others too (in the last "done"
+//     goodbye), so even a match shorter than HashEvery compares one; a
+//     match that compared none with a player stops with ErrUnverified
+//     instead, and Stats.Hashes (hashes_checked= in Report) says how
+//     many were compared.
 //
 // Pause, in a networked game, is the game's, not the loop's. A peer whose
 // loop is paused (loop.Timestep().SetPaused(true)) runs no tick, but its Begin still
@@ -68,7 +73,9 @@
 // the same tick; a loop pause is for a debugger or a minimized window.
 //
 // Datagrams are hostile until proved otherwise: those from addresses not
-// in the Config are ignored, malformed ones are dropped and counted
+// in the Config are ignored, a hello from a peer whose handshake is done
+// changes nothing (a forged one cannot end a match), inputs and goodbyes
+// must carry the receiver's nonce, malformed ones are dropped and counted
 // (Stats.PacketsBad), every count is checked before it is used, every
 // buffer is bounded, the decoder is fuzzed, and before the handshake no
 // answer is larger than the datagram that prompted it, so a forged source

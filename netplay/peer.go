@@ -64,6 +64,9 @@ type peer struct {
 	advInit    bool          // adv has a first value
 
 	theirs      [4]tickHash // their confirmed hashes, by checkpoint
+	final       tickHash    // their hash of the state at Config.EndTick
+	finalDone   bool        // final was compared with ours
+	compared    uint64      // their hashes compared equal with ours
 	interrupted bool        // silent past DisconnectWarning
 }
 
@@ -390,10 +393,17 @@ func (s *Session) takeRows(start, count int, data []byte) {
 }
 
 // theirHash stores a peer's hash of the state before tick c and compares
-// it with ours, if we have it.
+// it with ours, if we have it: a checkpoint's, or the end's.
 func (s *Session) theirHash(p *peer, c int, h uint64) {
 	every := s.cfg.HashEvery
-	if every <= 0 || c <= 0 || c%every != 0 {
+	if every <= 0 || c <= 0 {
+		return
+	}
+	if s.cfg.EndTick > 0 && uint64(c) == s.cfg.EndTick {
+		s.theirFinal(p, h)
+		return
+	}
+	if c%every != 0 {
 		return
 	}
 	if _, ok := p.hashAt(c, every); ok {
@@ -427,6 +437,9 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 		// It had all it needed from us (it waits for our acks), and we
 		// have its inputs (we acknowledged them), or it would not end.
 		p.done, p.interrupted = true, false
+		if uint64(pk.tick) == s.cfg.EndTick && s.cfg.HashEvery > 0 && pk.hash != 0 {
+			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
+		}
 	case p.kind == peerSpectator:
 		p.gone = true
 		s.stats.SpectatorsDropped++
@@ -466,11 +479,11 @@ func (s *Session) watch(now time.Duration) {
 func (s *Session) stopped(now time.Duration) error {
 	if !s.byeSent {
 		if d, ok := s.err.(*DesyncError); ok {
-			s.bye(byeDesync, uint32(d.Tick))
+			s.bye(byeDesync, uint32(d.Tick), 0)
 		} else if s.err == engine.ErrStopped {
-			s.bye(byeDone, uint32(s.cfg.EndTick))
+			s.bye(byeDone, uint32(s.cfg.EndTick), s.final.hash)
 		} else {
-			s.bye(byeQuit, 0)
+			s.bye(byeQuit, 0, 0)
 		}
 	}
 	s.fillStats(now)
@@ -478,14 +491,14 @@ func (s *Session) stopped(now time.Duration) error {
 }
 
 // bye sends every peer that finished the handshake three byes.
-func (s *Session) bye(reason uint8, tick uint32) {
+func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 	s.byeSent = true
 	for i := range s.peers {
 		p := &s.peers[i]
 		if !p.synced || p.gone || p.done {
 			continue
 		}
-		b := appendBye(s.out[:0], p.nonce, reason, tick)
+		b := appendBye(s.out[:0], p.nonce, reason, tick, hash)
 		for range 3 {
 			s.write(b, p)
 		}
