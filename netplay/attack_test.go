@@ -131,3 +131,28 @@ func TestEndStateDesync(t *testing.T) {
 		}
 	}
 }
+
+// A forged hello from the address of a spectator that has not called yet,
+// of another game or claiming a player, is refused without stopping the
+// match; the spectator, calling later within the first ticks, still
+// watches.
+func TestForgedSpectatorHelloLeavesMatchRunning(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 2})
+	sp := w.nodes[2]
+	sp.off = true
+	w.run(300 * time.Millisecond)
+	sp.conn.WriteTo(forgedHello(90, spectatorIndex, func(p *packet) { p.tps = 30 }), addr(0))
+	sp.conn.WriteTo(forgedHello(91, 1, nil), addr(0))
+	w.run(200 * time.Millisecond)
+	w.noErrors(t)
+	if st := w.nodes[0].s.Stats(); st.Refused != 2 {
+		t.Errorf("host: %d hellos refused, want 2", st.Refused)
+	}
+	drain(sp.conn)
+	sp.off = false
+	w.run(5 * time.Second)
+	w.noErrors(t)
+	if n := w.sameHistory(t); n < 250 || sp.s.Tick() < 250 {
+		t.Fatalf("%d ticks compared, the spectator at tick %d", n, sp.s.Tick())
+	}
+}

@@ -56,8 +56,10 @@ type Config struct {
 	Addrs []netip.AddrPort
 	// Spectators are the addresses of spectators this peer feeds with
 	// confirmed inputs: at most MaxSpectators. A spectator that falls 64
-	// ticks behind (or joins that late) or goes silent past
-	// DisconnectTimeout is dropped; the game goes on.
+	// ticks behind or goes silent past DisconnectTimeout is dropped; one
+	// that calls after tick 64 is refused (its Update returns a
+	// *SeatError); the game goes on, and the spectator's seat is free for
+	// another call.
 	Spectators []netip.AddrPort
 
 	// Spectate makes the session a spectator's: it sends no input, runs

@@ -27,7 +27,11 @@
 // What it does, with the settings in Config:
 //
 //   - Sessions of 2 to 4 players, and spectators: a player feeds them the
-//     confirmed inputs of every player; they never predict.
+//     confirmed inputs of every player; they never predict. A spectator
+//     the host cannot seat (seats taken or none offered, or the match
+//     past its first 64 ticks) is refused and stops with a *SeatError
+//     saying why; a seat is freed when its spectator leaves, is dropped,
+//     or never finishes the handshake.
 //   - Input delay (2 ticks by default): the local input applies that
 //     many ticks after it is read, so it often arrives before it is
 //     needed, and fewer ticks roll back.

@@ -40,7 +40,6 @@ type peer struct {
 	nonce   uint32 // theirs: the token of our datagrams to them; 0 until known
 	knowsMe bool   // they sent our nonce back
 	synced  bool   // the handshake is done: nonce known and knowsMe
-	gone    bool   // a dropped spectator
 	done    bool   // its match ended at our EndTick (a bye): it is silent now, and needs nothing
 
 	helloSent          bool
@@ -93,7 +92,7 @@ func (s *Session) allSynced() bool {
 // peerAt returns the peer at addr, or nil.
 func (s *Session) peerAt(a netip.AddrPort) *peer {
 	for i := range s.peers {
-		if p := &s.peers[i]; p.addr == a && !p.gone {
+		if p := &s.peers[i]; p.addr == a {
 			return p
 		}
 	}
@@ -115,14 +114,19 @@ func (s *Session) poll(now time.Duration) {
 		p := s.peerAt(from)
 		if p == nil {
 			s.stats.PacketsUnknown++
-			if s.accept {
+			if s.acc != nil {
 				s.refuseStranger(from, n)
 			}
 			continue
 		}
 		if err := s.pk.decode(s.in[:n]); err != nil {
 			if err == errVersion && s.pk.kind == kindHello && !p.synced {
-				s.refuse(p, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+				if p.kind == peerSpectator { // a spectator's refusal does not stop the match
+					s.refuseCaller(p.addr, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+					s.freeSeat(p)
+				} else {
+					s.refuse(p, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+				}
 				continue
 			}
 			s.stats.PacketsBad++
@@ -141,6 +145,11 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 	case kindRefuse:
 		if p.synced {
 			s.stats.PacketsStale++ // a refuse after the handshake is a forgery or a ghost
+			return
+		}
+		if pk.field == fieldSeats || pk.field == fieldLate {
+			s.fail(&SeatError{Addr: s.callerOf(p), Late: pk.field == fieldLate, Seats: int(min(pk.ours, MaxSpectators)),
+				Tick: pk.ours, Limit: pk.theirs})
 			return
 		}
 		s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[pk.field],
@@ -178,6 +187,10 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 		}
 		return
 	}
+	if p.kind == peerSpectator {
+		s.onSpectatorHello(p, now, n)
+		return
+	}
 	want := uint8(spectatorIndex) // what the peer must say it is
 	switch p.kind {
 	case peerPlayer:
@@ -207,6 +220,68 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	p.synced = p.knowsMe
 	if pk.echo != s.nonce && n >= helloLen {
 		s.hello(p, now)
+	}
+}
+
+// onSpectatorHello answers the hello of a spectator not yet seated for
+// good (its handshake is not done): one that cannot be fed, another
+// game's, or one that joins too late to be fed from tick 0, is refused,
+// naming why, and its seat freed; the match goes on either way.
+func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
+	pk := &s.pk
+	field, ours, theirs := s.differs(pk)
+	switch {
+	case field != 0:
+	case pk.player != spectatorIndex:
+		field, ours, theirs = fieldPlayer, spectatorIndex, uint64(pk.player)
+	case s.tick > spectatorJoinBy:
+		// The host keeps the inputs a spectator needs from tick 0 for
+		// the first spectatorJoinBy ticks; watch would drop it at once.
+		field, ours, theirs = fieldLate, uint64(s.tick), spectatorJoinBy
+	}
+	if field != 0 {
+		s.refuseCaller(p.addr, n, field, ours, theirs)
+		s.freeSeat(p)
+		return
+	}
+	p.lastRecv = now
+	if pk.nonce != p.nonce {
+		p.nonce, p.knowsMe = pk.nonce, false
+	}
+	if pk.echo == s.nonce {
+		p.knowsMe = true
+	}
+	p.synced = p.knowsMe
+	if pk.echo != s.nonce && n >= helloLen {
+		s.hello(p, now)
+	}
+}
+
+// spectatorJoinBy is the last tick a spectator may join at: it needs every
+// input from tick 0, and a host keeps them half its ring ahead.
+const spectatorJoinBy = ringLen / 2
+
+// freeSeat makes spectator p's seat free again for a new caller: on an
+// Accept transport, the seat; the peer as before anyone called.
+func (s *Session) freeSeat(p *peer) {
+	if s.acc != nil {
+		s.acc.release(p.addr)
+	}
+	*p = peer{addr: p.addr, kind: peerSpectator, player: -1}
+}
+
+// refuseCaller answers a hello of n bytes from a caller (at to) with a
+// refuse of field, if that is no larger: the caller stops, naming why,
+// and this session goes on. Stats.Refused counts it.
+func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
+	s.stats.Refused++
+	if refuseLen > n {
+		return
+	}
+	b := appendRefuse(s.out[:0], field, ours, theirs)
+	if s.tr.WriteTo(b, to) == nil {
+		s.stats.PacketsOut++
+		s.stats.BytesOut += uint64(len(b))
 	}
 }
 
@@ -247,21 +322,19 @@ func (s *Session) seatable(b []byte) (spectator, ok bool) {
 }
 
 // refuseStranger answers the hello of n bytes in s.in from an address
-// without a seat, whose fingerprint is not ours, with a refuse naming the
-// difference, if that is no larger: the caller learns why, and this
-// session, which waits for its peers, goes on waiting.
+// without a seat with a refuse, if that is no larger: one whose
+// fingerprint is not ours names the difference; a spectator's names the
+// seats, all taken (or none offered). The caller learns why, and this
+// session goes on.
 func (s *Session) refuseStranger(from netip.AddrPort, n int) {
 	pk := &s.hk
-	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello || refuseLen > n {
+	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello {
 		return
 	}
 	if field, ours, theirs := s.differs(pk); field != 0 {
-		s.stats.Refused++
-		b := appendRefuse(s.out[:0], field, ours, theirs)
-		if s.tr.WriteTo(b, from) == nil {
-			s.stats.PacketsOut++
-			s.stats.BytesOut += uint64(len(b))
-		}
+		s.refuseCaller(from, n, field, ours, theirs)
+	} else if pk.player == spectatorIndex {
+		s.refuseCaller(from, n, fieldSeats, uint64(s.acc.spectators), 0)
 	}
 }
 
@@ -441,7 +514,7 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
 		}
 	case p.kind == peerSpectator:
-		p.gone = true
+		s.freeSeat(p)
 		s.stats.SpectatorsDropped++
 	default:
 		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
@@ -454,7 +527,11 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 func (s *Session) watch(now time.Duration) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone || p.done {
+		if p.kind == peerSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {
+			s.freeSeat(p) // a caller that never finished the handshake: a forgery, or one that left
+			continue
+		}
+		if !p.synced || p.done {
 			continue
 		}
 		silence := now - p.lastRecv
@@ -464,7 +541,7 @@ func (s *Session) watch(now time.Duration) {
 			s.stats.Interruptions++
 		}
 		if p.kind == peerSpectator && (silence > s.cfg.DisconnectTimeout || p.ack < s.tick-ringLen/2) {
-			p.gone, p.interrupted = true, false
+			s.freeSeat(p)
 			s.stats.SpectatorsDropped++
 			continue
 		}
@@ -495,7 +572,7 @@ func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 	s.byeSent = true
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone || p.done {
+		if !p.synced || p.done {
 			continue
 		}
 		b := appendBye(s.out[:0], p.nonce, reason, tick, hash)
@@ -511,7 +588,7 @@ func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 func (s *Session) send(now time.Duration, keepAlive bool) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.gone || p.done || s.err != nil {
+		if p.done || s.err != nil {
 			continue
 		}
 		if !p.synced {

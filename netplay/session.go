@@ -110,7 +110,7 @@ type Session struct {
 	in, out    [MaxPacket]byte // the datagram read and the one written
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
-	accept     bool            // tr is an Accept: strangers' hellos are refused, not seated
+	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
 	stats      Stats
 }
 
@@ -208,7 +208,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		s.recv[s.local] = c.InputDelay
 	}
 	if a, ok := tr.(*Accept); ok {
-		a.seatable, s.accept = s.seatable, true
+		a.seatable, s.acc = s.seatable, a
 	}
 	s.nextHash = c.HashEvery
 	s.stats.TimeScale = 1
@@ -411,7 +411,7 @@ func (s *Session) ended(now time.Duration) bool {
 	}
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && !p.gone && !p.done && p.kind != peerHost && p.ack < end {
+		if p.synced && !p.done && p.kind != peerHost && p.ack < end {
 			return false
 		}
 	}
@@ -420,7 +420,7 @@ func (s *Session) ended(now time.Duration) bool {
 	}
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind == peerSpectator || p.gone || p.compared > 0 {
+		if p.kind == peerSpectator || p.compared > 0 {
 			continue
 		}
 		if p.done || now-s.endAt > s.cfg.DisconnectTimeout {
@@ -465,7 +465,7 @@ func (s *Session) floor() int {
 	f := s.confirmedTicks() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && !p.gone && p.kind != peerHost {
+		if p.synced && p.kind != peerHost {
 			f = min(f, p.ack)
 		}
 	}

@@ -46,6 +46,34 @@ var fieldNames = [...]string{
 	fieldParams:    "game params",
 	fieldBuild:     "build",
 	fieldPlayer:    "player",
+	fieldSeats:     "spectator seats",
+	fieldLate:      "join tick",
+}
+
+// SeatError is what a spectator's Update returns when its host refused to
+// seat it: every spectator seat is taken (or the host takes none), or the
+// match is too far along to watch from its start.
+type SeatError struct {
+	// Addr is the host's address.
+	Addr netip.AddrPort
+	// Late is true when the match had gone past Limit, the last tick a
+	// spectator may join at: Tick is the host's tick then.
+	Late        bool
+	Tick, Limit uint64
+	// Seats is how many spectators the host takes, all seated, when not
+	// Late: 0 when it takes none.
+	Seats int
+}
+
+// Error names the host and why it has no seat.
+func (e *SeatError) Error() string {
+	switch {
+	case e.Late:
+		return fmt.Sprintf("netplay: refused by %v: its match is at tick %d, and a spectator must join by tick %d to watch it from the start", e.Addr, e.Tick, e.Limit)
+	case e.Seats == 0:
+		return fmt.Sprintf("netplay: refused by %v: it takes no spectators", e.Addr)
+	}
+	return fmt.Sprintf("netplay: refused by %v: its %d spectator seats are all taken", e.Addr, e.Seats)
 }
 
 // DesyncError is what Update returns when the peers' confirmed states
@@ -141,7 +169,7 @@ type Stats struct {
 	Interrupted   int
 	Interruptions uint64
 	// SpectatorsDropped counts spectators dropped for falling behind or
-	// going silent.
+	// going silent, or that left; their seats are free again.
 	SpectatorsDropped uint64
 
 	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
@@ -156,9 +184,10 @@ type Stats struct {
 	PacketsBad     uint64
 	PacketsStale   uint64
 	PacketsUnknown uint64
-	// Refused counts the callers a host on an Accept transport refused
-	// for another fingerprint (tick rate, params, build...), going on
-	// waiting for its peer.
+	// Refused counts the hellos a host refused, going on with its match
+	// or on waiting for its peer: a caller on an Accept transport with
+	// another fingerprint (tick rate, params, build...), and a spectator
+	// with no seat free, another game's, or one joining too late.
 	Refused uint64
 }
 

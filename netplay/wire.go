@@ -26,7 +26,10 @@ import (
 //	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
 //	layout is the same in every protocol version):
 //	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
-//	                 4 input size, 5 params, 6 build, 7 player
+//	                 4 input size, 5 params, 6 build, 7 player,
+//	                 8 spectator seats (all taken; ours: how many, 0
+//	                 when none are offered), 9 too late to watch (ours:
+//	                 the host's tick, theirs: the last tick to join at)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -109,6 +112,8 @@ const (
 	fieldParams
 	fieldBuild
 	fieldPlayer
+	fieldSeats // not a fingerprint's: no spectator seat is free
+	fieldLate  // not a fingerprint's: the match is too far along to watch
 )
 
 // spectatorIndex is a hello's player byte for a spectator.
@@ -204,7 +209,7 @@ func (p *packet) decode(b []byte) error {
 			return errField
 		}
 		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldPlayer {
+		if p.field < fieldVersion || p.field > fieldLate {
 			return errField
 		}
 	case kindInput:
