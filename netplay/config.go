@@ -109,8 +109,9 @@ type Config struct {
 	Build string
 
 	// HashEvery is how many ticks apart the peers compare the hashes of
-	// their confirmed states, to detect a desync. Zero means TPS (once a
-	// second of game time); negative turns the check off.
+	// their confirmed states, to detect a desync; with an EndTick they
+	// compare the end state's too. Zero means TPS (once a second of game
+	// time); negative turns the check off, the end's included.
 	HashEvery int
 
 	// EndTick ends the match after that many ticks: once ticks 0 to
