@@ -191,7 +191,7 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 		s.onSpectatorHello(p, now, n)
 		return
 	}
-	want := uint8(spectatorIndex) // what the peer must say it is
+	var want uint8 // what the peer must say it is
 	switch p.kind {
 	case peerPlayer:
 		want = uint8(p.player)
@@ -210,17 +210,7 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	if s.err != nil {
 		return
 	}
-	p.lastRecv = now
-	if pk.nonce != p.nonce {
-		p.nonce, p.knowsMe = pk.nonce, false
-	}
-	if pk.echo == s.nonce {
-		p.knowsMe = true
-	}
-	p.synced = p.knowsMe
-	if pk.echo != s.nonce && n >= helloLen {
-		s.hello(p, now)
-	}
+	s.greet(p, now, n)
 }
 
 // onSpectatorHello answers the hello of a spectator not yet seated for
@@ -244,6 +234,14 @@ func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
 		s.freeSeat(p)
 		return
 	}
+	s.greet(p, now, n)
+}
+
+// greet takes the accepted hello s.pk of n bytes from p: it learns p's
+// nonce, and answers with a hello of the same size while p does not know
+// ours.
+func (s *Session) greet(p *peer, now time.Duration, n int) {
+	pk := &s.pk
 	p.lastRecv = now
 	if pk.nonce != p.nonce {
 		p.nonce, p.knowsMe = pk.nonce, false
