@@ -32,7 +32,10 @@ type NetFlags struct {
 	EndTick uint64
 }
 
-// HostSpectators is how many spectators a -host takes.
+// HostSpectators is how many spectators a -host takes. A -spectate that
+// finds them all taken, or calls after the match's first 64 ticks, is
+// refused and stops, saying why (netplay.SeatError); a seat is free again
+// once its spectator leaves or is dropped.
 const HostSpectators = 4
 
 func (n *NetFlags) register(fs *flag.FlagSet) {

@@ -363,6 +363,11 @@ type ReplayReader struct {
 	ticks  uint64 // ticks in the chunks read so far
 	hashes []TickHash
 	input  []byte
+
+	// What checkInput decodes a chunk's input into, made once.
+	scratch   *State
+	scratchIn []byte
+	dec       InputDecoder
 }
 
 // NewReplayReader reads and checks the header of the replay in r.
@@ -406,7 +411,11 @@ func NewReplayReader(r io.Reader) (*ReplayReader, error) {
 // set. A file that stops before its end record gives an error wrapping
 // ErrReplayTruncated, "recording ends at tick N: the rest was not
 // written", after every complete chunk; damage inside the file gives an
-// error wrapping ErrBadReplay that names the ticks.
+// error wrapping ErrBadReplay that names the ticks. A chunk is handed out
+// only once its input decodes to exactly the ticks it declares, at most a
+// second of them (Header.TPS, as ReplayWriter writes), so a file cannot
+// make its player run ticks it holds no input for: an idle tick still
+// takes a byte, and a chunk's ticks cost at most a byte each.
 func (rr *ReplayReader) Next() (ReplayChunk, error) {
 	if rr.err != nil {
 		return ReplayChunk{}, rr.err
@@ -458,11 +467,55 @@ func (rr *ReplayReader) Next() (ReplayChunk, error) {
 		// its reader run ticks it holds no input for.
 		rr.err = fmt.Errorf("%w: a chunk of %d ticks holds %d bytes of input", ErrBadReplay, c.Ticks, len(c.Input))
 	}
+	if every := min(uint64(rr.Header.TPS), MaxReplayChunkTicks); rr.err == nil && c.Ticks > every {
+		// ReplayWriter writes a chunk every TPS ticks, or sooner.
+		rr.err = fmt.Errorf("%w: a chunk of %d ticks (%d-%d): a recording at %d TPS has at most %d in a chunk",
+			ErrBadReplay, c.Ticks, c.First, c.First+c.Ticks-1, rr.Header.TPS, every)
+	}
+	if rr.err == nil {
+		rr.err = rr.checkInput(c)
+	}
 	if rr.err != nil {
 		return ReplayChunk{}, rr.err
 	}
 	rr.ticks += c.Ticks
 	return c, nil
+}
+
+// checkInput decodes chunk c's input, every tick of it, before the chunk
+// is handed out: it must hold exactly c.Ticks ticks, each well formed, so
+// a chunk whose declared count its input does not bear out is refused
+// before any of its ticks runs, rather than at the tick where its input
+// gives out. The scratch State and buffer it decodes into are made once.
+func (rr *ReplayReader) checkInput(c ReplayChunk) error {
+	if c.Ticks == 0 && len(c.Input) > 0 {
+		return fmt.Errorf("%w: a chunk of no ticks after tick %d holds %d bytes of input", ErrBadReplay, c.First, len(c.Input))
+	}
+	if n := int(rr.Header.InputSize) * int(rr.Header.Players); n > 0 {
+		if cap(rr.scratchIn) < n {
+			rr.scratchIn = make([]byte, n)
+		}
+		rr.dec.Reset(c, rr.Header)
+		for rr.dec.Left() > 0 {
+			if err := rr.dec.Next(rr.scratchIn[:n]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if rr.scratch == nil {
+		rr.scratch = new(State)
+	}
+	p := Player{data: c.Input, tick: c.First}
+	for range c.Ticks {
+		if err := p.Tick(rr.scratch); err != nil {
+			return fmt.Errorf("%w: the chunk of ticks %d-%d: %v", ErrBadReplay, c.First, c.First+c.Ticks-1, err)
+		}
+	}
+	if !p.Done() {
+		return fmt.Errorf("%w: %d bytes after the last tick of the chunk of ticks %d-%d", ErrBadReplay, len(c.Input)-p.pos, c.First, c.First+c.Ticks-1)
+	}
+	return nil
 }
 
 // Ticks returns how many ticks the chunks read so far hold.

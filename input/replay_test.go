@@ -377,3 +377,53 @@ func chunkBytes(first, ticks uint64, in []byte) []byte {
 func endBytes(ticks uint64) int {
 	return 1 + len(binary.AppendUvarint(nil, ticks)) + 1 + 4
 }
+
+// TestChunkInputCheckedFirst: a chunk whose input does not bear out the
+// ticks it declares (fewer, more, or one that does not decode), or that
+// declares more ticks than a chunk of its recording's tick rate holds,
+// is refused when it is read, before any of its ticks runs: the error
+// names the chunk's ticks.
+func TestChunkInputCheckedFirst(t *testing.T) {
+	file := func(h ReplayHeader, ticks uint64, in []byte) []byte {
+		var b bytes.Buffer
+		if _, err := NewReplayWriter(&b, h); err != nil {
+			t.Fatal(err)
+		}
+		b.Write(chunkBytes(0, ticks, in))
+		e := binary.AppendUvarint([]byte{markEnd}, ticks)
+		e = append(e, 0)
+		b.Write(binary.LittleEndian.AppendUint32(e, crc32.ChecksumIEEE(e)))
+		return b.Bytes()
+	}
+	device := ReplayHeader{TPS: 60}
+	game := ReplayHeader{TPS: 60, InputSize: 2, Players: 2}
+	idle := func(n int) []byte { return make([]byte, n) }
+	whole := []byte{1, 7, 0, 3, 0}
+	for name, c := range map[string]struct {
+		data []byte
+		want string
+	}{
+		"device, last tick cut":   {file(device, 60, append(idle(59), recKeys)), "the chunk of ticks 0-59: input: corrupt recording at tick 59"},
+		"device, bytes left over": {file(device, 30, idle(40)), "10 bytes after the last tick of the chunk of ticks 0-29"},
+		"over a second of ticks":  {file(device, 2000, idle(2000)), "a chunk of 2000 ticks (0-1999): a recording at 60 TPS has at most 60 in a chunk"},
+		"game, a tick short":      {file(game, 60, append(whole, idle(58)...)), "the chunk of ticks 0-59 ends at tick 59"},
+		"game, bytes left over":   {file(game, 3, append(whole, idle(5)...)), "3 bytes after the last tick of the chunk of ticks 0-2"},
+	} {
+		r, err := NewReplayReader(bytes.NewReader(c.data))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := r.Next(); !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+	}
+	// The same shapes, well formed, read.
+	for name, data := range map[string][]byte{
+		"device": file(device, 60, idle(60)),
+		"game":   file(game, 60, append(whole, idle(59)...)),
+	} {
+		if _, _, _, end, err := ReadReplay(data); err != nil || end.Ticks != 60 {
+			t.Errorf("%s: %v, %d ticks", name, err, end.Ticks)
+		}
+	}
+}

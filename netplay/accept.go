@@ -18,7 +18,14 @@ import "net/netip"
 // session's (tick rate, players, input size, params, build) and whose
 // player is the one awaited: garbage shaped like a hello takes none. A
 // caller with another fingerprint is refused, naming the difference, and
-// the session goes on waiting (Stats.Refused counts them). Still, the
+// the session goes on waiting (Stats.Refused counts them). A spectator
+// that finds every seat taken (or none offered) is refused, and so is one
+// calling after the first ticks of the match, when it could no longer be
+// fed from tick 0: each stops with a *SeatError saying why. A seat is
+// free again when its spectator says goodbye, is dropped (silent, or too
+// far behind), or never finishes the handshake within
+// Config.DisconnectTimeout, so forged hellos hold seats for that long
+// at most. Still, the
 // first well-formed hello wins: someone who knows the game's fingerprint
 // can take a seat before the friend it was meant for. Give every address
 // in Config where that matters. Accept is not safe for concurrent use,
@@ -98,6 +105,16 @@ func (a *Accept) find(addr netip.AddrPort) int {
 		}
 	}
 	return -1
+}
+
+// release frees the seat of stand-in address addr, if it is one: its
+// caller's datagrams are a stranger's again, and the next caller may take
+// it. The session releases a spectator's seat when it leaves, is dropped,
+// is refused, or never finishes the handshake.
+func (a *Accept) release(addr netip.AddrPort) {
+	if k := int(addr.Port()); addr.Addr().IsUnspecified() && k >= 1 && k <= a.spectators {
+		a.seats[k] = netip.AddrPort{}
+	}
 }
 
 // free returns the free seat for a caller, or -1.

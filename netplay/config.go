@@ -56,8 +56,10 @@ type Config struct {
 	Addrs []netip.AddrPort
 	// Spectators are the addresses of spectators this peer feeds with
 	// confirmed inputs: at most MaxSpectators. A spectator that falls 64
-	// ticks behind (or joins that late) or goes silent past
-	// DisconnectTimeout is dropped; the game goes on.
+	// ticks behind or goes silent past DisconnectTimeout is dropped; one
+	// that calls after tick 64 is refused (its Update returns a
+	// *SeatError); the game goes on, and the spectator's seat is free for
+	// another call.
 	Spectators []netip.AddrPort
 
 	// Spectate makes the session a spectator's: it sends no input, runs
@@ -107,16 +109,20 @@ type Config struct {
 	Build string
 
 	// HashEvery is how many ticks apart the peers compare the hashes of
-	// their confirmed states, to detect a desync. Zero means TPS (once a
-	// second of game time); negative turns the check off.
+	// their confirmed states, to detect a desync; with an EndTick they
+	// compare the end state's too. Zero means TPS (once a second of game
+	// time); negative turns the check off, the end's included.
 	HashEvery int
 
 	// EndTick ends the match after that many ticks: once ticks 0 to
 	// EndTick-1 have run on every player's confirmed input, and every
 	// peer has this peer's inputs of them (or has ended too), Update
 	// returns engine.ErrStopped, and the game's state is the same on every
-	// peer. A peer whose match ends earlier counts as one that left. Zero
-	// means the match runs until a peer leaves.
+	// peer: its hash is compared with every player's, and a match that
+	// compared no hash with one (a peer that sends none) returns an error
+	// wrapping ErrUnverified instead. A peer whose match ends earlier
+	// counts as one that left. Zero means the match runs until a peer
+	// leaves.
 	EndTick uint64
 
 	// Clock is the session's time, for round trips, keep-alives and

@@ -27,7 +27,11 @@
 // What it does, with the settings in Config:
 //
 //   - Sessions of 2 to 4 players, and spectators: a player feeds them the
-//     confirmed inputs of every player; they never predict.
+//     confirmed inputs of every player; they never predict. A spectator
+//     the host cannot seat (seats taken or none offered, or the match
+//     past its first 64 ticks) is refused and stops with a *SeatError
+//     saying why; a seat is freed when its spectator leaves, is dropped,
+//     or never finishes the handshake.
 //   - Input delay (2 ticks by default): the local input applies that
 //     many ticks after it is read, so it often arrives before it is
 //     needed, and fewer ticks roll back.
@@ -55,7 +59,12 @@
 //     either peer's recording replays the whole match.
 //   - An end (Config.EndTick): every peer stops with engine.ErrStopped
 //     after exactly that many ticks, in the same state, once the others
-//     have all they need from it: a tournament round, a soak test.
+//     have all they need from it: a tournament round, a soak test. The
+//     hash of the end state goes to the others too (in the last "done"
+//     goodbye), so even a match shorter than HashEvery compares one; a
+//     match that compared none with a player stops with ErrUnverified
+//     instead, and Stats.Hashes (hashes_checked= in Report) says how
+//     many were compared.
 //
 // Pause, in a networked game, is the game's, not the loop's. A peer whose
 // loop is paused (loop.Timestep().SetPaused(true)) runs no tick, but its Begin still
@@ -68,7 +77,9 @@
 // the same tick; a loop pause is for a debugger or a minimized window.
 //
 // Datagrams are hostile until proved otherwise: those from addresses not
-// in the Config are ignored, malformed ones are dropped and counted
+// in the Config are ignored, a hello from a peer whose handshake is done
+// changes nothing (a forged one cannot end a match), inputs and goodbyes
+// must carry the receiver's nonce, malformed ones are dropped and counted
 // (Stats.PacketsBad), every count is checked before it is used, every
 // buffer is bounded, the decoder is fuzzed, and before the handshake no
 // answer is larger than the datagram that prompted it, so a forged source

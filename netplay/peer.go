@@ -40,7 +40,6 @@ type peer struct {
 	nonce   uint32 // theirs: the token of our datagrams to them; 0 until known
 	knowsMe bool   // they sent our nonce back
 	synced  bool   // the handshake is done: nonce known and knowsMe
-	gone    bool   // a dropped spectator
 	done    bool   // its match ended at our EndTick (a bye): it is silent now, and needs nothing
 
 	helloSent          bool
@@ -64,6 +63,9 @@ type peer struct {
 	advInit    bool          // adv has a first value
 
 	theirs      [4]tickHash // their confirmed hashes, by checkpoint
+	final       tickHash    // their hash of the state at Config.EndTick
+	finalDone   bool        // final was compared with ours
+	compared    uint64      // their hashes compared equal with ours
 	interrupted bool        // silent past DisconnectWarning
 }
 
@@ -90,7 +92,7 @@ func (s *Session) allSynced() bool {
 // peerAt returns the peer at addr, or nil.
 func (s *Session) peerAt(a netip.AddrPort) *peer {
 	for i := range s.peers {
-		if p := &s.peers[i]; p.addr == a && !p.gone {
+		if p := &s.peers[i]; p.addr == a {
 			return p
 		}
 	}
@@ -112,14 +114,19 @@ func (s *Session) poll(now time.Duration) {
 		p := s.peerAt(from)
 		if p == nil {
 			s.stats.PacketsUnknown++
-			if s.accept {
+			if s.acc != nil {
 				s.refuseStranger(from, n)
 			}
 			continue
 		}
 		if err := s.pk.decode(s.in[:n]); err != nil {
 			if err == errVersion && s.pk.kind == kindHello && !p.synced {
-				s.refuse(p, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+				if p.kind == peerSpectator { // a spectator's refusal does not stop the match
+					s.refuseCaller(p.addr, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+					s.freeSeat(p)
+				} else {
+					s.refuse(p, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
+				}
 				continue
 			}
 			s.stats.PacketsBad++
@@ -138,6 +145,11 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 	case kindRefuse:
 		if p.synced {
 			s.stats.PacketsStale++ // a refuse after the handshake is a forgery or a ghost
+			return
+		}
+		if pk.field == fieldSeats || pk.field == fieldLate {
+			s.fail(&SeatError{Addr: s.callerOf(p), Late: pk.field == fieldLate, Seats: int(min(pk.ours, MaxSpectators)),
+				Tick: pk.ours, Limit: pk.theirs})
 			return
 		}
 		s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[pk.field],
@@ -161,9 +173,25 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 // peer's nonce, and answer with a hello of the same size if the peer does
 // not know ours yet. The answer is never larger than the hello, so a
 // forged source address gains an attacker nothing.
+//
+// Once the handshake with p is done, a hello changes nothing: it is p's
+// own, sent again before it heard from us (ignored), or a forgery or a
+// restarted peer (counted in Stats.PacketsStale). It is never compared
+// with our settings, so a forged one cannot make us refuse a partner
+// that plays.
 func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	pk := &s.pk
-	want := uint8(spectatorIndex) // what the peer must say it is
+	if p.synced {
+		if field, _, _ := s.differs(pk); field != 0 || pk.nonce != p.nonce || pk.echo != s.nonce {
+			s.stats.PacketsStale++
+		}
+		return
+	}
+	if p.kind == peerSpectator {
+		s.onSpectatorHello(p, now, n)
+		return
+	}
+	var want uint8 // what the peer must say it is
 	switch p.kind {
 	case peerPlayer:
 		want = uint8(p.player)
@@ -182,12 +210,38 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	if s.err != nil {
 		return
 	}
-	if p.nonce != 0 && pk.nonce != p.nonce && p.synced {
-		// A new session at the peer's address (it restarted): a game
-		// under way cannot take it in.
-		s.stats.PacketsStale++
+	s.greet(p, now, n)
+}
+
+// onSpectatorHello answers the hello of a spectator not yet seated for
+// good (its handshake is not done): one that cannot be fed, another
+// game's, or one that joins too late to be fed from tick 0, is refused,
+// naming why, and its seat freed; the match goes on either way.
+func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
+	pk := &s.pk
+	field, ours, theirs := s.differs(pk)
+	switch {
+	case field != 0:
+	case pk.player != spectatorIndex:
+		field, ours, theirs = fieldPlayer, spectatorIndex, uint64(pk.player)
+	case s.tick > spectatorJoinBy:
+		// The host keeps the inputs a spectator needs from tick 0 for
+		// the first spectatorJoinBy ticks; watch would drop it at once.
+		field, ours, theirs = fieldLate, uint64(s.tick), spectatorJoinBy
+	}
+	if field != 0 {
+		s.refuseCaller(p.addr, n, field, ours, theirs)
+		s.freeSeat(p)
 		return
 	}
+	s.greet(p, now, n)
+}
+
+// greet takes the accepted hello s.pk of n bytes from p: it learns p's
+// nonce, and answers with a hello of the same size while p does not know
+// ours.
+func (s *Session) greet(p *peer, now time.Duration, n int) {
+	pk := &s.pk
 	p.lastRecv = now
 	if pk.nonce != p.nonce {
 		p.nonce, p.knowsMe = pk.nonce, false
@@ -198,6 +252,34 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 	p.synced = p.knowsMe
 	if pk.echo != s.nonce && n >= helloLen {
 		s.hello(p, now)
+	}
+}
+
+// spectatorJoinBy is the last tick a spectator may join at: it needs every
+// input from tick 0, and a host keeps them half its ring ahead.
+const spectatorJoinBy = ringLen / 2
+
+// freeSeat makes spectator p's seat free again for a new caller: on an
+// Accept transport, the seat; the peer as before anyone called.
+func (s *Session) freeSeat(p *peer) {
+	if s.acc != nil {
+		s.acc.release(p.addr)
+	}
+	*p = peer{addr: p.addr, kind: peerSpectator, player: -1}
+}
+
+// refuseCaller answers a hello of n bytes from a caller (at to) with a
+// refuse of field, if that is no larger: the caller stops, naming why,
+// and this session goes on. Stats.Refused counts it.
+func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
+	s.stats.Refused++
+	if refuseLen > n {
+		return
+	}
+	b := appendRefuse(s.out[:0], field, ours, theirs)
+	if s.tr.WriteTo(b, to) == nil {
+		s.stats.PacketsOut++
+		s.stats.BytesOut += uint64(len(b))
 	}
 }
 
@@ -238,21 +320,19 @@ func (s *Session) seatable(b []byte) (spectator, ok bool) {
 }
 
 // refuseStranger answers the hello of n bytes in s.in from an address
-// without a seat, whose fingerprint is not ours, with a refuse naming the
-// difference, if that is no larger: the caller learns why, and this
-// session, which waits for its peers, goes on waiting.
+// without a seat with a refuse, if that is no larger: one whose
+// fingerprint is not ours names the difference; a spectator's names the
+// seats, all taken (or none offered). The caller learns why, and this
+// session goes on.
 func (s *Session) refuseStranger(from netip.AddrPort, n int) {
 	pk := &s.hk
-	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello || refuseLen > n {
+	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello {
 		return
 	}
 	if field, ours, theirs := s.differs(pk); field != 0 {
-		s.stats.Refused++
-		b := appendRefuse(s.out[:0], field, ours, theirs)
-		if s.tr.WriteTo(b, from) == nil {
-			s.stats.PacketsOut++
-			s.stats.BytesOut += uint64(len(b))
-		}
+		s.refuseCaller(from, n, field, ours, theirs)
+	} else if pk.player == spectatorIndex {
+		s.refuseCaller(from, n, fieldSeats, uint64(s.acc.spectators), 0)
 	}
 }
 
@@ -384,10 +464,17 @@ func (s *Session) takeRows(start, count int, data []byte) {
 }
 
 // theirHash stores a peer's hash of the state before tick c and compares
-// it with ours, if we have it.
+// it with ours, if we have it: a checkpoint's, or the end's.
 func (s *Session) theirHash(p *peer, c int, h uint64) {
 	every := s.cfg.HashEvery
-	if every <= 0 || c <= 0 || c%every != 0 {
+	if every <= 0 || c <= 0 {
+		return
+	}
+	if s.cfg.EndTick > 0 && uint64(c) == s.cfg.EndTick {
+		s.theirFinal(p, h)
+		return
+	}
+	if c%every != 0 {
 		return
 	}
 	if _, ok := p.hashAt(c, every); ok {
@@ -421,8 +508,11 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 		// It had all it needed from us (it waits for our acks), and we
 		// have its inputs (we acknowledged them), or it would not end.
 		p.done, p.interrupted = true, false
+		if uint64(pk.tick) == s.cfg.EndTick && s.cfg.HashEvery > 0 && pk.hash != 0 {
+			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
+		}
 	case p.kind == peerSpectator:
-		p.gone = true
+		s.freeSeat(p)
 		s.stats.SpectatorsDropped++
 	default:
 		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
@@ -435,7 +525,11 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 func (s *Session) watch(now time.Duration) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone || p.done {
+		if p.kind == peerSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {
+			s.freeSeat(p) // a caller that never finished the handshake: a forgery, or one that left
+			continue
+		}
+		if !p.synced || p.done {
 			continue
 		}
 		silence := now - p.lastRecv
@@ -445,7 +539,7 @@ func (s *Session) watch(now time.Duration) {
 			s.stats.Interruptions++
 		}
 		if p.kind == peerSpectator && (silence > s.cfg.DisconnectTimeout || p.ack < s.tick-ringLen/2) {
-			p.gone, p.interrupted = true, false
+			s.freeSeat(p)
 			s.stats.SpectatorsDropped++
 			continue
 		}
@@ -460,11 +554,11 @@ func (s *Session) watch(now time.Duration) {
 func (s *Session) stopped(now time.Duration) error {
 	if !s.byeSent {
 		if d, ok := s.err.(*DesyncError); ok {
-			s.bye(byeDesync, uint32(d.Tick))
+			s.bye(byeDesync, uint32(d.Tick), 0)
 		} else if s.err == engine.ErrStopped {
-			s.bye(byeDone, uint32(s.cfg.EndTick))
+			s.bye(byeDone, uint32(s.cfg.EndTick), s.final.hash)
 		} else {
-			s.bye(byeQuit, 0)
+			s.bye(byeQuit, 0, 0)
 		}
 	}
 	s.fillStats(now)
@@ -472,14 +566,14 @@ func (s *Session) stopped(now time.Duration) error {
 }
 
 // bye sends every peer that finished the handshake three byes.
-func (s *Session) bye(reason uint8, tick uint32) {
+func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 	s.byeSent = true
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.gone || p.done {
+		if !p.synced || p.done {
 			continue
 		}
-		b := appendBye(s.out[:0], p.nonce, reason, tick)
+		b := appendBye(s.out[:0], p.nonce, reason, tick, hash)
 		for range 3 {
 			s.write(b, p)
 		}
@@ -492,7 +586,7 @@ func (s *Session) bye(reason uint8, tick uint32) {
 func (s *Session) send(now time.Duration, keepAlive bool) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.gone || p.done || s.err != nil {
+		if p.done || s.err != nil {
 			continue
 		}
 		if !p.synced {

@@ -14,6 +14,12 @@ import (
 // ErrClosed is what Update returns after Close.
 var ErrClosed = errors.New("netplay: session closed")
 
+// ErrUnverified is wrapped by the error Update returns when a match
+// reached its end (Config.EndTick) without a single state hash compared
+// with a player: the peers might have played different matches, and
+// nothing says they did not.
+var ErrUnverified = errors.New("netplay: nothing verified")
+
 // ringLen is how many ticks of inputs a session keeps per player: more
 // than the farthest a peer can get ahead of another's confirmed tick
 // (about 3·MaxPredictionTicks + 2·MaxInputDelay), and a spectator's window.
@@ -88,7 +94,10 @@ type Session struct {
 	states     [][]byte        // the game before tick stateTick[i], at i = tick % len
 	stateTick  []int           // which tick states[i] precedes; -1: none
 	hashes     [8]tickHash     // our confirmed hashes, by checkpoint
-	lastHash   tickHash        // the newest of them
+	lastHash   tickHash        // the newest of them, or final
+	final      tickHash        // our hash of the state at Config.EndTick
+	finalState []byte          // that state
+	endAt      time.Duration   // when final was taken
 	nextHash   int             // the next checkpoint: the state before that tick
 	started    bool            // every player answered the handshake
 	calling    bool            // the handshake began, at callStart
@@ -101,7 +110,7 @@ type Session struct {
 	in, out    [MaxPacket]byte // the datagram read and the one written
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
-	accept     bool            // tr is an Accept: strangers' hellos are refused, not seated
+	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
 	stats      Stats
 }
 
@@ -199,7 +208,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		s.recv[s.local] = c.InputDelay
 	}
 	if a, ok := tr.(*Accept); ok {
-		a.seatable, s.accept = s.seatable, true
+		a.seatable, s.acc = s.seatable, a
 	}
 	s.nextHash = c.HashEvery
 	s.stats.TimeScale = 1
@@ -289,8 +298,10 @@ func (s *Session) Update(t engine.Tick) error {
 		}
 		return err
 	}
-	if s.ended() {
+	if s.ended(now) {
 		s.fail(engine.ErrStopped)
+	}
+	if s.err != nil {
 		return s.stopped(now)
 	}
 	s.send(now, false)
@@ -373,19 +384,68 @@ func (s *Session) record() error {
 }
 
 // ended reports whether the match is over (Config.EndTick): every tick
-// ran on confirmed inputs, and every peer has ours or ended too.
-func (s *Session) ended() bool {
+// ran on confirmed inputs, every peer has ours or ended too, and, unless
+// HashEvery turned the desync check off, a state hash was compared with
+// each player (the host, for a spectator). Once every tick ran it hashes
+// the end state: that hash goes to the peers in every datagram and in the
+// bye, so a match shorter than HashEvery still compares one. A player
+// that sent no hash to compare by then, or DisconnectTimeout after we
+// reached the end, stops the session with an error wrapping ErrUnverified.
+func (s *Session) ended(now time.Duration) bool {
 	end := int(min(s.cfg.EndTick, uint64(noTick)))
 	if end == 0 || s.tick < end || s.confirmedTicks() < end || s.firstWrong != noTick || s.recNext < end && s.rec != nil {
 		return false
 	}
-	for i := range s.peers {
-		p := &s.peers[i]
-		if p.synced && !p.gone && !p.done && p.kind != peerHost && p.ack < end {
+	if s.cfg.HashEvery > 0 && !s.final.ok {
+		s.finalState = s.saver.Save(s.finalState[:0])
+		s.final = tickHash{tick: end, hash: fnv64(s.finalState), ok: true}
+		s.lastHash, s.endAt = s.final, now
+		for i := range s.peers {
+			if p := &s.peers[i]; p.kind != peerSpectator && p.final.ok {
+				s.theirFinal(p, p.final.hash)
+			}
+		}
+		if s.err != nil {
 			return false
 		}
 	}
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.synced && !p.done && p.kind != peerHost && p.ack < end {
+			return false
+		}
+	}
+	if s.cfg.HashEvery <= 0 {
+		return true
+	}
+	for i := range s.peers {
+		p := &s.peers[i]
+		if p.kind == peerSpectator || p.compared > 0 {
+			continue
+		}
+		if p.done || now-s.endAt > s.cfg.DisconnectTimeout {
+			who := fmt.Sprintf("player %d (%v)", p.player, s.callerOf(p))
+			if p.kind == peerHost {
+				who = fmt.Sprintf("the host (%v)", s.callerOf(p))
+			}
+			s.fail(fmt.Errorf("%w: the match ended at tick %d, and %s sent no state hash to compare", ErrUnverified, end, who))
+		}
+		return false
+	}
 	return true
+}
+
+// theirFinal stores p's hash of the end state and compares it with ours,
+// once, if we have it.
+func (s *Session) theirFinal(p *peer, h uint64) {
+	if p.finalDone {
+		return
+	}
+	p.final = tickHash{tick: int(s.cfg.EndTick), hash: h, ok: true}
+	if s.final.ok {
+		p.finalDone = true
+		s.compareHash(p, s.final.tick, s.final.hash, h)
+	}
 }
 
 // confirmedTicks returns the number of ticks whose inputs all arrived.
@@ -405,7 +465,7 @@ func (s *Session) floor() int {
 	f := s.confirmedTicks() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && !p.gone && p.kind != peerHost {
+		if p.synced && p.kind != peerHost {
 			f = min(f, p.ack)
 		}
 	}
@@ -574,6 +634,7 @@ func (s *Session) ourHash(c int) (uint64, bool) {
 func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
+		p.compared++
 		return
 	}
 	s.stats.Desyncs++
@@ -595,7 +656,7 @@ func (s *Session) fail(err error) error {
 func (s *Session) Close() error {
 	if s.err == nil {
 		s.err = ErrClosed
-		s.bye(byeQuit, 0)
+		s.bye(byeQuit, 0, 0)
 	}
 	return nil
 }

@@ -46,6 +46,34 @@ var fieldNames = [...]string{
 	fieldParams:    "game params",
 	fieldBuild:     "build",
 	fieldPlayer:    "player",
+	fieldSeats:     "spectator seats",
+	fieldLate:      "join tick",
+}
+
+// SeatError is what a spectator's Update returns when its host refused to
+// seat it: every spectator seat is taken (or the host takes none), or the
+// match is too far along to watch from its start.
+type SeatError struct {
+	// Addr is the host's address.
+	Addr netip.AddrPort
+	// Late is true when the match had gone past Limit, the last tick a
+	// spectator may join at: Tick is the host's tick then.
+	Late        bool
+	Tick, Limit uint64
+	// Seats is how many spectators the host takes, all seated, when not
+	// Late: 0 when it takes none.
+	Seats int
+}
+
+// Error names the host and why it has no seat.
+func (e *SeatError) Error() string {
+	switch {
+	case e.Late:
+		return fmt.Sprintf("netplay: refused by %v: its match is at tick %d, and a spectator must join by tick %d to watch it from the start", e.Addr, e.Tick, e.Limit)
+	case e.Seats == 0:
+		return fmt.Sprintf("netplay: refused by %v: it takes no spectators", e.Addr)
+	}
+	return fmt.Sprintf("netplay: refused by %v: its %d spectator seats are all taken", e.Addr, e.Seats)
 }
 
 // DesyncError is what Update returns when the peers' confirmed states
@@ -128,7 +156,10 @@ type Stats struct {
 	// Waiting counts loop ticks before every player answered the
 	// handshake.
 	Waiting uint64
-	// Hashes counts the desync checks passed: hashes compared equal.
+	// Hashes counts the desync checks passed: state hashes compared equal
+	// with a player's (the host's, for a spectator), every HashEvery ticks
+	// and at Config.EndTick. A match that reaches its end with none
+	// compared stops with ErrUnverified instead of engine.ErrStopped.
 	Hashes uint64
 	// Desyncs counts the desyncs found (at most 1: the session stops).
 	Desyncs uint64
@@ -138,7 +169,7 @@ type Stats struct {
 	Interrupted   int
 	Interruptions uint64
 	// SpectatorsDropped counts spectators dropped for falling behind or
-	// going silent.
+	// going silent, or that left; their seats are free again.
 	SpectatorsDropped uint64
 
 	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
@@ -153,18 +184,22 @@ type Stats struct {
 	PacketsBad     uint64
 	PacketsStale   uint64
 	PacketsUnknown uint64
-	// Refused counts the callers a host on an Accept transport refused
-	// for another fingerprint (tick rate, params, build...), going on
-	// waiting for its peer.
+	// Refused counts the hellos a host refused, going on with its match
+	// or on waiting for its peer: a caller on an Accept transport with
+	// another fingerprint (tick rate, params, build...), and a spectator
+	// with no seat free, another game's, or one joining too late.
 	Refused uint64
 }
 
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 packets_bad=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000
+//
+// hashes_checked is Stats.Hashes: desyncs=0 says something only when it
+// is not 0.
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d packets_bad=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f",
-		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.PacketsBad, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale)
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale)
 }

@@ -26,7 +26,10 @@ import (
 //	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
 //	layout is the same in every protocol version):
 //	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
-//	                 4 input size, 5 params, 6 build, 7 player
+//	                 4 input size, 5 params, 6 build, 7 player,
+//	                 8 spectator seats (all taken; ours: how many, 0
+//	                 when none are offered), 9 too late to watch (ours:
+//	                 the host's tick, theirs: the last tick to join at)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -49,9 +52,15 @@ import (
 //	49 size u8       the input size
 //	50 inputs        count·per·size bytes, tick by tick
 //
-//	bye (13 bytes; a peer leaves):
-//	8  reason u8     1 quit, 2 desync
-//	9  tick u32      the tick a desync names
+//	bye (21 bytes; a peer leaves):
+//	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end)
+//	9  tick u32      the tick a desync names; the end tick, for done
+//	13 hash u64      for done, FNV-1a of the game's state after the end
+//	                 tick (the state before tick EndTick); 0 otherwise,
+//	                 or when the sender's desync check is off
+//
+// Version 2 added the bye's hash and the refuse fields 8 (spectator
+// seats) and 9 (too late to watch).
 
 // Protocol limits.
 const (
@@ -61,7 +70,7 @@ const (
 	MaxPacket = 508
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 1
+	ProtocolVersion = 2
 )
 
 // Datagram kinds.
@@ -78,7 +87,7 @@ const (
 	helloLen  = 40
 	refuseLen = 25
 	inputHead = 50
-	byeLen    = 13
+	byeLen    = 21
 )
 
 // Input packet flags.
@@ -103,6 +112,8 @@ const (
 	fieldParams
 	fieldBuild
 	fieldPlayer
+	fieldSeats // not a fingerprint's: no spectator seat is free
+	fieldLate  // not a fingerprint's: the match is too far along to watch
 )
 
 // spectatorIndex is a hello's player byte for a spectator.
@@ -152,7 +163,7 @@ type packet struct {
 
 	// bye
 	reason uint8
-	// bye's tick is in tick
+	// bye's tick is in tick, its hash in hash
 }
 
 var le = binary.LittleEndian
@@ -198,7 +209,7 @@ func (p *packet) decode(b []byte) error {
 			return errField
 		}
 		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldPlayer {
+		if p.field < fieldVersion || p.field > fieldLate {
 			return errField
 		}
 	case kindInput:
@@ -225,7 +236,7 @@ func (p *packet) decode(b []byte) error {
 		if len(b) != byeLen {
 			return errLength
 		}
-		p.reason, p.tick = b[8], le.Uint32(b[9:])
+		p.reason, p.tick, p.hash = b[8], le.Uint32(b[9:]), le.Uint64(b[13:])
 		if p.reason < byeQuit || p.reason > byeDone {
 			return errField
 		}
@@ -277,10 +288,11 @@ func (p *packet) appendInputHead(dst []byte) []byte {
 }
 
 // appendBye appends a bye.
-func appendBye(dst []byte, token uint32, reason uint8, tick uint32) []byte {
+func appendBye(dst []byte, token uint32, reason uint8, tick uint32, hash uint64) []byte {
 	dst = appendHeader(dst, kindBye, token)
 	dst = append(dst, reason)
-	return le.AppendUint32(dst, tick)
+	dst = le.AppendUint32(dst, tick)
+	return le.AppendUint64(dst, hash)
 }
 
 // encode appends p in its kind's layout, inputs included: the fuzz test's
@@ -296,7 +308,7 @@ func (p *packet) encode(dst []byte) []byte {
 	case kindInput:
 		return append(p.appendInputHead(dst), p.inputs...)
 	case kindBye:
-		return appendBye(dst, p.token, p.reason, p.tick)
+		return appendBye(dst, p.token, p.reason, p.tick, p.hash)
 	}
 	return dst
 }

@@ -27,7 +27,9 @@
 //
 // On exit it prints one line of key=value pairs starting with "stats"
 // (with netplay, the session's rtt_ms, rollbacks, rollback_ticks_max,
-// predicted, desyncs and packets_bad among them). The exit status is 0
+// predicted, desyncs, hashes_checked and packets_bad among them; a -ticks
+// match that compared no state hash with its peer fails, "nothing
+// verified", with status 1). The exit status is 0
 // for a clean end (a quit, -frames, -ticks, a match that ended, a peer
 // that quit), 128+n after signal n, 2 after a panic, 3 when a netplay
 // peer vanished (silent for the disconnect timeout: "peer 2
@@ -562,7 +564,8 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.Stat
 	err = m.end(loop.Run(context.Background()))
 	var stopped *engine.SignalError
 	var vanished *netplay.DisconnectError
-	if err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, &stopped) && !errors.As(err, &vanished) {
+	unverified := errors.Is(err, netplay.ErrUnverified) // the stats line shows hashes_checked=0, then the run fails
+	if err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, &stopped) && !errors.As(err, &vanished) && !unverified {
 		return err
 	}
 	s := loop.Stats()
@@ -577,7 +580,7 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.Stat
 	switch {
 	case stopped != nil:
 		return stopped
-	case vanished != nil:
+	case vanished != nil, unverified:
 		return err
 	}
 	return nil

@@ -55,7 +55,7 @@ func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 // loopback UDP, the joiner's datagrams through the link simulator (50 ms,
 // 10 ms jitter, 5 % loss, 1 % duplication), both players bots, and a
 // spectator watching: all three end at tick 300 on the same state hash,
-// without a desync, and each one's recording replays alone to that hash;
+// without a desync, each having compared state hashes, and each one's recording replays alone to that hash;
 // -compare finds them the same.
 func TestNetplayMatch(t *testing.T) {
 	addr, dir := freePort(t), t.TempDir()
@@ -77,6 +77,11 @@ func TestNetplayMatch(t *testing.T) {
 	hash := field(h, "state-hash")
 	if hash == "" || field(j, "state-hash") != hash || field(s, "state-hash") != hash {
 		t.Fatalf("state hashes %q, %q and %q (the spectator's)", hash, field(j, "state-hash"), field(s, "state-hash"))
+	}
+	for _, out := range []string{h, j, s} {
+		if n := field(out, "hashes_checked"); n == "" || n == "0" {
+			t.Errorf("no state hash compared, hashes_checked=%q:\n%s", n, out)
+		}
 	}
 	for _, out := range []string{h, j} {
 		if field(out, "ticks") != "300" || field(out, "desyncs") != "0" || field(out, "rtt_ms") == "" ||

@@ -134,7 +134,7 @@ func TestSkeletonNetplay(t *testing.T) {
 			t.Errorf("%s: %v\n%s", p.name, err, out)
 			continue
 		}
-		if !strings.Contains(out, "stats frames=") || !strings.Contains(out, " rtt_ms=") || !strings.Contains(out, " desyncs=0 packets_bad=0 ") {
+		if !strings.Contains(out, "stats frames=") || !strings.Contains(out, " rtt_ms=") || !strings.Contains(out, " desyncs=0 hashes_checked=") || !strings.Contains(out, " packets_bad=0 ") {
 			t.Errorf("%s: no netplay stats:\n%s", p.name, out)
 		}
 		t.Logf("%s:\n%s", p.name, out)
