@@ -79,13 +79,23 @@ type Texture struct {
 	// u0, v0 and u1, v1 are the GL texture coordinates of the image's
 	// bottom-left and top-right corners.
 	u0, v0, u1, v1 float32
-	nearest        bool   // sampled at texel centers (the shader snaps)
-	own            bool   // a NewTexture texture: Delete deletes the GL object
-	sub            bool   // a region (Sub): Delete leaves the parent alone
-	page           *page  // its atlas page, nil for a texture of its own
-	atlas          *atlas // the atlas that allocated it (not for a page's shapes)
-	slot           int32  // its allocation in atlas, for Delete and checks
-	gen            uint32 // the allocation's generation: a stale copy is caught
+	nearest        bool        // sampled at texel centers (the shader snaps)
+	own            *ownTexture // a NewTexture texture's GL object, shared by its copies and regions
+	sub            bool        // a region (Sub): Delete leaves the parent alone
+	page           *page       // its atlas page, nil for a texture of its own
+	atlas          *atlas      // the atlas that allocated it (not for a page's shapes)
+	slot           int32       // its allocation in atlas, for Delete and checks
+	gen            uint32      // the allocation's generation: a stale copy is caught
+}
+
+// ownTexture is the state that every copy and region of a NewTexture
+// texture shares, so that after Delete on any one of them the others know
+// the GL object is gone (its name may already be another texture's).
+type ownTexture struct{ deleted bool }
+
+// deleted reports whether t is a copy or region of a texture deleted since.
+func (t *Texture) deleted() bool {
+	return t.own != nil && t.own.deleted || t.atlas != nil && !t.atlas.valid(t.slot, t.gen)
 }
 
 // NewTexture makes a w×h RGBA8 texture of its own from premultiplied pixels
@@ -97,12 +107,21 @@ func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 	if w <= 0 || h <= 0 {
 		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: must be positive", w, h)
 	}
+	var maxSide int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &maxSide)
+	if w > int(maxSide) || h > int(maxSide) {
+		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: larger than the driver's maximum texture size, %d", w, h, maxSide)
+	}
 	if pix != nil && len(pix) != 4*w*h {
 		return Texture{}, fmt.Errorf("gfx: texture %dx%d: %d bytes of pixels, want %d", w, h, len(pix), 4*w*h)
 	}
-	t := Texture{w: w, h: h, u1: 1, v1: 1, nearest: !linear, own: true}
+	t := Texture{w: w, h: h, u1: 1, v1: 1, nearest: !linear, own: new(ownTexture)}
 	t.id = newGLTexture(w, h, pix, linear)
-	return t, glError("NewTexture")
+	if err := glError("NewTexture"); err != nil {
+		t.Delete() // out of memory: nothing is left behind
+		return Texture{}, err
+	}
+	return t, nil
 }
 
 // newGLTexture makes a GL texture with clamped edges and uploads pix (nil
@@ -140,15 +159,18 @@ func (t Texture) Size() (w, h int) { return t.w, t.h }
 // at the top left as in image files: a sprite-sheet frame or a tile. It
 // shares t's page, so it batches with t and with every other region of
 // it, and it lives as long as t: deleting t makes its regions invalid,
-// and Delete on a region does nothing to t. A region outside t panics.
+// and Delete on a region does nothing to t. A region outside t panics,
+// naming it, however large its numbers (the bounds are checked without
+// overflow).
 func (t Texture) Sub(x, y, w, h int) Texture {
-	if x < 0 || y < 0 || w <= 0 || h <= 0 || x+w > t.w || y+h > t.h {
+	// x+w could overflow; w > t.w-x cannot, once 0 <= x <= t.w.
+	if x < 0 || y < 0 || w <= 0 || h <= 0 || x >= t.w || y >= t.h || w > t.w-x || h > t.h-y {
 		panic(fmt.Sprintf("gfx: Texture.Sub(%d, %d, %d, %d) is outside the %dx%d texture", x, y, w, h, t.w, t.h))
 	}
 	fx0, fx1 := float32(x)/float32(t.w), float32(x+w)/float32(t.w)
 	ftop, fbot := float32(y)/float32(t.h), float32(y+h)/float32(t.h) // from the top
 	s := t
-	s.w, s.h, s.own, s.sub = w, h, false, true
+	s.w, s.h, s.sub = w, h, true
 	s.u0, s.u1 = t.u0+fx0*(t.u1-t.u0), t.u0+fx1*(t.u1-t.u0)
 	s.v0, s.v1 = t.v1+fbot*(t.v0-t.v1), t.v1+ftop*(t.v0-t.v1)
 	return s
@@ -158,12 +180,14 @@ func (t Texture) Sub(x, y, w, h int) Texture {
 // renderer's texture gives its atlas space back for reuse. Call it between
 // frames (not between drawing the texture and EndFrame) and before the
 // renderer's Close. Later calls, and calls on a region (Sub),
-// do nothing but clear t.
+// do nothing but clear t. Copies and regions of a deleted texture stay
+// deleted: drawing one panics, deleting one does nothing.
 func (t *Texture) Delete() {
 	switch {
-	case t.own && t.id != 0:
+	case t.own != nil && !t.sub && !t.own.deleted && t.id != 0:
 		gl.DeleteTextures(1, &t.id)
 		live.Add(-1)
+		t.own.deleted = true
 	case t.atlas != nil && !t.sub:
 		t.atlas.free(t.slot, t.gen)
 	}

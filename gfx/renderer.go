@@ -267,15 +267,15 @@ func (r *Renderer) SetCamera(m mgl32.Mat4) {
 // Draw queues a sprite of texture tex; the zero Texture draws the sprite's
 // color alone. The sprite joins the current batch when tex is on the same
 // GL texture (atlas page) as the sprites before it. Drawing a texture
-// after its Delete panics. It does not allocate once the batch has grown
-// to the largest frame.
+// after its Delete, or a copy or region of it, panics. It does not
+// allocate once the batch has grown to the largest frame.
 func (r *Renderer) Draw(tex Texture, s Sprite) {
 	if len(r.polys) != 0 {
 		r.flushPolygons()
 	}
 	if tex.id == 0 {
 		tex = r.shapes().white
-	} else if tex.atlas != nil && !tex.atlas.valid(tex.slot, tex.gen) {
+	} else if tex.deleted() {
 		panic("gfx: Draw of a deleted texture")
 	}
 	if tex.id != r.batchTex {
