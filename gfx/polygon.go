@@ -90,6 +90,9 @@ func (r *Renderer) Polygon(x, y, angle float32, verts []mgl32.Vec2, c Color) {
 	if len(r.batch) != 0 {
 		r.flushSprites()
 	}
+	if len(r.polys)+3*(n-2) > maxPolyBatch {
+		r.flushPolygons()
+	}
 	p := placement{x: x, y: y, cos: 1, color: c}
 	if angle != 0 {
 		sin, cos := math.Sincos(float64(angle))
@@ -132,6 +135,7 @@ func (r *Renderer) flushPolygons() {
 	gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Polygons += r.polyCount
+	r.polyUse.use(n)
 	r.polys = r.polys[:0]
 	r.polyCount = 0
 }

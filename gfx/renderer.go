@@ -91,6 +91,7 @@ type Renderer struct {
 	batchTex  uint32 // the GL texture of the queued sprites
 	batchPage *page  // its atlas page, nil for a texture of its own
 	proj      mgl32.Mat4
+	view      view // what proj shows, in camera units: text outside is not queued
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
@@ -102,6 +103,10 @@ type Renderer struct {
 	polys        []polyVertex
 	polyCount    int // polygons queued in polys
 	polyCapBytes int // size of polyBuf's store
+
+	// How much of the batches recent frames used, to give back what one
+	// huge frame grew them to.
+	spriteUse, polyUse bufferUse
 
 	w, h   int
 	frame  FrameStats // the frame being drawn
@@ -136,10 +141,14 @@ type FrameStats struct {
 func (r *Renderer) LastFrame() FrameStats { return r.last }
 
 // NewRenderer makes the renderer's programs, buffers and textures in the
-// current context. The batch grows to the largest frame seen, then stops
-// allocating.
+// current context. The batches grow to the largest frame seen, then stop
+// allocating; a batch that reaches maxBatch sprites is drawn and started
+// again, so a frame of millions of sprites costs no more than 64 Ki of
+// them at a time in memory; and after shrinkFrames frames in a row that
+// use under a quarter of a batch, it shrinks to twice their use (see
+// bufferUse).
 func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]instance, 0, 1024)}
+	r := &Renderer{batch: make([]instance, 0, minBatch), view: view{all: true}}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -251,6 +260,7 @@ func (r *Renderer) SetTarget(w, h int) {
 	r.w, r.h = w, h
 	gl.Viewport(0, 0, int32(w), int32(h))
 	r.proj = PixelCamera(w, h).Matrix()
+	r.view = viewOf(r.proj)
 }
 
 // GPUTime returns the GPU time of the most recent frame whose timer query
@@ -258,10 +268,14 @@ func (r *Renderer) SetTarget(w, h int) {
 func (r *Renderer) GPUTime() time.Duration { return r.gpuTime }
 
 // SetCamera sets the projection·view matrix for the sprites that follow,
-// flushing the ones before.
+// flushing the ones before. Text (DrawText, Text) is clipped to what it
+// shows when it is a 2D affine matrix (any orthographic camera, Camera2D's
+// included, turned or not); under a perspective matrix every glyph is
+// queued.
 func (r *Renderer) SetCamera(m mgl32.Mat4) {
 	r.Flush()
 	r.proj = m
+	r.view = viewOf(m)
 }
 
 // Draw queues a sprite of texture tex; the zero Texture draws the sprite's
@@ -281,6 +295,8 @@ func (r *Renderer) Draw(tex Texture, s Sprite) {
 	if tex.id != r.batchTex {
 		r.Flush()
 		r.batchTex, r.batchPage = tex.id, tex.page
+	} else if len(r.batch) == maxBatch {
+		r.flushSprites()
 	}
 	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color}
 	if s.Angle != 0 {
@@ -391,6 +407,7 @@ func (r *Renderer) flushSprites() {
 	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Sprites += n
+	r.spriteUse.use(n)
 	r.batch = r.batch[:0]
 }
 
@@ -425,6 +442,7 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 // EndFrame flushes what is queued and returns the frame's counts.
 func (r *Renderer) EndFrame() FrameStats {
 	r.Flush()
+	r.shrinkBatches()
 	r.last = r.frame
 	gl.EndQuery(gl.TIME_ELAPSED)
 	r.queried[r.queryCur] = true

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"unsafe"
+
+	"golang.org/x/image/font/sfnt"
 )
 
 // Align says where text sits relative to the point it is drawn at: one
@@ -54,18 +56,38 @@ const (
 // draw call of its own. It does not allocate once the runes it draws are
 // rasterized (NewFace rasterizes Latin-1; see Face). Drawing with a face of
 // another renderer, or a deleted one, panics.
+//
+// Text is clipped to what the camera shows (see SetCamera), so a string
+// from a peer costs what it shows, whatever its length: a glyph wholly
+// outside is not queued (nor rasterized, when new), a line stops at its
+// first glyph that starts past the right edge (pens only move right: a
+// kerning pair never moves the pen back past the previous glyph's, in
+// Measure too), and the lines stop at the first one below the bottom.
+// Lines above the top cost a search for their '\n'; a line drawn
+// centered or right-aligned is measured (Measure's cost, a few ns a rune)
+// before its visible glyphs are queued.
 func (r *Renderer) DrawText(f *Face, x, y float32, text string, c Color, a Align) {
 	if f.atlas != r.atlas {
 		panic("gfx: DrawText with a deleted Face or one of another renderer")
 	}
+	v := &r.view
 	base := f.firstBaseline(y, text, a)
 	for {
 		i := strings.IndexByte(text, '\n')
+		line := text
+		if i >= 0 {
+			line = text[:i]
+		}
+		b := roundHalfUp(base)
+		switch {
+		case v.all || b+f.reach.minY <= v.maxY && b+f.reach.maxY >= v.minY:
+			r.drawLine(f, f.lineStart(x, line, a), b, line, c)
+		case b+f.reach.maxY < v.minY && f.lineHeight > 0:
+			return // below the view, as every later line
+		}
 		if i < 0 {
-			r.drawLine(f, f.lineStart(x, text, a), roundHalfUp(base), text, c)
 			return
 		}
-		r.drawLine(f, f.lineStart(x, text[:i], a), roundHalfUp(base), text[:i], c)
 		text = text[i+1:]
 		base -= f.lineHeight
 	}
@@ -77,19 +99,30 @@ func (r *Renderer) DrawTextBytes(f *Face, x, y float32, text []byte, c Color, a 
 	r.DrawText(f, x, y, bytesString(text), c, a)
 }
 
-// drawLine queues one line's glyphs from the pen at (x, base).
+// drawLine queues the visible glyphs of one line from the pen at (x,
+// base), stopping at the first glyph that starts past the view's right
+// edge: pens never move left, so no later glyph can show.
 func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
-	var prev rune = -1
-	for _, ru := range line {
-		g := f.glyph(ru)
-		if f.kern && prev >= 0 {
-			x += f.kernPair(f.index(prev), g.index)
+	v := &r.view
+	var prev sfnt.GlyphIndex
+	start := x // the previous glyph's pen
+	for i, ru := range line {
+		adv, idx := f.metrics(ru)
+		if f.kern && i > 0 {
+			x = max(x+f.kernPair(prev, idx), start)
 		}
-		if g.ink {
-			r.Draw(g.tex, Sprite{X: x + g.dx, Y: base + g.dy, W: g.w, H: g.h, Color: c})
+		if !v.all && x+f.reach.minX > v.maxX {
+			return
 		}
-		x += g.adv
-		prev = ru
+		if v.all || x+f.reach.maxX >= v.minX {
+			g := f.glyph(ru)
+			if g.ink && !v.outside(x+g.dx-g.w/2, base+g.dy-g.h/2, x+g.dx+g.w/2, base+g.dy+g.h/2) {
+				r.Draw(g.tex, Sprite{X: x + g.dx, Y: base + g.dy, W: g.w, H: g.h, Color: c})
+			}
+		}
+		start = x
+		x += adv
+		prev = idx
 	}
 }
 
@@ -151,16 +184,19 @@ func (f *Face) blockHeight(text string) float32 {
 }
 
 // lineWidth returns the advance width of one line (no '\n'), kerning
-// included.
+// included, as drawLine places it: a pair's kerning never moves the pen
+// back past the previous glyph's pen.
 func (f *Face) lineWidth(line string) float32 {
-	w := float32(0)
-	var prev rune = -1
-	for _, ru := range line {
-		if f.kern && prev >= 0 {
-			w += f.kernPair(f.index(prev), f.index(ru))
+	w, start := float32(0), float32(0)
+	var prev sfnt.GlyphIndex
+	for i, ru := range line {
+		adv, idx := f.metrics(ru)
+		if f.kern && i > 0 {
+			w = max(w+f.kernPair(prev, idx), start)
 		}
-		w += f.advance(ru)
-		prev = ru
+		start = w
+		w += adv
+		prev = idx
 	}
 	return w
 }
