@@ -19,13 +19,22 @@ func longLine(n int) string {
 }
 
 // BenchmarkDrawTextLongLine is a frame of one line of 1 MB or 10 MB drawn
-// at the top left of an 800×600 window: its cost should be the glyphs that
-// fit the window, not the line's length. heap-MiB is the heap in use
-// after the frames and a GC: what the batch kept.
+// at the top left of an 800×600 window, and of the 10 MB line centered
+// (measured whole to be placed): its cost should be the glyphs that fit
+// the window, not the line's length. heap-MiB is the heap in use after
+// the frames and a GC: what the renderer kept.
 func BenchmarkDrawTextLongLine(b *testing.B) {
-	for _, n := range []int{1 << 20, 10 << 20} {
-		b.Run(fmt.Sprintf("%dMB", n>>20), func(b *testing.B) {
-			line := longLine(n)
+	for _, c := range []struct {
+		n int
+		a Align
+	}{{1 << 20, AlignLeft}, {10 << 20, AlignLeft}, {10 << 20, AlignCenter}} {
+		name := fmt.Sprintf("%dMB", c.n>>20)
+		x := float32(0)
+		if c.a == AlignCenter {
+			name, x = name+"-centered", 400
+		}
+		b.Run(name, func(b *testing.B) {
+			line := longLine(c.n)
 			var r *Renderer
 			benchFrames(b, func(rr *Renderer) (func(), func(), error) {
 				r = rr
@@ -35,7 +44,7 @@ func BenchmarkDrawTextLongLine(b *testing.B) {
 				}
 				return func() {
 					r.BeginFrame(800, 600, Black)
-					r.DrawText(f, 0, 600, line, White, AlignLeft)
+					r.DrawText(f, x, 600, line, White, c.a)
 					r.EndFrame()
 				}, nil, nil
 			})
