@@ -53,8 +53,8 @@ type FaceConfig struct {
 // pixels stays pixel-exact.
 //
 // A Face belongs to the renderer that made it and to its thread; it is not
-// safe for concurrent use, measurement included. Delete frees its atlas
-// space; the renderer's Close frees it too.
+// safe for concurrent use, measurement included. Close (or Delete) frees
+// its atlas space; the renderer's Close frees it too.
 type Face struct {
 	atlas  *atlas
 	sf     *sfnt.Font
@@ -367,9 +367,21 @@ func (f *Face) index(r rune) sfnt.GlyphIndex {
 	return i
 }
 
-// Delete frees the face's atlas space; later draws with it panic. Call it
-// between frames and before the renderer's Close (which frees the atlas
-// whole); calling it again does nothing.
+// Close frees the face's atlas space, as Delete does, and returns nil: a
+// Face is an io.Closer, like the x/image font.Face it wraps. A game that
+// rescales its UI makes a face per size and closes the old one; its
+// glyphs' space is reused by the next face, and a page left empty is
+// deleted (one spare page per filter is kept).
+func (f *Face) Close() error {
+	f.Delete()
+	return nil
+}
+
+// Delete frees the face's atlas space; later draws with it panic (Measure
+// still works). Call it between frames and before the renderer's Close
+// (which frees the atlas whole); calling it again does nothing. Without
+// it, a face's space is held until the renderer closes: faces are not
+// freed by the garbage collector.
 func (f *Face) Delete() {
 	if f.atlas == nil {
 		return
