@@ -3,6 +3,7 @@ package gfx
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/image/font/sfnt"
@@ -187,6 +188,9 @@ func (f *Face) blockHeight(text string) float32 {
 // included, as drawLine places it: a pair's kerning never moves the pen
 // back past the previous glyph's pen.
 func (f *Face) lineWidth(line string) float32 {
+	if !f.kern {
+		return f.advances(line)
+	}
 	w, start := float32(0), float32(0)
 	var prev sfnt.GlyphIndex
 	for i, ru := range line {
@@ -197,6 +201,24 @@ func (f *Face) lineWidth(line string) float32 {
 		start = w
 		w += adv
 		prev = idx
+	}
+	return w
+}
+
+// advances returns the sum of the advances of line's runes, in order:
+// lineWidth without kerning, with ASCII read a byte at a time (a long
+// centered or right-aligned line is measured before it is drawn).
+func (f *Face) advances(line string) float32 {
+	w := float32(0)
+	for i := 0; i < len(line); {
+		if b := line[i]; b < utf8.RuneSelf {
+			w += f.latin[b].adv
+			i++
+			continue
+		}
+		ru, n := utf8.DecodeRuneInString(line[i:])
+		w += f.advance(ru)
+		i += n
 	}
 	return w
 }
