@@ -107,7 +107,18 @@ func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
 	v := &r.view
 	var prev sfnt.GlyphIndex
 	start := x // the previous glyph's pen
-	for i, ru := range line {
+	skip := !v.all && !f.kern
+	for i := 0; i < len(line); {
+		// Without kerning, ASCII left of the view is passed a byte at a
+		// time (a line scrolled far left).
+		for skip && i < len(line) && line[i] < utf8.RuneSelf && x+f.reach.maxX < v.minX {
+			x += f.latin[line[i]].adv
+			i++
+		}
+		if i == len(line) {
+			return
+		}
+		ru, n := utf8.DecodeRuneInString(line[i:])
 		adv, idx := f.metrics(ru)
 		if f.kern && i > 0 {
 			x = max(x+f.kernPair(prev, idx), start)
@@ -124,6 +135,7 @@ func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
 		start = x
 		x += adv
 		prev = idx
+		i += n
 	}
 }
 

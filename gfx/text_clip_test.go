@@ -19,20 +19,25 @@ func longLine(n int) string {
 }
 
 // BenchmarkDrawTextLongLine is a frame of one line of 1 MB or 10 MB drawn
-// at the top left of an 800×600 window, and of the 10 MB line centered
-// (measured whole to be placed): its cost should be the glyphs that fit
+// at the top left of an 800×600 window, of the 10 MB line centered
+// (measured whole to be placed), and of the 10 MB line scrolled 4 million
+// pixels left (walked to the view): its cost should be the glyphs that fit
 // the window, not the line's length. heap-MiB is the heap in use after
 // the frames and a GC: what the renderer kept.
 func BenchmarkDrawTextLongLine(b *testing.B) {
 	for _, c := range []struct {
 		n int
 		a Align
-	}{{1 << 20, AlignLeft}, {10 << 20, AlignLeft}, {10 << 20, AlignCenter}} {
+		x float32
+	}{{1 << 20, AlignLeft, 0}, {10 << 20, AlignLeft, 0}, {10 << 20, AlignCenter, 400}, {10 << 20, AlignLeft, -4e6}} {
 		name := fmt.Sprintf("%dMB", c.n>>20)
-		x := float32(0)
-		if c.a == AlignCenter {
-			name, x = name+"-centered", 400
+		switch {
+		case c.a == AlignCenter:
+			name += "-centered"
+		case c.x < 0:
+			name += "-scrolled" // the pen starts 4 million pixels left
 		}
+		x := c.x
 		b.Run(name, func(b *testing.B) {
 			line := longLine(c.n)
 			var r *Renderer
@@ -109,8 +114,9 @@ func drawClipped(r *Renderer, draw func(noClip func())) clipRun {
 	return c
 }
 
-// TestDrawTextLongLineCostsWhatItShows: a 1 MB line, and 100,000 short
-// lines, queue only the glyphs whose cells touch the window (the view's
+// TestDrawTextLongLineCostsWhatItShows: a 1 MB line (also starting far
+// left of the window), a line beyond ASCII, and 100,000 short lines,
+// queue only the glyphs whose cells touch the window (the view's
 // margin of a thousandth included), left-aligned, centered and
 // right-aligned, and draw the same picture as without clipping; the batch
 // does not grow past its first size.
@@ -123,18 +129,28 @@ func TestDrawTextLongLineCostsWhatItShows(t *testing.T) {
 		if f.kern {
 			t.Fatal("Go Regular kerns: inBox does not")
 		}
-		for _, c := range []struct {
+		type textCase struct {
 			name string
 			x, y float32
 			text string
 			a    Align
-		}{
+		}
+		cases := []textCase{
 			{"left", 2, clipH - 2, long, AlignLeft},
+			{"scrolled left", -200000, clipH - 2, long, AlignLeft},
+			{"scrolled, non-ASCII", -2000, clipH - 2, strings.Repeat("€ é ", 5000), AlignLeft},
 			{"centered", clipW / 2, clipH / 2, long, AlignCenter | AlignMiddle},
 			{"right", clipW - 2, 2, long, AlignRight | AlignBottom},
 			{"lines", 2, clipH - 2, lines, AlignLeft},
 			{"lines from below", 2, -100, lines, AlignLeft | AlignBottom},
-		} {
+		}
+		// Scrolled left by every phase of the words (70 pixels or so),
+		// so some glyph straddles the left edge.
+		short := longLine(4096)
+		for k := range 25 {
+			cases = append(cases, textCase{fmt.Sprintf("scrolled by %d", 10000+3*k), -10000 - 3*float32(k), clipH / 2, short, AlignLeft})
+		}
+		for _, c := range cases {
 			run := drawClipped(r, func(func()) { r.DrawText(f, c.x, c.y, c.text, White, c.a) })
 			want := inBox(f, c.x, c.y, c.text, c.a, -mx, -my, clipW+mx, clipH+my)
 			if run.clipped.Sprites != want {
