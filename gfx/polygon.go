@@ -77,7 +77,8 @@ func (r *Renderer) closePolygons() {
 // read during the call, not kept: a reused array, such as one of
 // physics.MaxHullVertices filled from a Hull's Vertex, costs nothing.
 //
-// Polygons in a row go out in one draw call; a polygon after a sprite,
+// Polygons in a row go out in one draw call (one more per 262,144
+// vertices, which bounds the batch's memory); a polygon after a sprite,
 // rect, circle or glyph (or one of those after a polygon) ends the batch
 // before it, so painter's order is the order of the calls. It does not
 // allocate once the polygon batch has grown to the largest frame. Call it

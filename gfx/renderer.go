@@ -64,7 +64,9 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 // Circle's) share atlas pages, so sprites, text, rects and circles in any
 // order draw in one instanced call per page switch; a camera change, a
 // cube, a texture of its own (NewTexture, a render target) or a polygon
-// also ends a batch. Polygons in a row draw in one call of their own.
+// also ends a batch, and a run longer than 65,536 sprites is split (a
+// batch's memory is bounded). Polygons in a row draw in one call of their
+// own, up to 262,144 vertices. Text is clipped to the camera's view.
 // Painter's order is submission order, always. It owns every GL object it
 // makes, its faces' included, and deletes them in Close. Use it on the
 // thread that owns the context.
@@ -126,11 +128,12 @@ type Renderer struct {
 // FrameStats counts a frame's renderer work.
 type FrameStats struct {
 	// DrawCalls counts the frame's GL draw calls: one per sprite batch
-	// (a run of sprites on one atlas page under one camera), one per
-	// polygon batch (a run of polygons under one camera) and one per
-	// cube.
+	// (a run of up to 65,536 sprites on one atlas page under one camera),
+	// one per polygon batch (a run of polygons, up to 262,144 vertices,
+	// under one camera) and one per cube.
 	DrawCalls int
-	// Sprites counts the sprites, rects, circles and glyphs drawn.
+	// Sprites counts the sprites, rects, circles and glyphs drawn; glyphs
+	// that DrawText and Text clipped away are not counted.
 	Sprites int
 	// Polygons counts the polygons drawn (not those Polygon refused).
 	Polygons int
