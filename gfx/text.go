@@ -170,7 +170,8 @@ func roundHalfUp(v float32) float32 { return float32(math.Floor(float64(v) + 0.5
 
 // Measure returns the size of text drawn with f, in pixels: the width of
 // its widest line (the sum of its advances and kernings, from the first
-// glyph's pen position to the pen after the last glyph) and the height of
+// glyph's pen position to the pen after the last glyph; a kerning pair
+// never moves the pen back past the previous glyph's) and the height of
 // its block, from the first line's top (Ascent above its baseline) to the
 // last line's bottom (Descent below its baseline): Ascent + Descent +
 // LineHeight for each line after the first. The empty string has width 0
