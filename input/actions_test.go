@@ -132,3 +132,36 @@ func TestBindRefusesBadDeadZone(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseBinding: any text is refused or read as a binding that Bind
+// accepts, that String writes back as the same binding, and whose Value
+// is a finite number in [-1, 1] for any axis position.
+func FuzzParseBinding(f *testing.F) {
+	for _, s := range []string{"key:Space", "axis:LeftX-/0.25", "axis:LeftY+/NaN", "axis:RightX/1e-45", "pad:A", "mouse:Left", "axis:LeftX/-0", "axis:LeftX/0x1p-1"} {
+		f.Add(s, float32(0.5))
+	}
+	f.Fuzz(func(t *testing.T, s string, pos float32) {
+		b, err := ParseBinding(s)
+		if err != nil {
+			return
+		}
+		if err := b.Check(); err != nil {
+			t.Fatalf("ParseBinding(%q) = %+v, which Check refuses: %v", s, b, err)
+		}
+		again, err := ParseBinding(b.String())
+		if err != nil || again != b {
+			t.Fatalf("ParseBinding(%q) = %+v, written %q, read back %+v, %v", s, b, b.String(), again, err)
+		}
+		if b.Source != FromPadAxis {
+			return
+		}
+		var st State
+		var m Bindings
+		m.Bind(jump, b)
+		st.PadAdded(0, 1)
+		st.PadAxisEvent(0, PadAxis(b.Code), pos)
+		if v := NewActions(&st, &m).Value(jump); !(v >= -1 && v <= 1) {
+			t.Fatalf("binding %q with the axis at %v: Value %v", s, pos, v)
+		}
+	})
+}
