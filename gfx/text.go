@@ -118,8 +118,21 @@ func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
 		if i == len(line) {
 			return
 		}
-		ru, n := utf8.DecodeRuneInString(line[i:])
-		adv, idx := f.metrics(ru)
+		ru, n := rune(line[i]), 1
+		if ru >= utf8.RuneSelf {
+			ru, n = utf8.DecodeRuneInString(line[i:])
+		}
+		// Latin-1 is at hand; another rune is rasterized only if it may
+		// show.
+		var g *faceGlyph
+		var adv float32
+		var idx sfnt.GlyphIndex
+		if ru < 256 && f.latin[ru].ok {
+			g = &f.latin[ru]
+			adv, idx = g.adv, g.index
+		} else {
+			adv, idx = f.metrics(ru)
+		}
 		if f.kern && i > 0 {
 			x = max(x+f.kernPair(prev, idx), start)
 		}
@@ -127,7 +140,9 @@ func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
 			return
 		}
 		if v.all || x+f.reach.maxX >= v.minX {
-			g := f.glyph(ru)
+			if g == nil {
+				g = f.glyph(ru)
+			}
 			if g.ink && !v.outside(x+g.dx-g.w/2, base+g.dy-g.h/2, x+g.dx+g.w/2, base+g.dy+g.h/2) {
 				r.Draw(g.tex, Sprite{X: x + g.dx, Y: base + g.dy, W: g.w, H: g.h, Color: c})
 			}
