@@ -404,6 +404,49 @@ func TestDrawCopyOfDeletedOwnTexture(t *testing.T) {
 	}
 }
 
+// TestFramebufferCopyDeleted: deleting a copy of a deleted framebuffer
+// deletes nothing (the count of live GL objects does not go below its
+// start), its ID and its color texture's are 0, and its color texture
+// does not draw.
+func TestFramebufferCopyDeleted(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var before, afterDelete, afterCopy int
+	var ids [2]uint32
+	var msg any
+	err := withRenderer(func(r *Renderer) error {
+		before = LiveObjects()
+		fb, err := NewFramebuffer(4, 4)
+		if err != nil {
+			return err
+		}
+		cp := fb
+		fb.Delete()
+		afterDelete = LiveObjects()
+		ids = [2]uint32{cp.ID(), cp.Color.ID()}
+		func() {
+			defer func() { msg = recover() }()
+			r.Draw(cp.Color, Sprite{W: 1, H: 1})
+		}()
+		r.batch = r.batch[:0]
+		cp.Delete()
+		cp.Delete()
+		afterCopy = LiveObjects()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if afterDelete != before || afterCopy != before {
+		t.Errorf("live GL objects: %d before, %d after Delete, %d after deleting a copy", before, afterDelete, afterCopy)
+	}
+	if ids != [2]uint32{} {
+		t.Errorf("a copy of a deleted framebuffer has IDs %v, want 0", ids)
+	}
+	if msg != "gfx: Draw of a deleted texture" {
+		t.Errorf("drawing a deleted framebuffer's color through a copy: recovered %v", msg)
+	}
+}
+
 // TestNewTextureTooLarge: a side beyond the driver's maximum is refused
 // before anything is made, its size named.
 func TestNewTextureTooLarge(t *testing.T) {

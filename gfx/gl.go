@@ -89,8 +89,9 @@ type Texture struct {
 }
 
 // ownTexture is the state that every copy and region of a NewTexture
-// texture shares, so that after Delete on any one of them the others know
-// the GL object is gone (its name may already be another texture's).
+// texture (or every copy of a Framebuffer) shares, so that after Delete on
+// any one of them the others know the GL object is gone (its name may
+// already be another object's).
 type ownTexture struct{ deleted bool }
 
 // deleted reports whether t is a copy or region of a texture deleted since.
@@ -149,8 +150,14 @@ func newGLTexture(w, h int, pix []byte, linear bool) uint32 {
 }
 
 // ID returns the name of the GL texture that holds the image (an atlas
-// page for a renderer's texture), 0 after Delete.
-func (t Texture) ID() uint32 { return t.id }
+// page for a renderer's texture), 0 after Delete (of t, a copy of it, or
+// the texture it is a region of).
+func (t Texture) ID() uint32 {
+	if t.deleted() {
+		return 0
+	}
+	return t.id
+}
 
 // Size returns the texture size in pixels.
 func (t Texture) Size() (w, h int) { return t.w, t.h }
@@ -199,15 +206,16 @@ func (t *Texture) Delete() {
 type Framebuffer struct {
 	id, depth uint32
 	Color     Texture
+	gone      *ownTexture // shared by copies: set by Delete
 }
 
 // NewFramebuffer makes a w×h framebuffer with an RGBA8 color texture and a
 // 24-bit depth buffer.
 func NewFramebuffer(w, h int) (Framebuffer, error) {
-	var f Framebuffer
+	f := Framebuffer{gone: new(ownTexture)}
 	var err error
 	if f.Color, err = NewTexture(w, h, nil, true); err != nil {
-		return f, err
+		return Framebuffer{}, err
 	}
 	gl.GenFramebuffers(1, &f.id)
 	live.Add(1)
@@ -227,12 +235,24 @@ func NewFramebuffer(w, h int) (Framebuffer, error) {
 	return f, glError("NewFramebuffer")
 }
 
-// ID returns the GL name, 0 after Delete.
-func (f Framebuffer) ID() uint32 { return f.id }
+// ID returns the GL name, 0 after Delete (of f or of a copy of it).
+func (f Framebuffer) ID() uint32 {
+	if f.gone != nil && f.gone.deleted {
+		return 0
+	}
+	return f.id
+}
 
-// Delete deletes the framebuffer and its attachments; later calls do
-// nothing.
+// Delete deletes the framebuffer and its attachments; later calls, and
+// calls on a copy of it, do nothing (but clear it).
 func (f *Framebuffer) Delete() {
+	if f.gone != nil && f.gone.deleted {
+		*f = Framebuffer{}
+		return
+	}
+	if f.gone != nil {
+		f.gone.deleted = true
+	}
 	if f.id != 0 {
 		gl.DeleteFramebuffers(1, &f.id)
 		f.id = 0
