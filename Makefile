@@ -53,6 +53,7 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_COUNT) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x ./netplay
@@ -85,6 +86,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -325,6 +326,144 @@ func TestSubOutsidePanics(t *testing.T) {
 		}
 	}()
 	Texture{w: 4, h: 4, u1: 1, v1: 1}.Sub(3, 0, 2, 2)
+}
+
+// TestSubHugeRectanglesPanic: a region whose x+w or y+h overflows int is
+// outside the texture too, not a region with wrapped-around coordinates.
+func TestSubHugeRectanglesPanic(t *testing.T) {
+	tex := Texture{w: 4, h: 4, u1: 1, v1: 1}
+	for _, c := range [][4]int{
+		{1, 0, math.MaxInt, 1},
+		{0, 1, 1, math.MaxInt},
+		{2, 2, math.MaxInt - 1, math.MaxInt - 1},
+		{math.MaxInt, 0, 1, 1},
+		{0, math.MaxInt32, 1, 1},
+		{math.MaxInt32, math.MaxInt32, math.MaxInt32, math.MaxInt32},
+		{4, 0, 1, 1},
+	} {
+		want := fmt.Sprintf("gfx: Texture.Sub(%d, %d, %d, %d) is outside the 4x4 texture", c[0], c[1], c[2], c[3])
+		func() {
+			defer func() {
+				if msg := recover(); msg != want {
+					t.Errorf("Sub%v: recovered %v, want %q", c, msg, want)
+				}
+			}()
+			s := tex.Sub(c[0], c[1], c[2], c[3])
+			t.Errorf("Sub%v returned a %dx%d region at u %v..%v", c, s.w, s.h, s.u0, s.u1)
+		}()
+	}
+	if s := tex.Sub(3, 3, 1, 1); s.w != 1 || s.u0 != 0.75 || s.u1 != 1 || s.v0 != 0 || s.v1 != 0.25 {
+		t.Errorf("Sub(3, 3, 1, 1) = %+v, want the bottom-right texel", s)
+	}
+}
+
+// TestDrawCopyOfDeletedOwnTexture: a copy or a region of a NewTexture
+// texture deleted through another copy does not draw (its GL name may be
+// reused by the next texture made): it panics as the deleted texture does,
+// and deleting it again deletes nothing.
+func TestDrawCopyOfDeletedOwnTexture(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var before, after int
+	var msgs [2]any
+	onMain(func() { before = LiveObjects() })
+	err := withRenderer(func(r *Renderer) error {
+		tex, err := NewTexture(2, 2, nil, false)
+		if err != nil {
+			return err
+		}
+		stale, region := tex, tex.Sub(0, 0, 1, 1)
+		tex.Delete()
+		for i, s := range []Texture{stale, region} {
+			func() {
+				defer func() { msgs[i] = recover() }()
+				r.BeginFrame(4, 4, Black)
+				r.Draw(s, Sprite{W: 1, H: 1})
+			}()
+			r.batch = r.batch[:0]
+			r.EndFrame()
+		}
+		live := LiveObjects()
+		stale.Delete()
+		region.Delete()
+		if LiveObjects() != live {
+			t.Errorf("deleting a copy of a deleted texture: %d live objects, want %d", LiveObjects(), live)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, msg := range msgs {
+		if msg != "gfx: Draw of a deleted texture" {
+			t.Errorf("drawing %s of a deleted texture: recovered %v", []string{"a copy", "a region"}[i], msg)
+		}
+	}
+	onMain(func() { after = LiveObjects() })
+	if after != before {
+		t.Errorf("%d GL objects alive after Close, want %d", after, before)
+	}
+}
+
+// TestFramebufferCopyDeleted: deleting a copy of a deleted framebuffer
+// deletes nothing (the count of live GL objects does not go below its
+// start), its ID and its color texture's are 0, and its color texture
+// does not draw.
+func TestFramebufferCopyDeleted(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var before, afterDelete, afterCopy int
+	var ids [2]uint32
+	var msg any
+	err := withRenderer(func(r *Renderer) error {
+		before = LiveObjects()
+		fb, err := NewFramebuffer(4, 4)
+		if err != nil {
+			return err
+		}
+		cp := fb
+		fb.Delete()
+		afterDelete = LiveObjects()
+		ids = [2]uint32{cp.ID(), cp.Color.ID()}
+		func() {
+			defer func() { msg = recover() }()
+			r.Draw(cp.Color, Sprite{W: 1, H: 1})
+		}()
+		r.batch = r.batch[:0]
+		cp.Delete()
+		cp.Delete()
+		afterCopy = LiveObjects()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if afterDelete != before || afterCopy != before {
+		t.Errorf("live GL objects: %d before, %d after Delete, %d after deleting a copy", before, afterDelete, afterCopy)
+	}
+	if ids != [2]uint32{} {
+		t.Errorf("a copy of a deleted framebuffer has IDs %v, want 0", ids)
+	}
+	if msg != "gfx: Draw of a deleted texture" {
+		t.Errorf("drawing a deleted framebuffer's color through a copy: recovered %v", msg)
+	}
+}
+
+// TestNewTextureTooLarge: a side beyond the driver's maximum is refused
+// before anything is made, its size named.
+func TestNewTextureTooLarge(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 4, Height: 4})
+	var err error
+	var before, after int
+	onMain(func() {
+		before = LiveObjects()
+		_, err = NewTexture(math.MaxInt32+1, 1, nil, false)
+		after = LiveObjects()
+	})
+	if err == nil || !strings.Contains(err.Error(), "texture size 2147483648x1: larger than the driver's maximum texture size") {
+		t.Errorf("NewTexture(2^31, 1): %v", err)
+	}
+	if after != before {
+		t.Errorf("refused texture left %d GL objects", after-before)
+	}
 }
 
 // pattern returns a w×h opaque image whose every pixel differs from its

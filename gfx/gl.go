@@ -79,13 +79,24 @@ type Texture struct {
 	// u0, v0 and u1, v1 are the GL texture coordinates of the image's
 	// bottom-left and top-right corners.
 	u0, v0, u1, v1 float32
-	nearest        bool   // sampled at texel centers (the shader snaps)
-	own            bool   // a NewTexture texture: Delete deletes the GL object
-	sub            bool   // a region (Sub): Delete leaves the parent alone
-	page           *page  // its atlas page, nil for a texture of its own
-	atlas          *atlas // the atlas that allocated it (not for a page's shapes)
-	slot           int32  // its allocation in atlas, for Delete and checks
-	gen            uint32 // the allocation's generation: a stale copy is caught
+	nearest        bool        // sampled at texel centers (the shader snaps)
+	own            *ownTexture // a NewTexture texture's GL object, shared by its copies and regions
+	sub            bool        // a region (Sub): Delete leaves the parent alone
+	page           *page       // its atlas page, nil for a texture of its own
+	atlas          *atlas      // the atlas that allocated it (not for a page's shapes)
+	slot           int32       // its allocation in atlas, for Delete and checks
+	gen            uint32      // the allocation's generation: a stale copy is caught
+}
+
+// ownTexture is the state that every copy and region of a NewTexture
+// texture (or every copy of a Framebuffer) shares, so that after Delete on
+// any one of them the others know the GL object is gone (its name may
+// already be another object's).
+type ownTexture struct{ deleted bool }
+
+// deleted reports whether t is a copy or region of a texture deleted since.
+func (t *Texture) deleted() bool {
+	return t.own != nil && t.own.deleted || t.atlas != nil && !t.atlas.valid(t.slot, t.gen)
 }
 
 // NewTexture makes a w×h RGBA8 texture of its own from premultiplied pixels
@@ -97,12 +108,21 @@ func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 	if w <= 0 || h <= 0 {
 		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: must be positive", w, h)
 	}
+	var maxSide int32
+	gl.GetIntegerv(gl.MAX_TEXTURE_SIZE, &maxSide)
+	if w > int(maxSide) || h > int(maxSide) {
+		return Texture{}, fmt.Errorf("gfx: texture size %dx%d: larger than the driver's maximum texture size, %d", w, h, maxSide)
+	}
 	if pix != nil && len(pix) != 4*w*h {
 		return Texture{}, fmt.Errorf("gfx: texture %dx%d: %d bytes of pixels, want %d", w, h, len(pix), 4*w*h)
 	}
-	t := Texture{w: w, h: h, u1: 1, v1: 1, nearest: !linear, own: true}
+	t := Texture{w: w, h: h, u1: 1, v1: 1, nearest: !linear, own: new(ownTexture)}
 	t.id = newGLTexture(w, h, pix, linear)
-	return t, glError("NewTexture")
+	if err := glError("NewTexture"); err != nil {
+		t.Delete() // out of memory: nothing is left behind
+		return Texture{}, err
+	}
+	return t, nil
 }
 
 // newGLTexture makes a GL texture with clamped edges and uploads pix (nil
@@ -130,8 +150,14 @@ func newGLTexture(w, h int, pix []byte, linear bool) uint32 {
 }
 
 // ID returns the name of the GL texture that holds the image (an atlas
-// page for a renderer's texture), 0 after Delete.
-func (t Texture) ID() uint32 { return t.id }
+// page for a renderer's texture), 0 after Delete (of t, a copy of it, or
+// the texture it is a region of).
+func (t Texture) ID() uint32 {
+	if t.deleted() {
+		return 0
+	}
+	return t.id
+}
 
 // Size returns the texture size in pixels.
 func (t Texture) Size() (w, h int) { return t.w, t.h }
@@ -140,15 +166,18 @@ func (t Texture) Size() (w, h int) { return t.w, t.h }
 // at the top left as in image files: a sprite-sheet frame or a tile. It
 // shares t's page, so it batches with t and with every other region of
 // it, and it lives as long as t: deleting t makes its regions invalid,
-// and Delete on a region does nothing to t. A region outside t panics.
+// and Delete on a region does nothing to t. A region outside t panics,
+// naming it, however large its numbers (the bounds are checked without
+// overflow).
 func (t Texture) Sub(x, y, w, h int) Texture {
-	if x < 0 || y < 0 || w <= 0 || h <= 0 || x+w > t.w || y+h > t.h {
+	// x+w could overflow; w > t.w-x cannot, once 0 <= x <= t.w.
+	if x < 0 || y < 0 || w <= 0 || h <= 0 || x >= t.w || y >= t.h || w > t.w-x || h > t.h-y {
 		panic(fmt.Sprintf("gfx: Texture.Sub(%d, %d, %d, %d) is outside the %dx%d texture", x, y, w, h, t.w, t.h))
 	}
 	fx0, fx1 := float32(x)/float32(t.w), float32(x+w)/float32(t.w)
 	ftop, fbot := float32(y)/float32(t.h), float32(y+h)/float32(t.h) // from the top
 	s := t
-	s.w, s.h, s.own, s.sub = w, h, false, true
+	s.w, s.h, s.sub = w, h, true
 	s.u0, s.u1 = t.u0+fx0*(t.u1-t.u0), t.u0+fx1*(t.u1-t.u0)
 	s.v0, s.v1 = t.v1+fbot*(t.v0-t.v1), t.v1+ftop*(t.v0-t.v1)
 	return s
@@ -158,12 +187,14 @@ func (t Texture) Sub(x, y, w, h int) Texture {
 // renderer's texture gives its atlas space back for reuse. Call it between
 // frames (not between drawing the texture and EndFrame) and before the
 // renderer's Close. Later calls, and calls on a region (Sub),
-// do nothing but clear t.
+// do nothing but clear t. Copies and regions of a deleted texture stay
+// deleted: drawing one panics, deleting one does nothing.
 func (t *Texture) Delete() {
 	switch {
-	case t.own && t.id != 0:
+	case t.own != nil && !t.sub && !t.own.deleted && t.id != 0:
 		gl.DeleteTextures(1, &t.id)
 		live.Add(-1)
+		t.own.deleted = true
 	case t.atlas != nil && !t.sub:
 		t.atlas.free(t.slot, t.gen)
 	}
@@ -175,15 +206,16 @@ func (t *Texture) Delete() {
 type Framebuffer struct {
 	id, depth uint32
 	Color     Texture
+	gone      *ownTexture // shared by copies: set by Delete
 }
 
 // NewFramebuffer makes a w×h framebuffer with an RGBA8 color texture and a
 // 24-bit depth buffer.
 func NewFramebuffer(w, h int) (Framebuffer, error) {
-	var f Framebuffer
+	f := Framebuffer{gone: new(ownTexture)}
 	var err error
 	if f.Color, err = NewTexture(w, h, nil, true); err != nil {
-		return f, err
+		return Framebuffer{}, err
 	}
 	gl.GenFramebuffers(1, &f.id)
 	live.Add(1)
@@ -203,12 +235,24 @@ func NewFramebuffer(w, h int) (Framebuffer, error) {
 	return f, glError("NewFramebuffer")
 }
 
-// ID returns the GL name, 0 after Delete.
-func (f Framebuffer) ID() uint32 { return f.id }
+// ID returns the GL name, 0 after Delete (of f or of a copy of it).
+func (f Framebuffer) ID() uint32 {
+	if f.gone != nil && f.gone.deleted {
+		return 0
+	}
+	return f.id
+}
 
-// Delete deletes the framebuffer and its attachments; later calls do
-// nothing.
+// Delete deletes the framebuffer and its attachments; later calls, and
+// calls on a copy of it, do nothing (but clear it).
 func (f *Framebuffer) Delete() {
+	if f.gone != nil && f.gone.deleted {
+		*f = Framebuffer{}
+		return
+	}
+	if f.gone != nil {
+		f.gone.deleted = true
+	}
 	if f.id != 0 {
 		gl.DeleteFramebuffers(1, &f.id)
 		f.id = 0

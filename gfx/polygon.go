@@ -77,7 +77,8 @@ func (r *Renderer) closePolygons() {
 // read during the call, not kept: a reused array, such as one of
 // physics.MaxHullVertices filled from a Hull's Vertex, costs nothing.
 //
-// Polygons in a row go out in one draw call; a polygon after a sprite,
+// Polygons in a row go out in one draw call (one more per 262,144
+// vertices, which bounds the batch's memory); a polygon after a sprite,
 // rect, circle or glyph (or one of those after a polygon) ends the batch
 // before it, so painter's order is the order of the calls. It does not
 // allocate once the polygon batch has grown to the largest frame. Call it
@@ -89,6 +90,9 @@ func (r *Renderer) Polygon(x, y, angle float32, verts []mgl32.Vec2, c Color) {
 	}
 	if len(r.batch) != 0 {
 		r.flushSprites()
+	}
+	if len(r.polys)+3*(n-2) > maxPolyBatch {
+		r.flushPolygons()
 	}
 	p := placement{x: x, y: y, cos: 1, color: c}
 	if angle != 0 {
@@ -132,6 +136,7 @@ func (r *Renderer) flushPolygons() {
 	gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Polygons += r.polyCount
+	r.polyUse.use(n)
 	r.polys = r.polys[:0]
 	r.polyCount = 0
 }

@@ -64,7 +64,9 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 // Circle's) share atlas pages, so sprites, text, rects and circles in any
 // order draw in one instanced call per page switch; a camera change, a
 // cube, a texture of its own (NewTexture, a render target) or a polygon
-// also ends a batch. Polygons in a row draw in one call of their own.
+// also ends a batch, and a run longer than 65,536 sprites is split (a
+// batch's memory is bounded). Polygons in a row draw in one call of their
+// own, up to 262,144 vertices. Text is clipped to the camera's view.
 // Painter's order is submission order, always. It owns every GL object it
 // makes, its faces' included, and deletes them in Close. Use it on the
 // thread that owns the context.
@@ -91,6 +93,7 @@ type Renderer struct {
 	batchTex  uint32 // the GL texture of the queued sprites
 	batchPage *page  // its atlas page, nil for a texture of its own
 	proj      mgl32.Mat4
+	view      view // what proj shows, in camera units: text outside is not queued
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
@@ -102,6 +105,10 @@ type Renderer struct {
 	polys        []polyVertex
 	polyCount    int // polygons queued in polys
 	polyCapBytes int // size of polyBuf's store
+
+	// How much of the batches recent frames used, to give back what one
+	// huge frame grew them to.
+	spriteUse, polyUse bufferUse
 
 	w, h   int
 	frame  FrameStats // the frame being drawn
@@ -121,11 +128,12 @@ type Renderer struct {
 // FrameStats counts a frame's renderer work.
 type FrameStats struct {
 	// DrawCalls counts the frame's GL draw calls: one per sprite batch
-	// (a run of sprites on one atlas page under one camera), one per
-	// polygon batch (a run of polygons under one camera) and one per
-	// cube.
+	// (a run of up to 65,536 sprites on one atlas page under one camera),
+	// one per polygon batch (a run of polygons, up to 262,144 vertices,
+	// under one camera) and one per cube.
 	DrawCalls int
-	// Sprites counts the sprites, rects, circles and glyphs drawn.
+	// Sprites counts the sprites, rects, circles and glyphs drawn; glyphs
+	// that DrawText and Text clipped away are not counted.
 	Sprites int
 	// Polygons counts the polygons drawn (not those Polygon refused).
 	Polygons int
@@ -136,10 +144,14 @@ type FrameStats struct {
 func (r *Renderer) LastFrame() FrameStats { return r.last }
 
 // NewRenderer makes the renderer's programs, buffers and textures in the
-// current context. The batch grows to the largest frame seen, then stops
-// allocating.
+// current context. The batches grow to the largest frame seen, then stop
+// allocating; a batch that reaches maxBatch sprites is drawn and started
+// again, so a frame of millions of sprites costs no more than 64 Ki of
+// them at a time in memory; and after shrinkFrames frames in a row that
+// use under a quarter of a batch, it shrinks to twice their use (see
+// bufferUse).
 func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]instance, 0, 1024)}
+	r := &Renderer{batch: make([]instance, 0, minBatch), view: view{all: true}}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -251,6 +263,7 @@ func (r *Renderer) SetTarget(w, h int) {
 	r.w, r.h = w, h
 	gl.Viewport(0, 0, int32(w), int32(h))
 	r.proj = PixelCamera(w, h).Matrix()
+	r.view = viewOf(r.proj)
 }
 
 // GPUTime returns the GPU time of the most recent frame whose timer query
@@ -258,29 +271,35 @@ func (r *Renderer) SetTarget(w, h int) {
 func (r *Renderer) GPUTime() time.Duration { return r.gpuTime }
 
 // SetCamera sets the projection·view matrix for the sprites that follow,
-// flushing the ones before.
+// flushing the ones before. Text (DrawText, Text) is clipped to what it
+// shows when it is a 2D affine matrix (any orthographic camera, Camera2D's
+// included, turned or not); under a perspective matrix every glyph is
+// queued.
 func (r *Renderer) SetCamera(m mgl32.Mat4) {
 	r.Flush()
 	r.proj = m
+	r.view = viewOf(m)
 }
 
 // Draw queues a sprite of texture tex; the zero Texture draws the sprite's
 // color alone. The sprite joins the current batch when tex is on the same
 // GL texture (atlas page) as the sprites before it. Drawing a texture
-// after its Delete panics. It does not allocate once the batch has grown
-// to the largest frame.
+// after its Delete, or a copy or region of it, panics. It does not
+// allocate once the batch has grown to the largest frame.
 func (r *Renderer) Draw(tex Texture, s Sprite) {
 	if len(r.polys) != 0 {
 		r.flushPolygons()
 	}
 	if tex.id == 0 {
 		tex = r.shapes().white
-	} else if tex.atlas != nil && !tex.atlas.valid(tex.slot, tex.gen) {
+	} else if tex.deleted() {
 		panic("gfx: Draw of a deleted texture")
 	}
 	if tex.id != r.batchTex {
 		r.Flush()
 		r.batchTex, r.batchPage = tex.id, tex.page
+	} else if len(r.batch) == maxBatch {
+		r.flushSprites()
 	}
 	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color}
 	if s.Angle != 0 {
@@ -391,6 +410,7 @@ func (r *Renderer) flushSprites() {
 	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 	r.frame.DrawCalls++
 	r.frame.Sprites += n
+	r.spriteUse.use(n)
 	r.batch = r.batch[:0]
 }
 
@@ -425,6 +445,7 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 // EndFrame flushes what is queued and returns the frame's counts.
 func (r *Renderer) EndFrame() FrameStats {
 	r.Flush()
+	r.shrinkBatches()
 	r.last = r.frame
 	gl.EndQuery(gl.TIME_ELAPSED)
 	r.queried[r.queryCur] = true

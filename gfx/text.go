@@ -3,7 +3,10 @@ package gfx
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
+
+	"golang.org/x/image/font/sfnt"
 )
 
 // Align says where text sits relative to the point it is drawn at: one
@@ -54,18 +57,38 @@ const (
 // draw call of its own. It does not allocate once the runes it draws are
 // rasterized (NewFace rasterizes Latin-1; see Face). Drawing with a face of
 // another renderer, or a deleted one, panics.
+//
+// Text is clipped to what the camera shows (see SetCamera), so a string
+// from a peer costs what it shows, whatever its length: a glyph wholly
+// outside is not queued (nor rasterized, when new), a line stops at its
+// first glyph that starts past the right edge (pens only move right: a
+// kerning pair never moves the pen back past the previous glyph's, in
+// Measure too), and the lines stop at the first one below the bottom.
+// Lines above the top cost a search for their '\n'; a line drawn
+// centered or right-aligned is measured (Measure's cost, a few ns a rune)
+// before its visible glyphs are queued.
 func (r *Renderer) DrawText(f *Face, x, y float32, text string, c Color, a Align) {
 	if f.atlas != r.atlas {
 		panic("gfx: DrawText with a deleted Face or one of another renderer")
 	}
+	v := &r.view
 	base := f.firstBaseline(y, text, a)
 	for {
 		i := strings.IndexByte(text, '\n')
+		line := text
+		if i >= 0 {
+			line = text[:i]
+		}
+		b := roundHalfUp(base)
+		switch {
+		case v.all || b+f.reach.minY <= v.maxY && b+f.reach.maxY >= v.minY:
+			r.drawLine(f, f.lineStart(x, line, a), b, line, c)
+		case b+f.reach.maxY < v.minY && f.lineHeight > 0:
+			return // below the view, as every later line
+		}
 		if i < 0 {
-			r.drawLine(f, f.lineStart(x, text, a), roundHalfUp(base), text, c)
 			return
 		}
-		r.drawLine(f, f.lineStart(x, text[:i], a), roundHalfUp(base), text[:i], c)
 		text = text[i+1:]
 		base -= f.lineHeight
 	}
@@ -77,19 +100,57 @@ func (r *Renderer) DrawTextBytes(f *Face, x, y float32, text []byte, c Color, a 
 	r.DrawText(f, x, y, bytesString(text), c, a)
 }
 
-// drawLine queues one line's glyphs from the pen at (x, base).
+// drawLine queues the visible glyphs of one line from the pen at (x,
+// base), stopping at the first glyph that starts past the view's right
+// edge: pens never move left, so no later glyph can show.
 func (r *Renderer) drawLine(f *Face, x, base float32, line string, c Color) {
-	var prev rune = -1
-	for _, ru := range line {
-		g := f.glyph(ru)
-		if f.kern && prev >= 0 {
-			x += f.kernPair(f.index(prev), g.index)
+	v := &r.view
+	var prev sfnt.GlyphIndex
+	start := x // the previous glyph's pen
+	skip := !v.all && !f.kern
+	for i := 0; i < len(line); {
+		// Without kerning, ASCII left of the view is passed a byte at a
+		// time (a line scrolled far left).
+		for skip && i < len(line) && line[i] < utf8.RuneSelf && x+f.reach.maxX < v.minX {
+			x += f.latin[line[i]].adv
+			i++
 		}
-		if g.ink {
-			r.Draw(g.tex, Sprite{X: x + g.dx, Y: base + g.dy, W: g.w, H: g.h, Color: c})
+		if i == len(line) {
+			return
 		}
-		x += g.adv
-		prev = ru
+		ru, n := rune(line[i]), 1
+		if ru >= utf8.RuneSelf {
+			ru, n = utf8.DecodeRuneInString(line[i:])
+		}
+		// Latin-1 is at hand; another rune is rasterized only if it may
+		// show.
+		var g *faceGlyph
+		var adv float32
+		var idx sfnt.GlyphIndex
+		if ru < 256 && f.latin[ru].ok {
+			g = &f.latin[ru]
+			adv, idx = g.adv, g.index
+		} else {
+			adv, idx = f.metrics(ru)
+		}
+		if f.kern && i > 0 {
+			x = max(x+f.kernPair(prev, idx), start)
+		}
+		if !v.all && x+f.reach.minX > v.maxX {
+			return
+		}
+		if v.all || x+f.reach.maxX >= v.minX {
+			if g == nil {
+				g = f.glyph(ru)
+			}
+			if g.ink && !v.outside(x+g.dx-g.w/2, base+g.dy-g.h/2, x+g.dx+g.w/2, base+g.dy+g.h/2) {
+				r.Draw(g.tex, Sprite{X: x + g.dx, Y: base + g.dy, W: g.w, H: g.h, Color: c})
+			}
+		}
+		start = x
+		x += adv
+		prev = idx
+		i += n
 	}
 }
 
@@ -124,7 +185,8 @@ func roundHalfUp(v float32) float32 { return float32(math.Floor(float64(v) + 0.5
 
 // Measure returns the size of text drawn with f, in pixels: the width of
 // its widest line (the sum of its advances and kernings, from the first
-// glyph's pen position to the pen after the last glyph) and the height of
+// glyph's pen position to the pen after the last glyph; a kerning pair
+// never moves the pen back past the previous glyph's) and the height of
 // its block, from the first line's top (Ascent above its baseline) to the
 // last line's bottom (Descent below its baseline): Ascent + Descent +
 // LineHeight for each line after the first. The empty string has width 0
@@ -151,16 +213,40 @@ func (f *Face) blockHeight(text string) float32 {
 }
 
 // lineWidth returns the advance width of one line (no '\n'), kerning
-// included.
+// included, as drawLine places it: a pair's kerning never moves the pen
+// back past the previous glyph's pen.
 func (f *Face) lineWidth(line string) float32 {
-	w := float32(0)
-	var prev rune = -1
-	for _, ru := range line {
-		if f.kern && prev >= 0 {
-			w += f.kernPair(f.index(prev), f.index(ru))
+	if !f.kern {
+		return f.advances(line)
+	}
+	w, start := float32(0), float32(0)
+	var prev sfnt.GlyphIndex
+	for i, ru := range line {
+		adv, idx := f.metrics(ru)
+		if f.kern && i > 0 {
+			w = max(w+f.kernPair(prev, idx), start)
 		}
+		start = w
+		w += adv
+		prev = idx
+	}
+	return w
+}
+
+// advances returns the sum of the advances of line's runes, in order:
+// lineWidth without kerning, with ASCII read a byte at a time (a long
+// centered or right-aligned line is measured before it is drawn).
+func (f *Face) advances(line string) float32 {
+	w := float32(0)
+	for i := 0; i < len(line); {
+		if b := line[i]; b < utf8.RuneSelf {
+			w += f.latin[b].adv
+			i++
+			continue
+		}
+		ru, n := utf8.DecodeRuneInString(line[i:])
 		w += f.advance(ru)
-		prev = ru
+		i += n
 	}
 	return w
 }

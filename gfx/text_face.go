@@ -53,8 +53,8 @@ type FaceConfig struct {
 // pixels stays pixel-exact.
 //
 // A Face belongs to the renderer that made it and to its thread; it is not
-// safe for concurrent use, measurement included. Delete frees its atlas
-// space; the renderer's Close frees it too.
+// safe for concurrent use, measurement included. Close (or Delete) frees
+// its atlas space; the renderer's Close frees it too.
 type Face struct {
 	atlas  *atlas
 	sf     *sfnt.Font
@@ -66,6 +66,11 @@ type Face struct {
 
 	size                        float64
 	ascent, descent, lineHeight float32
+	// reach bounds the cells of every glyph from the pen on the baseline
+	// (y up): the font's bounding box with the cells' margin, grown by
+	// any rasterized cell beyond it. DrawText clips with it before it
+	// looks a glyph up.
+	reach struct{ minX, minY, maxX, maxY float32 }
 
 	sheet  Texture             // the pre-rasterized glyphs
 	latin  [256]faceGlyph      // runes below 256, ok when rasterized
@@ -117,6 +122,12 @@ func (r *Renderer) NewFace(cfg FaceConfig) (*Face, error) {
 	}
 	m := ot.Metrics()
 	f.ascent, f.descent, f.lineHeight = float32(m.Ascent.Round()), float32(m.Descent.Round()), float32(m.Height.Round())
+	// The head table's box, y down, whole pixels out; a cell has a pixel
+	// of margin round the ink.
+	if b, err := fnt.sf.Bounds(&f.buf, f.ppem, font.HintingFull); err == nil {
+		f.reach.minX, f.reach.maxX = float32(b.Min.X.Floor()-1), float32(b.Max.X.Ceil()+1)
+		f.reach.minY, f.reach.maxY = float32(-b.Max.Y.Ceil()-1), float32(-b.Min.Y.Floor()+1)
+	}
 	if err := f.rasterizeLatin(); err != nil {
 		return nil, fmt.Errorf("gfx: face of %q at %v px: %w", fnt.name, size, err)
 	}
@@ -214,6 +225,8 @@ func (f *Face) rasterize(r rune, g *faceGlyph) (glyphCell, error) {
 	// camera's up.
 	g.dx = float32(dr.Min.X+dr.Max.X) / 2
 	g.dy = -float32(dr.Min.Y+dr.Max.Y) / 2
+	f.reach.minX, f.reach.maxX = min(f.reach.minX, float32(dr.Min.X-1)), max(f.reach.maxX, float32(dr.Max.X+1))
+	f.reach.minY, f.reach.maxY = min(f.reach.minY, float32(-dr.Max.Y-1)), max(f.reach.maxY, float32(-dr.Min.Y+1))
 	return c, nil
 }
 
@@ -328,6 +341,20 @@ func (f *Face) advance(r rune) float32 {
 	return float32(a.Round())
 }
 
+// metrics returns the advance and glyph index of r without rasterizing
+// it when it is new.
+func (f *Face) metrics(r rune) (adv float32, idx sfnt.GlyphIndex) {
+	if r >= 0 && r < 256 && f.latin[r].ok {
+		return f.latin[r].adv, f.latin[r].index
+	}
+	if g := f.more[r]; g != nil {
+		return g.adv, g.index
+	}
+	a, _ := f.ot.GlyphAdvance(r)
+	i, _ := f.sf.GlyphIndex(&f.buf, r)
+	return float32(a.Round()), i
+}
+
 // index is the glyph index of r, for kerning, without rasterizing it.
 func (f *Face) index(r rune) sfnt.GlyphIndex {
 	if r >= 0 && r < 256 && f.latin[r].ok {
@@ -340,9 +367,21 @@ func (f *Face) index(r rune) sfnt.GlyphIndex {
 	return i
 }
 
-// Delete frees the face's atlas space; later draws with it panic. Call it
-// between frames and before the renderer's Close (which frees the atlas
-// whole); calling it again does nothing.
+// Close frees the face's atlas space, as Delete does, and returns nil: a
+// Face is an io.Closer, like the x/image font.Face it wraps. A game that
+// rescales its UI makes a face per size and closes the old one; its
+// glyphs' space is reused by the next face, and a page left empty is
+// deleted (one spare page per filter is kept).
+func (f *Face) Close() error {
+	f.Delete()
+	return nil
+}
+
+// Delete frees the face's atlas space; later draws with it panic (Measure
+// still works). Call it between frames and before the renderer's Close
+// (which frees the atlas whole); calling it again does nothing. Without
+// it, a face's space is held until the renderer closes: faces are not
+// freed by the garbage collector.
 func (f *Face) Delete() {
 	if f.atlas == nil {
 		return

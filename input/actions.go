@@ -37,8 +37,19 @@ type Binding struct {
 	// as a button: -1 or +1; 0 reads the axis both ways as a value.
 	Dir int8
 	// DeadZone is the part of an axis's travel near rest read as 0; Value
-	// rescales the rest to 0..1.
+	// rescales the rest to 0..1. It must be in [0, 1): Bind refuses
+	// anything else (NaN, infinities, negatives, 1 and more), which would
+	// make Value NaN or infinite.
 	DeadZone float32
+}
+
+// Check reports whether b can be bound: for a FromPadAxis binding, a dead
+// zone in [0, 1). The error names the binding and the value.
+func (b Binding) Check() error {
+	if z := b.DeadZone; !(z >= 0 && z < 1) {
+		return fmt.Errorf("input: binding %s: dead zone %v must be a number in [0, 1)", b.name(), z)
+	}
+	return nil
 }
 
 // Key binds k.
@@ -51,7 +62,8 @@ func MouseBinding(b MouseButton) Binding { return Binding{Source: FromMouse, Cod
 func PadButtonBinding(b PadButton) Binding { return Binding{Source: FromPadButton, Code: uint16(b)} }
 
 // PadAxisBinding binds gamepad axis a on any pad, in direction dir (-1, +1,
-// or 0 for both), with a dead zone.
+// or 0 for both), with a dead zone in [0, 1) (Bind panics on another;
+// Binding.Check says so first, for a dead zone a player chose).
 func PadAxisBinding(a PadAxis, dir int8, deadZone float32) Binding {
 	return Binding{Source: FromPadAxis, Code: uint16(a), Dir: dir, DeadZone: deadZone}
 }
@@ -81,15 +93,30 @@ func (b Binding) String() string {
 	return "none"
 }
 
+// name is the binding as String writes it, without its dead zone: Check's
+// errors name the bad value apart.
+func (b Binding) name() string {
+	z := b
+	z.DeadZone = 0
+	return z.String()
+}
+
 // Bindings maps actions to controls. Its zero value binds nothing.
 type Bindings struct {
 	binds [MaxActions][]Binding
 }
 
-// Bind adds controls to action a.
+// Bind adds controls to action a. An action at or above MaxActions, or a
+// binding that Check refuses, is a caller bug: Bind panics, naming it, and
+// binds nothing.
 func (m *Bindings) Bind(a Action, bs ...Binding) {
 	if a >= MaxActions {
 		panic(fmt.Sprintf("input: Bind(%d): actions must be below %d", a, MaxActions))
+	}
+	for _, b := range bs {
+		if err := b.Check(); err != nil {
+			panic(err.Error())
+		}
 	}
 	m.binds[a] = append(m.binds[a], bs...)
 }
@@ -297,8 +324,10 @@ func ParseBinding(s string) (Binding, error) {
 	case "axis":
 		var dz float32
 		if n, z, ok := strings.Cut(name, "/"); ok {
+			// NaN and infinities parse; !(v >= 0 && v < 1) refuses them,
+			// and a value that rounds up to 1 as a float32.
 			v, err := strconv.ParseFloat(z, 32)
-			if err != nil || v < 0 || v >= 1 {
+			if f := float32(v); err != nil || !(f >= 0 && f < 1) {
 				return Binding{}, fmt.Errorf("binding %q: dead zone %q must be a number in [0, 1)", s, z)
 			}
 			name, dz = n, float32(v)
