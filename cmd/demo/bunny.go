@@ -123,7 +123,7 @@ func benchResult(w io.Writer, name string, n, textures int, intervals []time.Dur
 	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, textures, len(s), med, 1000/med)
 }
 
-func runBunnymark(o options, stdout io.Writer, sig *engine.Signals) error {
+func runBunnymark(o options, stdout io.Writer, w *watcher) error {
 	win, err := gfx.NewWindow(gfx.WindowConfig{Title: "fixstep bunnymark", Width: benchW, Height: benchH,
 		Vsync: gfx.VsyncOff, Unpaced: true})
 	if err != nil {
@@ -153,7 +153,7 @@ func runBunnymark(o options, stdout io.Writer, sig *engine.Signals) error {
 	if err != nil {
 		return err
 	}
-	watch(sig, loop)
+	w.watch(loop)
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}

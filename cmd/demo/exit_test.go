@@ -153,6 +153,31 @@ func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
 	}
 }
 
+// TestFailedStartKeepsEarlierProfiles: a run that fails before its loop
+// starts (here a bindings file that does not parse, read after the
+// profiles began) leaves the profiles of an earlier run as they were.
+func TestFailedStartKeepsEarlierProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem, bad := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof"), filepath.Join(dir, "bad.bindings")
+	for _, p := range []string{cpu, mem} {
+		if err := os.WriteFile(p, []byte("earlier run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(bad, []byte("left = key:NoSuchKey\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runDemo(t, nil, "-headless", "-ticks", "10", "-bindings", bad, "-cpuprofile", cpu, "-memprofile", mem)
+	if err == nil || !strings.Contains(out, "NoSuchKey") {
+		t.Fatalf("a bad bindings file: %v\n%s", err, out)
+	}
+	for _, p := range []string{cpu, mem} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "earlier run" {
+			t.Errorf("%s: %.20q, %v; want the earlier run's profile untouched", p, b, err)
+		}
+	}
+}
+
 // TestSignalAtStartEndsCleanly: a SIGTERM in the first milliseconds,
 // while the demo still opens its window, is caught (signals are caught
 // before main runs) and ends the run as a later one would: status 143, the

@@ -268,7 +268,14 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, prof.Stop()) }()
+	w := &watcher{sig: sig}
+	defer func() {
+		if err != nil && !w.started {
+			prof.Discard() // a failed start keeps an earlier run's profiles
+			return
+		}
+		err = errors.Join(err, prof.Stop())
+	}()
 	if prof.Addr() != "" {
 		fmt.Fprintf(os.Stderr, "demo: pprof at http://%s/debug/pprof/\n", prof.Addr())
 	}
@@ -276,12 +283,12 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 		return compare(o.Replay, o.compareWith, stdout)
 	}
 	if o.Replay != "" {
-		return replayWith(o.Replay, stdout, sig, nil)
+		return replayWith(o.Replay, stdout, w, nil)
 	}
 	switch o.bench {
 	case "":
 	case "sprites":
-		return runBunnymark(o, stdout, sig)
+		return runBunnymark(o, stdout, w)
 	default:
 		return fmt.Errorf("-bench %q: the only benchmark is sprites", o.bench)
 	}
@@ -314,9 +321,9 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 		cfg.InputSize = arena.InputSize // the game's own input: what netplay sends and a match's recording holds
 	}
 	if o.headless {
-		return runHeadless(o, cfg, sc, keys, stdout, sig)
+		return runHeadless(o, cfg, sc, keys, stdout, w)
 	}
-	return runWindow(o, cfg, sc, snd, keys, stdout, sig)
+	return runWindow(o, cfg, sc, snd, keys, stdout, w)
 }
 
 // sounds are the demo's mixer and its bounce: a silent mixer that counts
@@ -362,9 +369,23 @@ func (s *sounds) close() {
 var assets embed.FS
 
 // watch makes a signal stop l, when signals are caught.
-func watch(sig *engine.Signals, l *engine.Loop) {
-	if sig != nil {
-		sig.Watch(l)
+// watcher hands each loop to the signal handler just before it runs, and
+// so knows whether the run got that far: a run that failed before then
+// (a bad bindings file, no display) discards its profiles instead of
+// replacing an earlier run's.
+type watcher struct {
+	sig     *engine.Signals // nil in tests
+	started bool
+}
+
+// watch is called just before l runs.
+func (w *watcher) watch(l *engine.Loop) {
+	if w == nil {
+		return
+	}
+	w.started = true
+	if w.sig != nil {
+		w.sig.Watch(l)
 	}
 }
 
@@ -387,7 +408,7 @@ func loadBindings(path string) (*input.Bindings, error) {
 	return arena.ParseBindings(f, path)
 }
 
-func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys *input.State, stdout io.Writer, sig *engine.Signals) error {
+func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys *input.State, stdout io.Writer, w *watcher) error {
 	level := slog.LevelInfo
 	if o.glDebug {
 		level = slog.LevelDebug
@@ -423,7 +444,7 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	if err := o.StartSyncTest(g.loop, keys); err != nil {
 		return err
 	}
-	watch(sig, g.loop)
+	w.watch(g.loop)
 	// However the run ends (a stop, a signal, an error, a panic the loop
 	// recovered), close what the demo made and report before returning it:
 	// the deferred calls find everything closed.
@@ -533,7 +554,7 @@ func (h *headless) End(s *engine.Stats) error {
 	return nil
 }
 
-func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.State, stdout io.Writer, sig *engine.Signals) error {
+func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.State, stdout io.Writer, w *watcher) error {
 	h := &headless{Scene: sc, out: stdout, ticks: o.ticks}
 	var p engine.Platform
 	switch {
@@ -560,7 +581,7 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.Stat
 	if err := o.StartSyncTest(loop, keys); err != nil {
 		return err
 	}
-	watch(sig, loop)
+	w.watch(loop)
 	err = m.end(loop.Run(context.Background()))
 	var stopped *engine.SignalError
 	var vanished *netplay.DisconnectError

@@ -158,7 +158,7 @@ func replay(path string, stdout io.Writer) error { return replayWith(path, stdou
 // happen at the same tick with the same message. before, when not nil,
 // runs before each tick's update: tests change the simulation with it, as
 // a code change would.
-func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(*arena.Scene, engine.Tick)) error {
+func replayWith(path string, stdout io.Writer, w *watcher, before func(*arena.Scene, engine.Tick)) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
@@ -173,7 +173,7 @@ func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(
 	}
 	if rr.Header.InputSize != 0 { // the game's own input: a netplay match's recording
 		f.Close()
-		return replayMatch(path, stdout, sig)
+		return replayMatch(path, stdout, w)
 	}
 	o, err := parseParams(rr.Header.Params)
 	if err != nil {
@@ -199,7 +199,7 @@ func replayWith(path string, stdout io.Writer, sig *engine.Signals, before func(
 	if err != nil {
 		return err
 	}
-	watch(sig, loop)
+	w.watch(loop)
 	start := time.Now()
 	err = loop.Run(context.Background())
 	took := time.Since(start).Round(time.Millisecond)
@@ -302,7 +302,7 @@ func (v *verifier) readEnd() {
 // with -host, -join or -spectate), headless and as fast as the CPU allows:
 // every player's input of every tick is in the file, and the scene runs
 // alone on them, its state hash checked every second.
-func replayMatch(path string, stdout io.Writer, sig *engine.Signals) error {
+func replayMatch(path string, stdout io.Writer, w *watcher) error {
 	o, players, err := matchOptions(path)
 	if err != nil {
 		return err
@@ -321,7 +321,7 @@ func replayMatch(path string, stdout io.Writer, sig *engine.Signals) error {
 	if err != nil {
 		return err
 	}
-	watch(sig, loop)
+	w.watch(loop)
 	start := time.Now()
 	if err := p.Close(loop.Run(context.Background())); err != nil {
 		return err

@@ -156,7 +156,7 @@ func main() {
 		err = signals.Err() // a signal during the shutdown
 	}
 	signals.Release() // everything is written
-	if err == nil {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return
 	}
 	var pe *engine.PanicError
@@ -173,8 +173,11 @@ const name = "skeleton"
 
 func run(sig *engine.Signals) (err error) {
 	g := &game{}
-	g.flags.Register(flag.CommandLine)
-	flag.Parse()
+	fs := flag.NewFlagSet(name, flag.ContinueOnError) // a bad flag is an error (exit 1), not flag's exit 2
+	g.flags.Register(fs)
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		return err // flag printed it with the usage; -h is flag.ErrHelp, exit 0
+	}
 	if err := g.flags.Check(engine.DefaultQualityLevels); err != nil {
 		return err
 	}
@@ -182,7 +185,14 @@ func run(sig *engine.Signals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, session.Stop()) }()
+	started := false // the loop ran: a failed start keeps an earlier run's profiles
+	defer func() {
+		if err != nil && !started {
+			session.Discard()
+			return
+		}
+		err = errors.Join(err, session.Stop())
+	}()
 
 	keys := &input.State{}
 	win, err := gfx.NewWindow(g.flags.Window(gfx.WindowConfig{Title: name, Input: keys}))
@@ -249,6 +259,7 @@ func run(sig *engine.Signals) (err error) {
 		return err
 	}
 	sig.Watch(g.loop) // a signal caught before now stops it after one frame
+	started = true
 	// However the run ends (a stop, a signal, a panic the loop recovered),
 	// close and report; main turns the error into the exit status.
 	err = g.loop.Run(context.Background())

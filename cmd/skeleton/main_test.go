@@ -148,3 +148,24 @@ func TestSkeletonNetplay(t *testing.T) {
 		t.Logf("-replay %s.fxr: %s", name, out)
 	}
 }
+
+// TestBadFlagExitsOne: a flag the game does not have is an error, exit
+// status 1 (2 is a panic's); -h prints the usage and exits 0.
+func TestBadFlagExitsOne(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		code int
+		want string
+	}{
+		{"-nosuch", 1, "flag provided but not defined: -nosuch"},
+		{"-frames x", 1, `invalid value "x" for flag -frames`},
+		{"-h", 0, "-synctest"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+c.args)
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: exit status %d, want %d, with %q in:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
+}

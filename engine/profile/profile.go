@@ -125,6 +125,15 @@ func (o *output) finish() error {
 	return nil
 }
 
+// end finishes the output, or discards it.
+func (o *output) end(discard bool) error {
+	if discard {
+		o.discard()
+		return nil
+	}
+	return o.finish()
+}
+
 // discard removes an output that was never finished.
 func (o *output) discard() {
 	o.f.Close()
@@ -238,23 +247,38 @@ func (s *Session) Addr() string { return s.addr }
 // call twice. A profile that could not be written completely (a full disk)
 // is an error naming it, and no truncated file is left.
 func (s *Session) Stop() error {
+	return s.stop(false)
+}
+
+// Discard stops every profile like Stop but writes none: each stays as it
+// was at its path, or absent. Call it instead of Stop when the run failed
+// before its loop started (a bad flag, a bindings file that does not
+// parse, no display), so a failed start never replaces the profile of an
+// earlier run. Safe after Stop, and twice.
+func (s *Session) Discard() {
+	s.stop(true)
+}
+
+func (s *Session) stop(discard bool) error {
 	var errs []error
 	if s.cpu != nil {
 		rpprof.StopCPUProfile()
-		errs = append(errs, s.cpu.finish())
+		errs = append(errs, s.cpu.end(discard))
 		s.cpu = nil
 	}
 	if s.trace != nil {
 		trace.Stop()
-		errs = append(errs, s.trace.finish())
+		errs = append(errs, s.trace.end(discard))
 		s.trace = nil
 	}
 	if s.mem != nil {
-		runtime.GC() // up-to-date statistics
-		if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil && s.mem.err == nil {
-			s.mem.err = err
+		if !discard {
+			runtime.GC() // up-to-date statistics
+			if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil && s.mem.err == nil {
+				s.mem.err = err
+			}
 		}
-		errs = append(errs, s.mem.finish())
+		errs = append(errs, s.mem.end(discard))
 		s.mem = nil
 	}
 	if s.server != nil {

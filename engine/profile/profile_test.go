@@ -119,3 +119,37 @@ func TestRefusesBadPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscardKeepsEarlierProfiles: a run that fails to start discards its
+// profiles, and the files of an earlier run stay as they were.
+func TestDiscardKeepsEarlierProfiles(t *testing.T) {
+	dir := t.TempDir()
+	f := Flags{CPU: filepath.Join(dir, "cpu.prof"), Mem: filepath.Join(dir, "mem.prof"), Trace: filepath.Join(dir, "run.trace")}
+	for _, p := range []string{f.CPU, f.Mem} {
+		if err := os.WriteFile(p, []byte("earlier run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := f.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Discard()
+	s.Discard()
+	if err := s.Stop(); err != nil {
+		t.Errorf("Stop after Discard: %v", err)
+	}
+	for _, p := range []string{f.CPU, f.Mem} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "earlier run" {
+			t.Errorf("%s: %q, %v; want the earlier run's file untouched", p, b, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left: %v; want only the two earlier profiles", names)
+	}
+}
