@@ -194,21 +194,57 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 // TestQualityNeverChangesTheSimulation runs the scene with the debris pool
 // off and full: the state hash must not move, since quality is visual.
 func TestQualityNeverChangesTheSimulation(t *testing.T) {
-	hash := func(limit int) uint64 {
-		bindings, _ := loadBindings("")
+	hash := func(limit int) (hash uint64, debris int) {
+		bindings, err := loadBindings("")
+		if err != nil {
+			t.Fatal(err)
+		}
 		sc, err := arena.New(200, 3, input.NewActions(&input.State{}, bindings))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sc.Debris.Limit = limit
 		h := &headless{Scene: sc, ticks: 600, quiet: true}
-		loop, _ := engine.NewLoop(engine.Config{}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), h)
-		loop.Run(context.Background())
-		return sc.Hash()
+		g := &debrisCounter{headless: h}
+		loop, err := engine.NewLoop(engine.Config{}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
+			t.Fatalf("debris limit %d: the run ended with %v", limit, err)
+		}
+		if g.updates != 600 {
+			t.Fatalf("debris limit %d: %d ticks ran, want 600", limit, g.updates)
+		}
+		return sc.Hash(), g.seen
 	}
-	if a, b := hash(0), hash(arena.MaxDebris); a != b {
+	a, none := hash(0)
+	b, full := hash(arena.MaxDebris)
+	if none != 0 || full == 0 {
+		t.Fatalf("particles alive: %d with no debris, %d with full debris; want 0 and some", none, full)
+	}
+	if a != b {
 		t.Errorf("hash with no debris %016x, with full debris %016x", a, b)
 	}
+}
+
+// debrisCounter counts the most debris particles alive after a tick.
+type debrisCounter struct {
+	*headless
+	seen, updates int
+}
+
+func (g *debrisCounter) Update(t engine.Tick) error {
+	err := g.headless.Update(t)
+	g.updates++
+	n := 0
+	for _, p := range g.Debris.P {
+		if p.Life > 0 {
+			n++
+		}
+	}
+	g.seen = max(g.seen, n)
+	return err
 }
 
 // TestZeroGarbage runs the windowed demo for 1,000 frames after its
