@@ -565,3 +565,75 @@ func TestQueriesAcrossTheWorld(t *testing.T) {
 		t.Errorf("a turned box swept left by 1e308 = %+v, %v; want the edge", h, ok)
 	}
 }
+
+// TestGridQueryByCells: a query box of more cells than a query reads in
+// cell order (a fast body's swept box among many statics) is answered by
+// visiting its cells, with what reading every body of the grid gives, in
+// the same order, so the worlds stay as they were; a giant box, of more
+// cells than a quarter of the grid's bodies, still reads them.
+func TestGridQueryByCells(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var bodies []Body
+	var ids []int32
+	for i := range 10000 {
+		size := 0.5
+		if i%100 == 0 {
+			size = 3 // a second level
+		}
+		bodies = append(bodies, Body{Kind: Static, Shape: Box, HalfW: size, HalfH: size,
+			Pos: Vec2{float64(i%100)*1.5 + r.Float64(), -float64(i/100) * 1.5}})
+		bodies[i].setMass() // and its rotation, as Add does
+		ids = append(ids, int32(i))
+	}
+	var g grid
+	g.build(bodies, ids, margin/2, 0)
+	// read is the query as it was: every body of a level, in sorted
+	// order, past maxQueryCells cells.
+	read := func(lo, hi Vec2) []int32 {
+		q := entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}}
+		var dst []int32
+		for _, l := range g.levels {
+			half := 0.5 / inv(l)
+			x0, x1 := cell(lo.X-half, l), cell(hi.X+half, l)
+			y0, y1 := cell(lo.Y-half, l), cell(hi.Y+half, l)
+			if (x1-x0+1)*(y1-y0+1) <= maxQueryCells {
+				for y := y0; y <= y1; y++ {
+					for x := x0; x <= x1; x++ {
+						b := g.bucket(l, x, y)
+						for j := g.start[b]; j < g.start[b+1]; j++ {
+							if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(&q, o) {
+								dst = append(dst, o.item)
+							}
+						}
+					}
+				}
+				continue
+			}
+			for i := range g.sorted {
+				if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
+					dst = append(dst, o.item)
+				}
+			}
+		}
+		return dst
+	}
+	if !slices.Equal(g.levels, []int8{1, 3}) {
+		t.Fatalf("the grid's levels are %v, want 1 and 3", g.levels)
+	}
+	var got []int32
+	for k := range 500 {
+		c := Vec2{r.Float64() * 150, -r.Float64() * 150}
+		w, h := 4+r.Float64()*40, 4+r.Float64()*40
+		if k%50 == 0 {
+			w, h = 400, 400 // a giant's: read
+		}
+		lo, hi := c.Sub(Vec2{w / 2, h / 2}), c.Add(Vec2{w / 2, h / 2})
+		got = g.query(lo, hi, got[:0])
+		if want := read(lo, hi); !slices.Equal(got, want) {
+			t.Fatalf("query %v..%v found %d bodies, reading them all %d (or in another order)", lo, hi, len(got), len(want))
+		}
+		if len(got) == 0 {
+			t.Fatalf("query %v..%v found nothing: the test's boxes should hold bodies", lo, hi)
+		}
+	}
+}
