@@ -547,6 +547,18 @@ func TestQueriesAcrossTheWorld(t *testing.T) {
 			t.Errorf("RayCast(%v, %v) hit %+v, want nothing", r[0], r[1], h)
 		}
 	}
+	// The box and point queries only compare: right at any finite size.
+	if got := w.QueryAABB(Vec2{-math.MaxFloat64, -math.MaxFloat64}, Vec2{math.MaxFloat64, math.MaxFloat64}, 0, nil); len(got) != 4 {
+		t.Errorf("QueryAABB over every finite point found %v, want the 4 bodies", got)
+	}
+	for _, p := range []Vec2{{math.MaxFloat64, math.MaxFloat64}, {-big, big}, {math.MaxFloat64, 20}} {
+		if got := w.QueryPoint(p, 0, nil); len(got) != 0 {
+			t.Errorf("QueryPoint(%v) found %v, want nothing", p, got)
+		}
+	}
+	if got := w.QueryPoint(Vec2{20.5, 20.5}, 0, nil); len(got) != 1 || got[0] != turned {
+		t.Errorf("QueryPoint in the polygon found %v, want it", got)
+	}
 	// Sweeps by 1e308 (along the diagonal, whose length overflows) meet
 	// what a short sweep would.
 	paddle := mustAdd(t, &w, Body{Kind: Kinematic, Shape: Box, Pos: Vec2{-30, 0}, HalfW: 1, HalfH: 1})
