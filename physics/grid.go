@@ -1,6 +1,9 @@
 package physics
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // grid is a hierarchical spatial hash: each body goes in one cell, of the
 // level whose cells are the smallest power of two (in world units) its
@@ -176,8 +179,12 @@ func (g *grid) visit(e *entry, l int8, x, y int64, f func(a, b int32) bool) bool
 	return true
 }
 
-// maxQueryCells bounds the cells a query visits at one level; past it the
-// query reads the level's bodies one by one instead.
+// maxQueryCells is how many cells a query visits at one level in cell
+// order; past it the query reports the level's bodies in the order they
+// are sorted in, found by visiting the cells while there are fewer than
+// a quarter as many cells as bodies in the grid, by reading every body
+// otherwise (a giant's box): either way it costs at most about a read of
+// the grid, and its answer is the same.
 const maxQueryCells = 64
 
 // linearQuery is how few items a query reads one by one, in the order
@@ -202,11 +209,31 @@ func (g *grid) query(lo, hi Vec2, dst []int32) []int32 {
 		half := 0.5 / inv(l)
 		x0, x1 := cell(lo.X-half, l), cell(hi.X+half, l)
 		y0, y1 := cell(lo.Y-half, l), cell(hi.Y+half, l)
-		if (x1-x0+1)*(y1-y0+1) > maxQueryCells {
-			for i := range g.sorted {
-				if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
-					dst = append(dst, o.item)
+		if cells := (x1 - x0 + 1) * (y1 - y0 + 1); cells > maxQueryCells {
+			if cells > int64(len(g.sorted)/4) {
+				for i := range g.sorted {
+					if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
+						dst = append(dst, o.item)
+					}
 				}
+				continue
+			}
+			// A fast body's swept box: visit its cells, then report what
+			// they hold in sorted order, as the read above would.
+			n := len(dst)
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					b := g.bucket(l, x, y)
+					for j := g.start[b]; j < g.start[b+1]; j++ {
+						if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(&q, o) {
+							dst = append(dst, j)
+						}
+					}
+				}
+			}
+			slices.Sort(dst[n:])
+			for k := n; k < len(dst); k++ {
+				dst[k] = g.sorted[dst[k]].item
 			}
 			continue
 		}

@@ -498,3 +498,154 @@ func churnRun(t *testing.T, ticks int) (mallocs, gcs, adds uint64) {
 	runtime.ReadMemStats(&after)
 	return after.Mallocs - before.Mallocs, uint64(after.NumGC - before.NumGC), adds
 }
+
+// TestQueriesAcrossTheWorld: a ray or a sweep of any finite length, ends
+// at ±1e308 included (where to−from overflows), finds what a short one
+// finds, at a finite point on its surface (within 1e-6: the ray is cut
+// at ±2e9, where a float64 is 2.4e-7 apart), the fraction along the
+// whole of it; one that passes where no body reaches finds nothing.
+func TestQueriesAcrossTheWorld(t *testing.T) {
+	var w World
+	box := mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{5, 0}, HalfW: 1, HalfH: 2})
+	ball := mustAdd(t, &w, Body{Kind: Static, Shape: Circle, Pos: Vec2{0, 5}, Radius: 1})
+	hull, err := NewHull(Vec2{-1, -1}, Vec2{1, -1}, Vec2{1, 1}, Vec2{-1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turned := mustAdd(t, &w, Body{Kind: Static, Shape: Polygon, Hull: hull, Pos: Vec2{20, 20}, Angle: math.Pi / 2})
+	edge := mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{-MaxCoordinate, -30}, HalfW: 1, HalfH: 1})
+	const big = 1e308
+	for _, c := range []struct {
+		from, to      Vec2
+		body          BodyID
+		point, normal Vec2
+		fraction      float64
+	}{
+		{Vec2{-big, 0}, Vec2{big, 0}, box, Vec2{4, 0}, Vec2{-1, 0}, 0.5},
+		{Vec2{big, 0}, Vec2{-big, 0}, box, Vec2{6, 0}, Vec2{1, 0}, 0.5},
+		{Vec2{-big, 5}, Vec2{big, 5}, ball, Vec2{-1, 5}, Vec2{-1, 0}, 0.5},
+		{Vec2{0, big}, Vec2{0, -big}, ball, Vec2{0, 6}, Vec2{0, 1}, 0.5},
+		{Vec2{-math.MaxFloat64, 20}, Vec2{math.MaxFloat64, 20}, turned, Vec2{19, 20}, Vec2{-1, 0}, 0.5},
+		{Vec2{20, -big / 2}, Vec2{20, 3 * big / 2}, turned, Vec2{20, 19}, Vec2{0, -1}, 0.25},
+		{Vec2{big, -30}, Vec2{-big, -30}, edge, Vec2{1 - MaxCoordinate, -30}, Vec2{1, 0}, 0.5},
+		{Vec2{0, 0}, Vec2{big, 0}, box, Vec2{4, 0}, Vec2{-1, 0}, 4 / big},
+		// Within the limits, a billion radii from the circle.
+		{Vec2{-MaxCoordinate, 5}, Vec2{MaxCoordinate, 5}, ball, Vec2{-1, 5}, Vec2{-1, 0}, 0.4999999995},
+	} {
+		h, ok := w.RayCast(c.from, c.to, 0)
+		if !ok || h.Body != c.body || h.Point.Sub(c.point).Len() > 1e-6 || h.Normal.Sub(c.normal).Len() > 1e-15 || h.Fraction != c.fraction {
+			t.Errorf("RayCast(%v, %v) = %+v, %v; want %v at %v, normal %v, fraction %v", c.from, c.to, h, ok, c.body, c.point, c.normal, c.fraction)
+		}
+	}
+	// Across the diagonal the cut is as coarse as the ends' rounding, but
+	// the point is on the surface of what it hits, and finite.
+	if h, ok := w.RayCast(Vec2{-big, -big}, Vec2{big, big}, 0); !ok || !finite(h.Point) || !finite(h.Normal) || !(h.Fraction >= 0 && h.Fraction <= 1) {
+		t.Errorf("RayCast across the diagonal = %+v, %v; want a finite hit", h, ok)
+	}
+	for _, r := range [][2]Vec2{{{-big, 50}, {big, 50}}, {{-MaxCoordinate, 7}, {MaxCoordinate, 7}}, {{-MaxCoordinate, 12}, {MaxCoordinate, 12}}, {{-big, 3 * MaxCoordinate}, {big, 3 * MaxCoordinate}}, {{-big, -big}, {-big, big}}} {
+		if h, ok := w.RayCast(r[0], r[1], 0); ok {
+			t.Errorf("RayCast(%v, %v) hit %+v, want nothing", r[0], r[1], h)
+		}
+	}
+	// The box and point queries only compare: right at any finite size.
+	if got := w.QueryAABB(Vec2{-math.MaxFloat64, -math.MaxFloat64}, Vec2{math.MaxFloat64, math.MaxFloat64}, 0, nil); len(got) != 4 {
+		t.Errorf("QueryAABB over every finite point found %v, want the 4 bodies", got)
+	}
+	for _, p := range []Vec2{{math.MaxFloat64, math.MaxFloat64}, {-big, big}, {math.MaxFloat64, 20}} {
+		if got := w.QueryPoint(p, 0, nil); len(got) != 0 {
+			t.Errorf("QueryPoint(%v) found %v, want nothing", p, got)
+		}
+	}
+	if got := w.QueryPoint(Vec2{20.5, 20.5}, 0, nil); len(got) != 1 || got[0] != turned {
+		t.Errorf("QueryPoint in the polygon found %v, want it", got)
+	}
+	// Sweeps by 1e308 (along the diagonal, whose length overflows) meet
+	// what a short sweep would.
+	paddle := mustAdd(t, &w, Body{Kind: Kinematic, Shape: Box, Pos: Vec2{-30, 0}, HalfW: 1, HalfH: 1})
+	if h, ok := w.Cast(paddle, Vec2{big, 0}); !ok || h.Body != box || h.Normal != (Vec2{-1, 0}) || math.Abs(h.Fraction*big-33) > 1e-6 {
+		t.Errorf("Cast by 1e308 = %+v, %v; want the box at fraction %v", h, ok, 33/big)
+	}
+	ball2 := mustAdd(t, &w, Body{Kind: Kinematic, Shape: Circle, Pos: Vec2{MaxCoordinate, -30}, Radius: 1})
+	if h, ok := w.Cast(ball2, Vec2{-math.MaxFloat64, 0}); !ok || h.Body != edge || !(h.Fraction > 0) {
+		t.Errorf("Cast across the world = %+v, %v; want the edge", h, ok)
+	}
+	spun := mustAdd(t, &w, Body{Kind: Kinematic, Shape: Box, Pos: Vec2{-30, -30}, HalfW: 1, HalfH: 1, Angle: 0.5})
+	if h, ok := w.Cast(spun, Vec2{big, big}); !ok || h.Body != turned || !(h.Fraction > 0) {
+		t.Errorf("a turned box swept along the diagonal = %+v, %v; want the polygon at (20, 20)", h, ok)
+	}
+	if h, ok := w.Cast(spun, Vec2{-big, 0}); !ok || h.Body != edge || !(h.Fraction > 0) {
+		t.Errorf("a turned box swept left by 1e308 = %+v, %v; want the edge", h, ok)
+	}
+}
+
+// TestGridQueryByCells: a query box of more cells than a query reads in
+// cell order (a fast body's swept box among many statics) is answered by
+// visiting its cells, with what reading every body of the grid gives, in
+// the same order, so the worlds stay as they were; a giant box, of more
+// cells than a quarter of the grid's bodies, still reads them.
+func TestGridQueryByCells(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var bodies []Body
+	var ids []int32
+	for i := range 10000 {
+		size := 0.5
+		if i%100 == 0 {
+			size = 3 // a second level
+		}
+		bodies = append(bodies, Body{Kind: Static, Shape: Box, HalfW: size, HalfH: size,
+			Pos: Vec2{float64(i%100)*1.5 + r.Float64(), -float64(i/100) * 1.5}})
+		bodies[i].setMass() // and its rotation, as Add does
+		ids = append(ids, int32(i))
+	}
+	var g grid
+	g.build(bodies, ids, margin/2, 0)
+	// read is the query as it was: every body of a level, in sorted
+	// order, past maxQueryCells cells.
+	read := func(lo, hi Vec2) []int32 {
+		q := entry{box: [4]float64{lo.X, lo.Y, hi.X, hi.Y}}
+		var dst []int32
+		for _, l := range g.levels {
+			half := 0.5 / inv(l)
+			x0, x1 := cell(lo.X-half, l), cell(hi.X+half, l)
+			y0, y1 := cell(lo.Y-half, l), cell(hi.Y+half, l)
+			if (x1-x0+1)*(y1-y0+1) <= maxQueryCells {
+				for y := y0; y <= y1; y++ {
+					for x := x0; x <= x1; x++ {
+						b := g.bucket(l, x, y)
+						for j := g.start[b]; j < g.start[b+1]; j++ {
+							if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(&q, o) {
+								dst = append(dst, o.item)
+							}
+						}
+					}
+				}
+				continue
+			}
+			for i := range g.sorted {
+				if o := &g.sorted[i]; o.level == l && overlap(&q, o) {
+					dst = append(dst, o.item)
+				}
+			}
+		}
+		return dst
+	}
+	if !slices.Equal(g.levels, []int8{1, 3}) {
+		t.Fatalf("the grid's levels are %v, want 1 and 3", g.levels)
+	}
+	var got []int32
+	for k := range 500 {
+		c := Vec2{r.Float64() * 150, -r.Float64() * 150}
+		w, h := 4+r.Float64()*40, 4+r.Float64()*40
+		if k%50 == 0 {
+			w, h = 400, 400 // a giant's: read
+		}
+		lo, hi := c.Sub(Vec2{w / 2, h / 2}), c.Add(Vec2{w / 2, h / 2})
+		got = g.query(lo, hi, got[:0])
+		if want := read(lo, hi); !slices.Equal(got, want) {
+			t.Fatalf("query %v..%v found %d bodies, reading them all %d (or in another order)", lo, hi, len(got), len(want))
+		}
+		if len(got) == 0 {
+			t.Fatalf("query %v..%v found nothing: the test's boxes should hold bodies", lo, hi)
+		}
+	}
+}

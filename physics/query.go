@@ -15,23 +15,108 @@ type RayHit struct {
 // enabled bodies whose layer is in mask (zero: all). A body the segment
 // starts inside is hit at fraction 0, its normal against the ray. It tests
 // every body: its cost grows with the world.
+//
+// Any finite from and to will do, ±1e308 included: the part of the
+// segment beyond ±2·MaxCoordinate on either axis, where no body reaches,
+// is cut off before the test, so the hit's point is finite and its fraction is
+// along the whole of from→to; the farther its ends, the coarser the
+// point, as their rounding is.
 func (w *World) RayCast(from, to Vec2, mask uint32) (RayHit, bool) {
 	best := RayHit{Fraction: math.Inf(1)}
 	if !finite(from) || !finite(to) {
 		return best, false // a ray that is not finite meets nothing
 	}
-	d := to.Sub(from)
+	p, q, t0, t1, ok := clipRay(from, to)
+	if !ok {
+		return best, false // it passes where no body reaches
+	}
+	d := q.Sub(p)
 	for i := range w.bodies {
 		b := &w.bodies[i]
 		if !b.answers(mask) {
 			continue
 		}
-		t, n, ok := rayBody(b, from, d)
+		t, n, ok := rayBody(b, p, d)
 		if ok && t < best.Fraction {
-			best = RayHit{Body: w.ID(i), Fraction: t, Normal: n, Point: from.Add(d.Scale(t))}
+			best = RayHit{Body: w.ID(i), Fraction: t, Normal: n, Point: p.Add(d.Scale(t))}
 		}
 	}
-	return best, !math.IsInf(best.Fraction, 1)
+	if math.IsInf(best.Fraction, 1) {
+		return best, false
+	}
+	if t0 != 0 || t1 != 1 {
+		best.Fraction = t0 + float64(best.Fraction*(t1-t0)) // along from→to
+	}
+	return best, true
+}
+
+// rayReach bounds where a body reaches: its centre within MaxCoordinate,
+// its shape within MaxSize (a hull's vertex within √2·MaxSize) of it.
+const rayReach = 2 * MaxCoordinate
+
+// clipRay returns the part p→q of the segment from→to that lies within
+// ±rayReach on both axes, with the fractions t0 and t1 of from→to at
+// which it begins and ends; ok is false when none does. A segment within
+// reach is returned as it is (0 and 1), so a ray among the bodies is
+// answered the same with or without the clip. It works on halves, which
+// cannot overflow where to−from may (1e308 − (−1e308)). Where the segment
+// is cut, the cut's coordinate on the axis that cut it is exact (±rayReach)
+// and the other one is interpolated: exact for a ray along an axis, and
+// within rounding of the ends' coordinates (1e292 for ends at 1e308)
+// across, kept within reach.
+func clipRay(from, to Vec2) (p, q Vec2, t0, t1 float64, ok bool) {
+	in := func(v float64) bool { return v >= -rayReach && v <= rayReach }
+	if in(from.X) && in(from.Y) && in(to.X) && in(to.Y) {
+		return from, to, 0, 1, true
+	}
+	half := Vec2{to.X/2 - from.X/2, to.Y/2 - from.Y/2} // (to−from)/2
+	t0, t1 = 0, 1
+	var cut0, cut1 [2]float64 // where each end is cut, per axis (0: not)
+	for axis := range 2 {
+		o, v := from.X/2, half.X
+		if axis == 1 {
+			o, v = from.Y/2, half.Y
+		}
+		if v == 0 {
+			if !in(2 * o) {
+				return p, q, 0, 0, false // parallel to the region, outside it
+			}
+			continue
+		}
+		enter, leave := -rayReach, rayReach
+		if v < 0 {
+			enter, leave = leave, enter
+		}
+		if a := (enter/2 - o) / v; a > t0 {
+			t0, cut0 = a, [2]float64{}
+			cut0[axis] = enter
+		}
+		if b := (leave/2 - o) / v; b < t1 {
+			t1, cut1 = b, [2]float64{}
+			cut1[axis] = leave
+		}
+	}
+	if t0 > t1 {
+		return p, q, 0, 0, false
+	}
+	at := func(t float64, cut [2]float64) Vec2 {
+		if t == 0 {
+			return from
+		}
+		if t == 1 {
+			return to
+		}
+		v := from.Add(half.Scale(t).Scale(2))
+		v = Vec2{clamp(v.X, rayReach), clamp(v.Y, rayReach)}
+		if cut[0] != 0 {
+			v.X = cut[0]
+		}
+		if cut[1] != 0 {
+			v.Y = cut[1]
+		}
+		return v
+	}
+	return at(t0, cut0), at(t1, cut1), t0, t1, true
 }
 
 // rayBody intersects the ray from + t·d, t in [0, 1], with body b at its
@@ -101,12 +186,51 @@ func (b *Body) answers(mask uint32) bool {
 	return b.active() && (mask == 0 || layer&mask != 0)
 }
 
-// rayCircle intersects the ray p + t·d, t in [0, 1], with a circle.
+// rayCircleFar is rayCircle for a ray that starts farther from the
+// centre than farCircle radii: it works from the ray's closest approach
+// to the centre, measured along the ray's unit direction (as Box2D
+// does), not from the quadratic's coefficients, whose difference loses
+// the circle altogether when the ray starts a billion radii away (a ray
+// across the world). The start is outside the circle.
+func rayCircleFar(m, d Vec2, r float64) (float64, Vec2, bool) {
+	l := d.Len()
+	if l == 0 {
+		return 0, Vec2{}, false
+	}
+	u := d.Scale(1 / l)
+	along := -m.Dot(u) // how far along the ray its closest approach is
+	if along < 0 {
+		return 0, Vec2{}, false // going away
+	}
+	near := m.Add(u.Scale(along)) // the closest approach, from the centre
+	h := float64(r*r) - near.Dot(near)
+	if h < 0 {
+		return 0, Vec2{}, false
+	}
+	h = math.Sqrt(h)
+	t := (along - h) / l
+	if t > 1 {
+		return 0, Vec2{}, false
+	}
+	return t, near.Sub(u.Scale(h)).Scale(1 / r), true
+}
+
+// farCircle is how many radii away a ray starts for rayCircle to hand it
+// to rayCircleFar. Within it the quadratic loses at most about 8 of its
+// 16 digits; the casts of a game's tick (the golden scenes') stay with
+// it, bit for bit as before.
+const farCircle = 1e4
+
+// rayCircle intersects the ray p + t·d, t in [0, 1], with a circle. From
+// farther than farCircle radii it hands over to rayCircleFar.
 func rayCircle(p, d, c Vec2, r float64) (float64, Vec2, bool) {
 	m := p.Sub(c)
 	cc := m.Dot(m) - float64(r*r)
 	if cc <= 0 { // inside
 		return 0, rayAgainst(d), true
+	}
+	if m.Dot(m) > float64(farCircle*farCircle*float64(r*r)) {
+		return rayCircleFar(m, d, r)
 	}
 	a := d.Dot(d)
 	bb := m.Dot(d)
@@ -244,11 +368,20 @@ type Hit struct {
 // first it would touch: a kinematic body moved by the game stops at walls
 // this way (or set Body.Sweep and let Step do it). It does not move the
 // body.
+//
+// Any finite delta will do, ±1e308 included: a sweep longer than
+// 4·MaxCoordinate on an axis is cut to that (no body is farther away),
+// and the hit's fraction is along the whole of delta.
 func (w *World) Cast(id BodyID, delta Vec2) (Hit, bool) {
 	b := w.Body(id)
 	best := Hit{Fraction: math.Inf(1)}
 	if !finite(delta) {
 		return best, false
+	}
+	share := 1.0 // of delta swept
+	if l := max(math.Abs(delta.X), math.Abs(delta.Y)); l > 2*rayReach {
+		share = 2 * rayReach / l
+		delta = delta.Scale(share)
 	}
 	for i := range w.bodies {
 		o := &w.bodies[i]
@@ -259,7 +392,11 @@ func (w *World) Cast(id BodyID, delta Vec2) (Hit, bool) {
 			best = Hit{Body: w.ID(i), Fraction: t, Normal: n}
 		}
 	}
-	return best, !math.IsInf(best.Fraction, 1)
+	if math.IsInf(best.Fraction, 1) {
+		return best, false
+	}
+	best.Fraction = float64(best.Fraction * share)
+	return best, true
 }
 
 // sweep moves a's centre along delta against the Minkowski sum of the two
