@@ -389,6 +389,11 @@ func checkBody(rec []byte) error {
 	return nil
 }
 
+// contactFloats are the offsets of a contact record's numbers but its
+// kept manifold's (putContact): Normal, Points, Point, Depth, Impulse,
+// FrictionImpulse, mass, vn0, friction, the points' depths and impulses.
+var contactFloats = [...]int{16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 97, 107, 115, 123, 135, 143, 151, 159, 167, 175}
+
 // checkContact refuses a contact record that no valid world's Snapshot
 // writes for bodies a and b (their records, checked): either removed or
 // of a later generation than the body's (an earlier one is the last
@@ -409,35 +414,26 @@ func checkContact(c, a, b []byte) error {
 	case c[contactNumPoints] > 2 || c[105]&^7 != 0:
 		return fmt.Errorf("%d points, flags %#x", c[contactNumPoints], c[105])
 	}
-	var k Contact
-	var q pointState
-	var kk kept
-	getContact(c, &k, &q, &kk)
 	if err := checkKept(c[contactKept:]); err != nil {
 		return err
 	}
-	nums := [...]float64{k.Normal.X, k.Normal.Y, k.Points[0].X, k.Points[0].Y, k.Points[1].X, k.Points[1].Y,
-		k.Point.X, k.Point.Y, k.Depth, k.Impulse, k.FrictionImpulse, k.mass, k.vn0, k.friction,
-		q.depths[0], q.depths[1], q.pn[0], q.pn[1], q.pt[0], q.pt[1]}
-	for i, v := range nums {
-		if !(math.Abs(v) <= maxSnapNumber) {
+	for i, off := range contactFloats {
+		if v := getF(c[off:]); !(math.Abs(v) <= maxSnapNumber) {
 			return fmt.Errorf("number %d is %v: want finite within ±%v", i, v, maxSnapNumber)
 		}
 	}
-	for i, v := range keptValues(&kk) {
-		if !(math.Abs(*v) <= maxSnapNumber) {
-			return fmt.Errorf("kept-manifold number %d is %v: want finite within ±%v", i, *v, maxSnapNumber)
-		}
-	}
-	switch n := k.Normal.Dot(k.Normal); {
+	nx, ny := getF(c[16:]), getF(c[24:])
+	impulse, pn0, pn1 := getF(c[88:]), getF(c[151:]), getF(c[159:])
+	mass, friction := getF(c[107:]), getF(c[123:])
+	switch n := (Vec2{nx, ny}).Dot(Vec2{nx, ny}); {
 	case !(math.Abs(n-1) <= 1e-9):
-		return fmt.Errorf("normal %v: want a unit vector", k.Normal)
-	case !(k.Impulse >= 0 && q.pn[0] >= 0 && q.pn[1] >= 0):
-		return fmt.Errorf("normal impulses %v, %v, %v: want 0 or more (a contact only pushes)", k.Impulse, q.pn[0], q.pn[1])
-	case !(k.mass > 0 && k.mass <= 2*MaxMass):
-		return fmt.Errorf("effective mass %v: want above 0, at most %v", k.mass, 2*MaxMass)
-	case !(k.friction >= 0 && k.friction <= MaxFriction):
-		return fmt.Errorf("friction %v: want 0 to %v", k.friction, float64(MaxFriction))
+		return fmt.Errorf("normal %v: want a unit vector", Vec2{nx, ny})
+	case !(impulse >= 0 && pn0 >= 0 && pn1 >= 0):
+		return fmt.Errorf("normal impulses %v, %v, %v: want 0 or more (a contact only pushes)", impulse, pn0, pn1)
+	case !(mass > 0 && mass <= 2*MaxMass):
+		return fmt.Errorf("effective mass %v: want above 0, at most %v", mass, 2*MaxMass)
+	case !(friction >= 0 && friction <= MaxFriction):
+		return fmt.Errorf("friction %v: want 0 to %v", friction, float64(MaxFriction))
 	}
 	return nil
 }
@@ -631,15 +627,15 @@ func keptValues(k *kept) [keptFloats]*float64 {
 }
 
 // checkKept refuses a kept manifold record that no world writes: more
-// than 2 points, a number that is not finite, a rotation's component
-// beyond ±1.
+// than 2 points, a number that is not finite or beyond maxSnapNumber, a
+// rotation's component beyond ±1.
 func checkKept(rec []byte) error {
 	if rec[0] > 2 {
 		return fmt.Errorf("a kept manifold of %d points", rec[0])
 	}
 	for i := range keptFloats {
 		v := getF(rec[1+8*i:])
-		if v-v != 0 || i >= 6 && i < 10 && math.Abs(v) > 1 {
+		if !(math.Abs(v) <= maxSnapNumber) || i >= 6 && i < 10 && math.Abs(v) > 1 {
 			return fmt.Errorf("kept-manifold number %d is %v", i, v)
 		}
 	}
