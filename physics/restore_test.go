@@ -3,6 +3,7 @@ package physics
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -234,39 +235,51 @@ func TestRestoreAcceptsWhatSnapshotWrites(t *testing.T) {
 	}
 }
 
-// corrupt returns a spoilt copy of snap: bits flipped, bytes replaced
-// (anywhere, or in the header, the settings), truncated, extended, one
-// contact copied over another, or a bit of a body's number's exponent
-// flipped.
-func corrupt(r *rand.Rand, snap []byte, contacts int) []byte {
+// corrupt returns a spoilt copy of snap and what it did: bits flipped,
+// bytes replaced (anywhere, or in the header, the settings), truncated,
+// extended, one contact copied over another, or a bit of a body's
+// number's exponent flipped.
+func corrupt(r *rand.Rand, snap []byte, contacts int) ([]byte, string) {
 	b := bytes.Clone(snap)
+	var what strings.Builder
+	flip := func(at, bit int) {
+		b[at] ^= 1 << bit
+		fmt.Fprintf(&what, " bit %d of byte %d", bit, at)
+	}
 	switch r.IntN(7) {
 	case 0:
 		for range 1 + r.IntN(8) {
-			b[r.IntN(len(b))] ^= 1 << r.IntN(8)
+			flip(r.IntN(len(b)), r.IntN(8))
 		}
 	case 1:
 		for range 1 + r.IntN(4) {
-			b[r.IntN(len(b))] = byte(r.IntN(256))
+			at := r.IntN(len(b))
+			b[at] = byte(r.IntN(256))
+			fmt.Fprintf(&what, " byte %d = %d", at, b[at])
 		}
 	case 2:
-		b[6+r.IntN(snapHeader-6)] ^= 1 << r.IntN(8)
+		flip(6+r.IntN(snapHeader-6), r.IntN(8))
 	case 3:
-		b = b[:r.IntN(len(b))]
+		n := r.IntN(len(b))
+		b = b[:n]
+		fmt.Fprintf(&what, " truncated to %d", n)
 	case 4:
-		for range 1 + r.IntN(2*bodyBytes) {
+		n := 1 + r.IntN(2*bodyBytes)
+		for range n {
 			b = append(b, byte(r.IntN(256)))
 		}
-	case 6: // a body's number scaled by a power of two: a giant, a bullet, a feather
-		fields := [...]int{2, 10, 18, 26, 34, 42, 50, 58, 66, 74, 82, 90, 111, 123, 131, 139, 147, 155, 163, 171}
-		at := snapHeader + r.IntN((len(b)-snapHeader-contacts*contactBytes)/(bodyBytes+slotBytes))*bodyBytes
-		b[at+fields[r.IntN(len(fields))]+6+r.IntN(2)] ^= 1 << r.IntN(8)
+		fmt.Fprintf(&what, " extended by %d", n)
 	case 5:
 		at := len(b) - contacts*contactBytes
 		i, j := r.IntN(contacts), r.IntN(contacts)
 		copy(b[at+j*contactBytes:at+(j+1)*contactBytes], b[at+i*contactBytes:at+(i+1)*contactBytes])
+		fmt.Fprintf(&what, " contact %d copied over %d", i, j)
+	case 6: // a body's number scaled by a power of two: a giant, a bullet, a feather
+		fields := [...]int{2, 10, 18, 26, 34, 42, 50, 58, 66, 74, 82, 90, 111, 123, 131, 139, 147, 155, 163, 171}
+		at := snapHeader + r.IntN((len(b)-snapHeader-contacts*contactBytes)/(bodyBytes+slotBytes))*bodyBytes
+		flip(at+fields[r.IntN(len(fields))]+6+r.IntN(2), r.IntN(8))
 	}
-	return b
+	return b, what.String()
 }
 
 // TestCorruptSnapshotsStepAtValidCost: of a settled, awake pile's
@@ -313,7 +326,7 @@ func TestCorruptSnapshotsStepAtValidCost(t *testing.T) {
 	var w World
 	accepted, worst, worstTime := 0, 0.0, 0.0
 	for k := range count {
-		bad := corrupt(r, snap, len(src.contacts))
+		bad, what := corrupt(r, snap, len(src.contacts))
 		if err := w.Restore(bad); err != nil {
 			if !errors.Is(err, ErrBadSnapshot) {
 				t.Fatalf("corruption %d: error %v does not wrap ErrBadSnapshot", k, err)
@@ -329,13 +342,60 @@ func TestCorruptSnapshotsStepAtValidCost(t *testing.T) {
 		}
 		ratio := float64(got) / float64(want)
 		if float64(took)/float64(wantTime) > 2 {
-			t.Logf("corruption %d: 5 steps in %v (%.2fx the work): %s", k, took, ratio, Diff(snap, bad))
+			t.Logf("corruption %d (%s): 5 steps in %v (%.2fx the work): %s", k, what, took, ratio, Diff(snap, bad))
 		}
 		worst, worstTime = max(worst, ratio), max(worstTime, float64(took)/float64(wantTime))
 		if ratio > maxCorruptCost {
-			t.Errorf("corruption %d: 5 steps cost %d, %.2f times the valid world's %d", k, got, ratio, want)
+			t.Errorf("corruption %d (%s): 5 steps cost %d, %.2f times the valid world's %d", k, what, got, ratio, want)
 		}
 	}
 	t.Logf("%d bodies: %d of %d corrupted snapshots accepted; worst 5 steps after one: %.2fx the valid world's work, %.2fx its time (%v)",
 		bodies, accepted, count, worst, worstTime, wantTime)
+}
+
+// TestStepDerivesInverses: a dynamic body's inverse mass and inertia are
+// derived again at each step from its Mass, Inertia, shape and
+// FixedRotation, as Add derives them: a game's change takes effect at the
+// next step, and a snapshot's stored inverses (checked only for range)
+// cannot make a restored world differ from the one that wrote it.
+func TestStepDerivesInverses(t *testing.T) {
+	src := lively(t, 20)
+	run(t, src, 0, 60)
+	snap := src.Snapshot(nil)
+	dyn := int32(-1)
+	for _, i := range src.movers {
+		if b := &src.bodies[i]; b.Kind == Dynamic && b.invI != 0 && !b.Disabled && !b.asleep {
+			dyn = i
+			break
+		}
+	}
+	if dyn < 0 {
+		t.Fatal("no awake turning body")
+	}
+	bad := bytes.Clone(snap)
+	putF(bad[bodyAt(dyn)+111:], 1/MinMass)                // a feather's inverse mass
+	putF(bad[bodyAt(dyn)+171:], 256*src.bodies[dyn].invI) // spun by a touch
+	var want, got World
+	for _, c := range []struct {
+		w *World
+		b []byte
+	}{{&want, snap}, {&got, bad}} {
+		if err := c.w.Restore(c.b); err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			c.w.Step(dt)
+		}
+	}
+	if a, b := want.Snapshot(nil), got.Snapshot(nil); !bytes.Equal(a, b) {
+		t.Errorf("stored inverses in range changed the restored world: %s", Diff(a, b))
+	}
+
+	w := World{Gravity: Vec2{0, -10}}
+	id := mustAdd(t, &w, Body{Shape: Box, HalfW: 1, HalfH: 1, Pos: Vec2{0, 5}})
+	w.Body(id).Mass, w.Body(id).HalfW = 4, 2
+	w.Step(dt)
+	if b := w.Body(id); b.invMass != 0.25 || b.invI != 1/(4*(4.0+1)/3) {
+		t.Errorf("after Mass 4 and a 4x2 box: inverse mass %v, inertia %v; want 0.25, %v", b.invMass, b.invI, 1/(4*(4.0+1)/3))
+	}
 }

@@ -269,14 +269,17 @@ type Body struct {
 	Radius, HalfW, HalfH float64
 	Hull                 *Hull
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
-	// have infinite mass.
+	// have infinite mass. Read at Add and at the start of each Step, as
+	// Inertia, the size and FixedRotation are: a change between steps
+	// takes effect at the next (the impulses applied before it see the
+	// old mass).
 	Mass float64
 	// Inertia is a dynamic body's moment of inertia about its centre
 	// (mass × units²); zero means the shape's own for its mass (a circle's
 	// m·r²/2, a box's m·(w²+h²)/12 of its full sides, a polygon's by its
-	// area), read at Add. FixedRotation keeps the body at its Angle, as if
-	// its inertia were infinite: a platformer's player stays upright; it
-	// may be switched between steps.
+	// area). FixedRotation keeps the body at its Angle, as if its inertia
+	// were infinite: a platformer's player stays upright; it may be
+	// switched between steps.
 	Inertia       float64
 	FixedRotation bool
 	// AngularDamping slows the body's spin by the factor 1/(1 + h·d) each
@@ -704,15 +707,22 @@ func (b *Body) checkMotion() error {
 // setMass derives the body's inverse mass and inverse inertia from its
 // kind, shape and settings, and its rotation from its angle.
 func (b *Body) setMass() {
-	b.invMass, b.invI = 0, 0
-	if b.Kind == Dynamic {
-		m := cmpOr(b.Mass, 1)
-		b.invMass = 1 / m
-		if !b.FixedRotation {
-			b.invI = 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
-		}
-	}
+	b.invMass, b.invI = b.inverses()
 	b.resync()
+}
+
+// inverses returns the inverse mass and inverse inertia that the body's
+// kind, Mass, Inertia, shape and FixedRotation give it: zero for a body
+// that is not dynamic, and zero inertia for a FixedRotation one.
+func (b *Body) inverses() (invMass, invI float64) {
+	if b.Kind != Dynamic {
+		return 0, 0
+	}
+	m := cmpOr(b.Mass, 1)
+	if b.FixedRotation {
+		return 1 / m, 0
+	}
+	return 1 / m, 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
 }
 
 // room returns s with capacity for n elements at least, its length and
@@ -960,8 +970,12 @@ func (w *World) Step(dt float64) {
 		b := &w.bodies[i]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
 		b.syncRotation() // the game may have turned it
-		if b.Kind == Dynamic && b.FixedRotation != (b.invI == 0) {
-			b.setMass() // the game switched FixedRotation
+		if b.Kind == Dynamic {
+			// The game may have changed its Mass, Inertia, size or
+			// FixedRotation; and a restored snapshot's inverses, which
+			// Restore checks only for range, are derived again here,
+			// the same bits as Add's.
+			b.invMass, b.invI = b.inverses()
 		}
 		if b.FixedRotation && b.Kind == Dynamic {
 			b.AngVel = 0
