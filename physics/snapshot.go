@@ -125,8 +125,8 @@ func (w *World) Snapshot(dst []byte) []byte {
 // as it was: it accepts what Snapshot writes for a world whose bodies
 // and settings Add and Step would take (a body the game spoilt between
 // steps, which the next Step would take out, is refused), each body's
-// inverse mass and inertia as stored, within what Add derives for some
-// mass and shape of its kind. Restoring into a world that has held as
+// inverse mass and inertia as stored if within what Add derives for
+// some mass and shape of its kind (the next Step derives them again). Restoring into a world that has held as
 // many bodies and contacts before allocates nothing. Call it between
 // steps.
 func (w *World) Restore(src []byte) error {
@@ -343,9 +343,11 @@ const (
 // timer that is negative or not finite, asleep though not dynamic, or an
 // inverse mass or inertia that Add could not have derived for its kind:
 // zero for a static or kinematic body, 1/Mass for a dynamic one within
-// 1/MaxMass..1/MinMass. They are kept as stored, not derived again: a
-// game may change Mass or Inertia between steps, and the world goes on
-// with the inverse it derived at Add, so a restored one must too.
+// 1/MaxMass..1/MinMass. They are kept as stored, so that a snapshot
+// restores to the same bytes (a game may have changed Mass, Inertia or
+// the size since the last step, and the inverses with them do not
+// match until the next), and the next Step derives them again, as the
+// original's would: within range they cannot change what it does.
 func checkBody(rec []byte) error {
 	f, gen := rec[bodyFlags], le.Uint32(rec[119:])
 	switch {
