@@ -222,6 +222,7 @@ func (w *World) room() bool {
 // narrow tests bodies i and j and records their contact; false when the
 // contact limit is reached.
 func (w *World) narrow(i, j int32) bool {
+	w.work++
 	if i > j {
 		i, j = j, i
 	}

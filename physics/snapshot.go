@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Snapshot format: a file format, so that a snapshot can be stored, sent
@@ -29,15 +30,19 @@ import (
 // Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
 // bytes that follow, every index is checked against the body it names,
 // and a snapshot whose length is not exactly what its counts say is
-// refused. So Restore allocates at most about twice len(src).
+// refused. So Restore allocates at most about twice len(src). Nor does it
+// trust a number: the settings obey Step's limits, every body what Add
+// asks of one (checkBody), every contact names a pair at most once with
+// numbers a step could have made (checkContact). So a world restored
+// from any snapshot it accepts steps as a world built by Add does, at
+// the cost of one of its size.
 const (
-	snapMagic      = "FXPW"
-	snapVersion    = 4 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds
-	snapHeader     = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
-	bodyBytes      = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
-	contactBytes   = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8 + 1 + keptFloats*8 + 2*2
-	slotBytes      = 4
-	maxContactsPer = 2 * MaxContactsPerBody // contacts a snapshot may hold per body
+	snapMagic    = "FXPW"
+	snapVersion  = 4 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds
+	snapHeader   = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
+	bodyBytes    = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
+	contactBytes = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8 + 1 + keptFloats*8 + 2*2
+	slotBytes    = 4
 )
 
 // MaxSnapshotBodies bounds the body slots a snapshot may hold: 4,194,304,
@@ -115,14 +120,20 @@ func (w *World) Snapshot(dst []byte) []byte {
 // Restore replaces the world with the snapshot in src: the same world or
 // another one, the zero World included. The Listener is kept. A src that
 // is not a whole, valid snapshot (truncated, extended, corrupted, or of
-// another version) gives an error wrapping ErrBadSnapshot and leaves the
-// world as it was. Restoring into a world that has held as many bodies and
-// contacts before allocates nothing. Call it between steps.
+// another version) gives an error wrapping ErrBadSnapshot, naming the
+// setting, body or contact and the number at fault, and leaves the world
+// as it was: it accepts what Snapshot writes for a world whose bodies
+// and settings Add and Step would take (a body the game spoilt between
+// steps, which the next Step would take out, is refused), each body's
+// inverse mass and inertia as stored if within what Add derives for
+// some mass and shape of its kind (the next Step derives them again). Restoring into a world that has held as
+// many bodies and contacts before allocates nothing. Call it between
+// steps.
 func (w *World) Restore(src []byte) error {
 	if w.stepping {
 		panic("physics: Restore during Step (from a contact callback): call it between steps")
 	}
-	h, err := checkSnapshot(src, &w.seen)
+	h, err := checkSnapshot(src, &w.seen, &w.prevTable)
 	if err != nil {
 		return err
 	}
@@ -188,10 +199,12 @@ func (w *World) Restore(src []byte) error {
 // snapCounts are a snapshot's counts, checked.
 type snapCounts struct{ bodies, free, statics, movers, contacts int }
 
-// checkSnapshot validates all of src without changing anything: the
-// header, the counts against the length, every slot index and the body it
-// names, every contact's pair. After it, decoding cannot fail.
-func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
+// checkSnapshot validates all of src without changing anything but its
+// scratch and the pair table it is lent: the header and the settings,
+// the counts against the length, every slot index and the body it names,
+// every body's numbers, every contact's pair (once each) and numbers.
+// After it, decoding cannot fail.
+func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, error) {
 	var h snapCounts
 	if len(src) < snapHeader || string(src[:4]) != snapMagic {
 		return h, fmt.Errorf("%w: %d bytes, not a world snapshot (no %q header)", ErrBadSnapshot, len(src), snapMagic)
@@ -204,16 +217,19 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 	switch {
 	case h.bodies > MaxSnapshotBodies:
 		return h, fmt.Errorf("%w: %d bodies, over the limit of %d", ErrBadSnapshot, h.bodies, MaxSnapshotBodies)
-	case h.free > h.bodies || h.statics > h.bodies || h.movers > h.bodies || h.free+h.statics+h.movers != h.bodies:
+	case h.free > h.bodies || h.statics > h.bodies || h.movers > h.bodies || h.free+h.statics+h.movers > h.bodies:
 		return h, fmt.Errorf("%w: %d free, %d static and %d moving slots for %d bodies", ErrBadSnapshot, h.free, h.statics, h.movers, h.bodies)
-	case h.contacts > maxContactsPer*h.bodies:
-		return h, fmt.Errorf("%w: %d contacts for %d bodies", ErrBadSnapshot, h.contacts, h.bodies)
+	case h.contacts > MaxContactsPerBody*h.bodies:
+		return h, fmt.Errorf("%w: %d contacts for %d bodies: want at most %d a body", ErrBadSnapshot, h.contacts, h.bodies, MaxContactsPerBody)
+	case src[54] > 1:
+		return h, fmt.Errorf("%w: warm-starting flag %d: want 0 or 1", ErrBadSnapshot, src[54])
 	}
+	// The settings obey the limits Step holds a game's own to.
 	settings := World{Gravity: Vec2{getF(src[6:]), getF(src[14:])}, MaxSubsteps: int(int32(le.Uint32(src[22:]))),
 		Iterations: int(int32(le.Uint32(src[26:]))), PositionIterations: int(int32(le.Uint32(src[30:]))),
-		Substeps: int(int32(le.Uint32(src[34:])))}
+		Substeps: int(int32(le.Uint32(src[34:]))), SleepTime: getF(src[38:]), SleepSpeed: getF(src[46:])}
 	if err := settings.checkStep(1.0 / 60); err != nil {
-		return h, fmt.Errorf("%w: %v", ErrBadSnapshot, err)
+		return h, fmt.Errorf("%w: %s", ErrBadSnapshot, strings.TrimPrefix(err.Error(), "physics: "))
 	}
 	want := snapHeader + h.bodies*bodyBytes + (h.free+h.statics+h.movers)*slotBytes + h.contacts*contactBytes
 	if len(src) != want {
@@ -247,8 +263,8 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		switch {
 		case k < h.free:
 			want = seenFree
-			if !removed {
-				return h, fmt.Errorf("%w: body %d is listed free but not removed", ErrBadSnapshot, s)
+			if !removed || le.Uint32(rec[119:]) == math.MaxUint32 {
+				return h, fmt.Errorf("%w: body %d is listed free but not removed, or its generation has run out", ErrBadSnapshot, s)
 			}
 		case k < h.free+h.statics:
 			want = seenStatic
@@ -267,26 +283,161 @@ func checkSnapshot(src []byte, scratch *[]uint8) (snapCounts, error) {
 		mark[s] = want
 	}
 	for s := range h.bodies {
-		rec := bodies[s*bodyBytes:]
+		rec := bodies[s*bodyBytes : (s+1)*bodyBytes]
 		if Kind(rec[0]) > Static || Shape(rec[1]) > Polygon {
 			return h, fmt.Errorf("%w: body %d has kind %d, shape %d", ErrBadSnapshot, s, rec[0], rec[1])
+		}
+		if mark[s] == 0 && (rec[bodyFlags]&flagRemoved == 0 || le.Uint32(rec[119:]) != math.MaxUint32) {
+			// Only a slot whose generation has run out is on no list (release).
+			return h, fmt.Errorf("%w: body %d is on no list", ErrBadSnapshot, s)
 		}
 		if err := checkHull(rec, Shape(rec[1])); err != nil {
 			return h, fmt.Errorf("%w: body %d: %v", ErrBadSnapshot, s, err)
 		}
+		if err := checkBody(rec); err != nil {
+			return h, fmt.Errorf("%w: body %d: %s", ErrBadSnapshot, s, strings.TrimPrefix(err.Error(), "physics: "))
+		}
 	}
+	// Each pair at most once: the table is the step's, rebuilt at the
+	// start of every step before it is read, so it is free between steps.
 	contacts := lists[(h.free+h.statics+h.movers)*slotBytes:]
+	pairs.reset(h.contacts)
 	for k := range h.contacts {
-		c := contacts[k*contactBytes:]
+		c := contacts[k*contactBytes : (k+1)*contactBytes]
 		ia, ib := int(le.Uint32(c)), int(le.Uint32(c[4:]))
-		if ia >= ib || ib >= h.bodies || c[contactNumPoints] > 2 {
+		if ia >= ib || ib >= h.bodies {
 			return h, fmt.Errorf("%w: contact %d joins bodies %d and %d of %d", ErrBadSnapshot, k, ia, ib, h.bodies)
 		}
-		if err := checkKept(c[contactKept:contactBytes]); err != nil {
-			return h, fmt.Errorf("%w: contact %d: %v", ErrBadSnapshot, k, err)
+		if !pairs.put(uint64(ia)<<32|uint64(ib), k) {
+			return h, fmt.Errorf("%w: contact %d joins bodies %d and %d, as an earlier one does", ErrBadSnapshot, k, ia, ib)
+		}
+		if err := checkContact(c, bodies[ia*bodyBytes:(ia+1)*bodyBytes], bodies[ib*bodyBytes:(ib+1)*bodyBytes]); err != nil {
+			return h, fmt.Errorf("%w: contact %d of bodies %d and %d: %v", ErrBadSnapshot, k, ia, ib, err)
 		}
 	}
 	return h, nil
+}
+
+// Bounds of the numbers a snapshot holds that no body limit covers.
+const (
+	// maxSnapNumber bounds every number of a contact: its points, depth,
+	// impulses, kept manifold. It is above any a world makes (an impulse
+	// that stops MaxSnapshotBodies bodies of MaxMass at MaxSpeed is
+	// 4.2e21) and far enough below overflow that an impulse times an
+	// inverse mass, times a lever, stays finite within a step.
+	maxSnapNumber = 1e24
+	// minInvInertia and maxInvInertia bound a dynamic body's inverse
+	// inertia (or it is 0, FixedRotation): the inertia Add derives is at
+	// most MaxMass times the outermost hull's 2·MaxSize² per unit mass,
+	// 2e21 (an explicit Inertia, MaxInertia), and at least MinMass times
+	// a circle's or a hull's of MinSize edges (about 3e-10 per unit
+	// mass), 3e-16: the bounds leave a hundredfold margin each way.
+	minInvInertia = 1.0 / 4e23
+	maxInvInertia = 1e18
+)
+
+// checkBody refuses a body record that no valid world's Snapshot writes:
+// a removed slot that holds anything but its generation; a live body
+// that Add would refuse (every number finite and within its limit, see
+// MaxCoordinate), with a previous position beyond MaxCoordinate, a sleep
+// timer that is negative or not finite, asleep though not dynamic, or an
+// inverse mass or inertia that Add could not have derived for its kind:
+// zero for a static or kinematic body, 1/Mass for a dynamic one within
+// 1/MaxMass..1/MinMass. They are kept as stored, so that a snapshot
+// restores to the same bytes (a game may have changed Mass, Inertia or
+// the size since the last step, and the inverses with them do not
+// match until the next), and the next Step derives them again, as the
+// original's would: within range they cannot change what it does.
+func checkBody(rec []byte) error {
+	f, gen := rec[bodyFlags], le.Uint32(rec[119:])
+	switch {
+	case f&^(flagDisabled|flagSweep|flagRemoved|flagAsleep|flagFixedRotation) != 0:
+		return fmt.Errorf("flags %#x", f)
+	case gen == 0:
+		return fmt.Errorf("generation 0, which names no body")
+	case f&flagRemoved != 0:
+		for i, v := range rec {
+			if v != 0 && i != bodyFlags && (i < 119 || i >= 123) || i == bodyFlags && v != flagRemoved {
+				return fmt.Errorf("a removed slot with byte %d of its record set: a snapshot keeps only its generation", i)
+			}
+		}
+		return nil
+	}
+	var b Body
+	var h Hull
+	readBody(rec, &b, &h)
+	if b.Shape == Polygon {
+		b.Hull = &h
+	}
+	if err := b.check(); err != nil {
+		return err
+	}
+	inside := func(v, lo, hi float64) bool { return v >= lo && v <= hi } // false for NaN
+	invI := !(b.invI == 0 && !math.Signbit(b.invI))                      // not +0
+	switch {
+	case !inside(b.Prev.X, -MaxCoordinate, MaxCoordinate) || !inside(b.Prev.Y, -MaxCoordinate, MaxCoordinate):
+		return fmt.Errorf("previous position %v: want finite coordinates within ±%v", b.Prev, float64(MaxCoordinate))
+	case !inside(b.still, 0, math.MaxFloat64):
+		return fmt.Errorf("sleep timer %v: want finite, at least 0", b.still)
+	case b.asleep && b.Kind != Dynamic:
+		return fmt.Errorf("asleep, but kind %d: only a dynamic body sleeps", b.Kind)
+	case b.Kind != Dynamic && (math.Float64bits(b.invMass) != 0 || invI):
+		return fmt.Errorf("inverse mass %v, inverse inertia %v on kind %d: want 0 for a body that is not dynamic", b.invMass, b.invI, b.Kind)
+	case b.Kind == Dynamic && !inside(b.invMass, 1/MaxMass, 1/MinMass):
+		return fmt.Errorf("inverse mass %v: want %v to %v (a mass within %v..%v)", b.invMass, 1/MaxMass, 1/MinMass, MinMass, MaxMass)
+	case b.Kind == Dynamic && invI && !inside(b.invI, minInvInertia, maxInvInertia):
+		return fmt.Errorf("inverse inertia %v: want 0 or %v to %v", b.invI, minInvInertia, maxInvInertia)
+	}
+	return nil
+}
+
+// contactFloats are the offsets of a contact record's numbers but its
+// kept manifold's (putContact): Normal, Points, Point, Depth, Impulse,
+// FrictionImpulse, mass, vn0, friction, the points' depths and impulses.
+var contactFloats = [...]int{16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 97, 107, 115, 123, 135, 143, 151, 159, 167, 175}
+
+// checkContact refuses a contact record that no valid world's Snapshot
+// writes for bodies a and b (their records, checked): either removed or
+// of a later generation than the body's (an earlier one is the last
+// tick's contact of a body removed since, whose slot a body added since
+// holds), neither dynamic, unknown flags, more than 2
+// points, a normal that is not a unit vector, a number that is not
+// finite or beyond maxSnapNumber, a push (normal impulse) below zero,
+// a mass or friction a pair could not have.
+func checkContact(c, a, b []byte) error {
+	ga, gb := le.Uint32(c[8:]), le.Uint32(c[12:])
+	switch {
+	case a[bodyFlags]&flagRemoved != 0 || b[bodyFlags]&flagRemoved != 0:
+		return fmt.Errorf("a removed body")
+	case ga == 0 || gb == 0 || ga > le.Uint32(a[119:]) || gb > le.Uint32(b[119:]):
+		return fmt.Errorf("generations %d and %d: the bodies' are %d and %d", ga, gb, le.Uint32(a[119:]), le.Uint32(b[119:]))
+	case ga == le.Uint32(a[119:]) && gb == le.Uint32(b[119:]) && Kind(a[0]) != Dynamic && Kind(b[0]) != Dynamic:
+		return fmt.Errorf("kinds %d and %d: neither is dynamic", a[0], b[0])
+	case c[contactNumPoints] > 2 || c[105]&^7 != 0:
+		return fmt.Errorf("%d points, flags %#x", c[contactNumPoints], c[105])
+	}
+	if err := checkKept(c[contactKept:]); err != nil {
+		return err
+	}
+	for i, off := range contactFloats {
+		if v := getF(c[off:]); !(math.Abs(v) <= maxSnapNumber) {
+			return fmt.Errorf("number %d is %v: want finite within ±%v", i, v, maxSnapNumber)
+		}
+	}
+	nx, ny := getF(c[16:]), getF(c[24:])
+	impulse, pn0, pn1 := getF(c[88:]), getF(c[151:]), getF(c[159:])
+	mass, friction := getF(c[107:]), getF(c[123:])
+	switch n := (Vec2{nx, ny}).Dot(Vec2{nx, ny}); {
+	case !(math.Abs(n-1) <= 1e-9):
+		return fmt.Errorf("normal %v: want a unit vector", Vec2{nx, ny})
+	case !(impulse >= 0 && pn0 >= 0 && pn1 >= 0):
+		return fmt.Errorf("normal impulses %v, %v, %v: want 0 or more (a contact only pushes)", impulse, pn0, pn1)
+	case !(mass > 0 && mass <= 2*MaxMass):
+		return fmt.Errorf("effective mass %v: want above 0, at most %v", mass, 2*MaxMass)
+	case !(friction >= 0 && friction <= MaxFriction):
+		return fmt.Errorf("friction %v: want 0 to %v", friction, float64(MaxFriction))
+	}
+	return nil
 }
 
 // Body record flags.
@@ -326,7 +477,15 @@ func checkHull(rec []byte, shape Shape) error {
 			return fmt.Errorf("hull vertex %d %v out of range", i, v[i])
 		}
 	}
-	return checkConvex(v[:n])
+	if err := checkConvex(v[:n]); err != nil {
+		return err
+	}
+	var h Hull
+	if h.build(v[:n]); !(h.inner > 0) {
+		// NewHull puts the centroid at the origin: inside.
+		return fmt.Errorf("a hull that does not hold its origin (the body's position)")
+	}
+	return nil
 }
 
 // putBody writes a body record: kind, shape, 12 float64 (Pos, Prev, Vel,
@@ -391,10 +550,28 @@ func putBody(p []byte, b *Body) {
 	}
 }
 
+// getBody reads a checked body record into b, its hull into a new Hull
+// unless b's is the same already.
 func getBody(p []byte, b *Body) {
+	old := b.Hull
+	var h Hull
+	readBody(p, b, &h)
+	if h.n > 0 {
+		if old != nil && *old == h {
+			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
+		} else {
+			b.Hull = new(Hull) // only here: h itself stays on the stack
+			*b.Hull = h
+		}
+	}
+	b.resync()
+}
+
+// readBody decodes a body record into b (with no Hull) and its hull, if
+// it has one, into h: 3 to MaxHullVertices vertices (checkHull).
+func readBody(p []byte, b *Body, h *Hull) {
 	_ = p[bodyBytes-1]
 	f := p[bodyFlags]
-	old := b.Hull
 	*b = Body{
 		Kind: Kind(p[0]), Shape: Shape(p[1]),
 		Pos: Vec2{getF(p[2:]), getF(p[10:])}, Prev: Vec2{getF(p[18:]), getF(p[26:])},
@@ -411,21 +588,14 @@ func getBody(p []byte, b *Body) {
 		Angle:         getF(p[131:]), PrevAngle: getF(p[139:]), AngVel: getF(p[147:]),
 		Inertia: getF(p[155:]), AngularDamping: getF(p[163:]), invI: getF(p[171:]),
 	}
-	if n := int(p[bodyHull]); n > 0 { // checked: 3 to MaxHullVertices, convex
+	*h = Hull{}
+	if n := int(p[bodyHull]); n > 0 {
 		var v [MaxHullVertices]Vec2
 		for i := range n {
 			v[i] = Vec2{getF(p[bodyHull+1+16*i:]), getF(p[bodyHull+9+16*i:])}
 		}
-		var h Hull
 		h.build(v[:n])
-		if old != nil && *old == h {
-			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
-		} else {
-			b.Hull = new(Hull) // only here: h itself stays on the stack
-			*b.Hull = h
-		}
 	}
-	b.resync()
 }
 
 // contactNumPoints is the offset of NumPoints in a contact record,
@@ -459,15 +629,15 @@ func keptValues(k *kept) [keptFloats]*float64 {
 }
 
 // checkKept refuses a kept manifold record that no world writes: more
-// than 2 points, a number that is not finite, a rotation's component
-// beyond ±1.
+// than 2 points, a number that is not finite or beyond maxSnapNumber, a
+// rotation's component beyond ±1.
 func checkKept(rec []byte) error {
 	if rec[0] > 2 {
 		return fmt.Errorf("a kept manifold of %d points", rec[0])
 	}
 	for i := range keptFloats {
 		v := getF(rec[1+8*i:])
-		if v-v != 0 || i >= 6 && i < 10 && math.Abs(v) > 1 {
+		if !(math.Abs(v) <= maxSnapNumber) || i >= 6 && i < 10 && math.Abs(v) > 1 {
 			return fmt.Errorf("kept-manifold number %d is %v", i, v)
 		}
 	}

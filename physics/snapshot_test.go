@@ -194,13 +194,32 @@ func TestRestoreRejectsBadBytes(t *testing.T) {
 
 // FuzzRestore: no bytes make Restore panic, hang or allocate without
 // bound, and a world restored from any accepted bytes steps without
-// panicking.
+// panicking, at a cost bounded by its size: 3 steps test at most every
+// pair (with the continuous collision's sub-steps against every static)
+// and solve at most the contact limit in every pass the settings'
+// limits allow, and the pair tables probe a few slots a lookup, not a
+// slot per earlier contact of the same pair (which a snapshot naming one
+// pair over and over once made quadratic). The seeds include that
+// snapshot, and one with settings above the limits.
 func FuzzRestore(f *testing.F) {
 	w := lively(f, 6)
 	f.Add(w.Snapshot(nil))
 	run(f, w, 0, 40)
-	f.Add(w.Snapshot(nil))
+	snap := w.Snapshot(nil)
+	f.Add(snap)
 	f.Add([]byte("FXPW"))
+	if len(w.contacts) > 1 { // every contact names the first one's pair
+		one := bytes.Clone(snap)
+		at := len(one) - len(w.contacts)*contactBytes
+		for k := 1; k < len(w.contacts); k++ {
+			copy(one[at+k*contactBytes:at+(k+1)*contactBytes], one[at:at+contactBytes])
+		}
+		f.Add(one)
+	}
+	slow := bytes.Clone(snap)
+	le.PutUint32(slow[34:], 512)  // Substeps
+	le.PutUint32(slow[26:], 1000) // Iterations
+	f.Add(slow)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var w World
 		if err := w.Restore(b); err != nil {
@@ -212,8 +231,18 @@ func FuzzRestore(f *testing.F) {
 		if len(w.bodies) > len(b)/bodyBytes || cap(w.contacts) > 6*len(w.bodies)+len(b)/contactBytes {
 			t.Fatalf("%d bytes made %d bodies and room for %d contacts", len(b), len(w.bodies), cap(w.contacts))
 		}
+		work, probes := w.work, w.prevTable.probes+w.curTable.probes
 		for range 3 {
 			w.Step(dt)
+		}
+		work, probes = w.work-work, w.prevTable.probes+w.curTable.probes-probes
+		n := uint64(len(w.bodies)) + 1
+		passes := uint64(max(2*MaxSolverSubsteps, MaxIterations+MaxPositionIterations))
+		if limit := 3 * (n*n*(MaxMaxSubsteps+1) + passes*MaxContactsPerBody*n); work > limit {
+			t.Fatalf("3 steps of %d bodies did %d work, over the bound of %d", n-1, work, limit)
+		}
+		if limit := 8 * (work + 3*3*MaxContactsPerBody*n); probes > limit {
+			t.Fatalf("3 steps of %d bodies probed the pair tables %d times for %d work, over the bound of %d", n-1, probes, work, limit)
 		}
 		w.Snapshot(nil)
 	})

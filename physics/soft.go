@@ -263,6 +263,7 @@ func (w *World) warmSoft() {
 // approach is stopped. The relax pass adds the sub-step's impulses to the
 // tick's sums.
 func (w *World) passSoft(invH float64, soft, hard *softness, push bool) {
+	w.work += uint64(len(w.cons))
 	sb := w.sb
 	for k := range w.cons {
 		c := &w.cons[k]

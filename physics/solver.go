@@ -15,6 +15,7 @@ func (w *World) solveVelocities(dt float64) {
 		passes = DefaultIterations
 	}
 	for range passes {
+		w.work += uint64(len(w.contacts))
 		for i := range w.contacts {
 			c := &w.contacts[i]
 			if c.resting {
@@ -73,6 +74,7 @@ func (w *World) solvePositions() {
 		passes = DefaultPositionIterations
 	}
 	for range passes {
+		w.work += uint64(len(w.contacts))
 		for i := range w.contacts {
 			c := &w.contacts[i]
 			if c.resting {

@@ -18,8 +18,9 @@
 // heaviest more than MaxMassRatio (100) times its lightest, naming both
 // masses (see Mass ratio below); Step panics on a dt or a setting out of range, a caller bug; a
 // body the game makes non-finite between steps is taken out before it
-// touches anything (Faults, FaultListener); the queries ignore non-finite
-// input; a step solves at most MaxContactsPerBody contacts per body
+// touches anything (Faults, FaultListener); Restore refuses a snapshot
+// holding any of these, or settings above Step's limits; the queries
+// ignore non-finite input; a step solves at most MaxContactsPerBody contacts per body
 // (Overloads). The broad phase stays near-linear whatever the layout: a
 // giant among small bodies, bodies a billion units apart, thousands of
 // statics, fast bodies sub-stepped among them. Remove is O(1), and IDs
@@ -285,14 +286,18 @@ type Body struct {
 	Hull                 *Hull
 	// Mass of a dynamic body; zero means 1. Kinematic and static bodies
 	// have infinite mass. Add reads it, and refuses one beyond
-	// MaxMassRatio of the world's other dynamic bodies.
+	// MaxMassRatio of the world's other dynamic bodies. Step reads it
+	// again at its start, as Inertia, the size and FixedRotation: a change
+	// between steps takes effect at the next (the impulses applied before
+	// it see the old mass); keep such a change within MaxMassRatio too,
+	// which only Add checks.
 	Mass float64
 	// Inertia is a dynamic body's moment of inertia about its centre
 	// (mass × units²); zero means the shape's own for its mass (a circle's
 	// m·r²/2, a box's m·(w²+h²)/12 of its full sides, a polygon's by its
-	// area), read at Add. FixedRotation keeps the body at its Angle, as if
-	// its inertia were infinite: a platformer's player stays upright; it
-	// may be switched between steps.
+	// area). FixedRotation keeps the body at its Angle, as if its inertia
+	// were infinite: a platformer's player stays upright; it may be
+	// switched between steps.
 	Inertia       float64
 	FixedRotation bool
 	// AngularDamping slows the body's spin by the factor 1/(1 + h·d) each
@@ -485,14 +490,15 @@ type World struct {
 	// MaxSubsteps caps sub-steps per body per tick; zero means 64. A body
 	// moves at most half its smallest extent per sub-step, so it cannot
 	// tunnel through a static body below MaxSubsteps·extent/2 per tick.
+	// At most MaxMaxSubsteps.
 	MaxSubsteps int
 	// Listener, when set, receives contact begin and end events.
 	Listener ContactListener
 	// Iterations is how many velocity passes each tick of an upright
 	// world (no body can turn) makes over its contacts; zero means
 	// DefaultIterations (8). PositionIterations is the position passes;
-	// zero means DefaultPositionIterations (3). A turning world uses
-	// Substeps instead.
+	// zero means DefaultPositionIterations (3). At most MaxIterations
+	// and MaxPositionIterations. A turning world uses Substeps instead.
 	Iterations, PositionIterations int
 	// Substeps is how many sub-steps a tick of a turning world is solved
 	// in (see Rotation in the package doc); zero means DefaultSubsteps
@@ -501,7 +507,8 @@ type World struct {
 	// as deep as its load over its stiffness: twice the sub-steps, a
 	// quarter of the depth). 4, Box2D v3's count, costs a fifth less and
 	// still stands a 20-row pyramid; fewer make tall heaps sag. Not to be
-	// confused with MaxSubsteps, the continuous collision's cap. A world
+	// confused with MaxSubsteps, the continuous collision's cap. At most
+	// MaxSolverSubsteps. A world
 	// in which no body can turn uses Iterations and PositionIterations
 	// instead.
 	Substeps int
@@ -547,6 +554,7 @@ type World struct {
 	massesKnown         bool    // they hold for the bodies: false after a Restore
 	cold                bool    // no warm starting (tests measure what it is worth)
 	seen                []uint8 // Restore's scratch: which list names each slot
+	work                uint64  // pairs tested, contacts solved (a pass each), sub-steps against statics: tests bound a step's cost by it
 }
 
 // Limits of a body's numbers. Add refuses a body outside them, with an
@@ -732,15 +740,22 @@ func (b *Body) checkMotion() error {
 // setMass derives the body's inverse mass and inverse inertia from its
 // kind, shape and settings, and its rotation from its angle.
 func (b *Body) setMass() {
-	b.invMass, b.invI = 0, 0
-	if b.Kind == Dynamic {
-		m := cmpOr(b.Mass, 1)
-		b.invMass = 1 / m
-		if !b.FixedRotation {
-			b.invI = 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
-		}
-	}
+	b.invMass, b.invI = b.inverses()
 	b.resync()
+}
+
+// inverses returns the inverse mass and inverse inertia that the body's
+// kind, Mass, Inertia, shape and FixedRotation give it: zero for a body
+// that is not dynamic, and zero inertia for a FixedRotation one.
+func (b *Body) inverses() (invMass, invI float64) {
+	if b.Kind != Dynamic {
+		return 0, 0
+	}
+	m := cmpOr(b.Mass, 1)
+	if b.FixedRotation {
+		return 1 / m, 0
+	}
+	return 1 / m, 1 / cmpOr(b.Inertia, float64(m*b.inertiaPerMass()))
 }
 
 // room returns s with capacity for n elements at least, its length and
@@ -937,23 +952,45 @@ func (w *World) Wake(id BodyID) {
 // Ticks returns how many steps the world has taken.
 func (w *World) Ticks() uint64 { return w.ticks }
 
-// Limits of the World's settings, which Step checks.
+// Limits of the World's settings, which Step checks, and Restore checks
+// in a snapshot. A step costs in proportion to its passes, so each limit
+// is as high as a real game needs and no higher: one flipped bit of a
+// snapshot, or a typo, must not make every later step tens of times
+// slower. A step of 2,000 bodies at each ceiling against the defaults
+// (BenchmarkSettingsCeiling, on a shared 2-core Xeon, so ±30 %):
+// Substeps 16 about 2x the default 5's (512, which the old limit of 1000
+// let through, 30x); Iterations 32 2x the default 8's; PositionIterations
+// 16 1.3x the default 3's; both at their ceilings 3x (1000 each, the old
+// limit, 140x). MaxSubsteps costs only bodies fast enough to reach it, in
+// proportion: 256 against the default 64 is 4.5x for a world in which
+// every body is that fast (the old 4096, 64x).
 const (
 	// MaxDt bounds Step's dt: a tick of at most a second.
 	MaxDt = 1.0
-	// MaxIterations bounds Iterations and PositionIterations.
-	MaxIterations = 1000
-	// MaxMaxSubsteps bounds MaxSubsteps.
-	MaxMaxSubsteps = 4096
+	// MaxIterations bounds Iterations: four times the default velocity
+	// passes (Box2D v2's own default is the same 8).
+	MaxIterations = 32
+	// MaxPositionIterations bounds PositionIterations: five times the
+	// default; each pass tests every contact's narrow phase again.
+	MaxPositionIterations = 16
+	// MaxSolverSubsteps bounds Substeps: three times the default 5 and
+	// four times Box2D v3's recommended 4; a heap stands stiffer with
+	// more, at about twice the step's cost at this ceiling.
+	MaxSolverSubsteps = 16
+	// MaxMaxSubsteps bounds MaxSubsteps, four times its default of 64: a
+	// body of extent e cannot tunnel below 128·e per tick (7,680·e per
+	// second at 60 Hz). Faster things are bullets for World.Cast.
+	MaxMaxSubsteps = 256
 )
 
 // Step advances the world by dt seconds: one fixed tick. Call it from the
 // game's Update with tick.DtSeconds(), never with a frame time.
 //
 // A dt that is not in (0, MaxDt], or a setting out of its range (Gravity
-// not finite within ±MaxSpeed, Iterations or PositionIterations above
-// MaxIterations, MaxSubsteps above MaxMaxSubsteps), is a bug in the
-// caller: Step panics naming it, before changing anything. A body whose
+// not finite within ±MaxSpeed, Iterations above MaxIterations,
+// PositionIterations above MaxPositionIterations, Substeps above
+// MaxSolverSubsteps, MaxSubsteps above MaxMaxSubsteps, SleepTime or
+// SleepSpeed NaN), is a bug in the caller: Step panics naming it, before changing anything. A body whose
 // numbers are not finite or out of their limits (see MaxCoordinate),
 // because the game wrote them so, is taken out of the world before it
 // touches anything (World.Faults counts it, a FaultListener hears it): it
@@ -974,8 +1011,12 @@ func (w *World) Step(dt float64) {
 		b := &w.bodies[i]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
 		b.syncRotation() // the game may have turned it
-		if b.Kind == Dynamic && b.FixedRotation != (b.invI == 0) {
-			b.setMass() // the game switched FixedRotation
+		if b.Kind == Dynamic {
+			// The game may have changed its Mass, Inertia, size or
+			// FixedRotation; and a restored snapshot's inverses, which
+			// Restore checks only for range, are derived again here,
+			// the same bits as Add's.
+			b.invMass, b.invI = b.inverses()
 		}
 		if b.FixedRotation && b.Kind == Dynamic {
 			b.AngVel = 0
@@ -1018,10 +1059,16 @@ func (w *World) checkStep(dt float64) error {
 		return fmt.Errorf("physics: Step(%v): dt must be in (0, %v] seconds", dt, MaxDt)
 	case !(math.Abs(g.X) <= MaxSpeed && math.Abs(g.Y) <= MaxSpeed):
 		return fmt.Errorf("physics: World.Gravity = %v: want finite components within ±%v", g, float64(MaxSpeed))
-	case w.Iterations > MaxIterations || w.PositionIterations > MaxIterations || w.Substeps > MaxIterations:
-		return fmt.Errorf("physics: World.Iterations = %d, PositionIterations = %d, Substeps = %d: want at most %d", w.Iterations, w.PositionIterations, w.Substeps, MaxIterations)
+	case w.Iterations > MaxIterations:
+		return fmt.Errorf("physics: World.Iterations = %d: want at most %d", w.Iterations, MaxIterations)
+	case w.PositionIterations > MaxPositionIterations:
+		return fmt.Errorf("physics: World.PositionIterations = %d: want at most %d", w.PositionIterations, MaxPositionIterations)
+	case w.Substeps > MaxSolverSubsteps:
+		return fmt.Errorf("physics: World.Substeps = %d: want at most %d", w.Substeps, MaxSolverSubsteps)
 	case w.MaxSubsteps > MaxMaxSubsteps:
 		return fmt.Errorf("physics: World.MaxSubsteps = %d: want at most %d", w.MaxSubsteps, MaxMaxSubsteps)
+	case w.SleepTime != w.SleepTime || w.SleepSpeed != w.SleepSpeed:
+		return fmt.Errorf("physics: World.SleepTime = %v, SleepSpeed = %v: want numbers, not NaN", w.SleepTime, w.SleepSpeed)
 	}
 	return nil
 }
@@ -1197,6 +1244,7 @@ func (w *World) sweepKinematic(i int32, b *Body, dt float64) bool {
 // them (with restitution), as the contact solver would have had it seen
 // them.
 func (w *World) meetStatics(b *Body, deep float64) {
+	w.work += uint64(len(w.near))
 	lo, hi := b.bounds()
 	for _, k := range w.near {
 		s := &w.bodies[w.statics[k]]
