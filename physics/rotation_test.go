@@ -335,7 +335,7 @@ func TestTurningSnapshotGivesTheSameFuture(t *testing.T) {
 	}
 	putF(rec[bodyHull+1+16*2:], 0)
 	putF(rec[bodyHull+9+16*2:], 0)
-	if err := z.Restore(bad); !errors.Is(err, ErrBadSnapshot) || !strings.Contains(err.Error(), "body 5") {
+	if err := z.Restore(reseal(bad)); !errors.Is(err, ErrBadSnapshot) || !strings.Contains(err.Error(), "body 5") {
 		t.Errorf("a concave hull restored: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"slices"
 	"strings"
@@ -21,11 +22,17 @@ import (
 //	free     uint32 slot each, in the order Add reuses them
 //	statics  uint32 slot each, then movers: the order the step visits them
 //	contacts contactBytes each (see putContact)
+//	checksum CRC-32C (Castagnoli) of every byte before it (uint32)
 //
 // Version 2 added rotation: each body's angles, spin, inertia and hull,
 // each contact's per-point ids, depths and impulses. Version 3 added
 // Substeps, which a turning world's future depends on. Version 4 added
 // each turning contact's kept manifold (recycle), which it depends on too.
+// Version 5 added the checksum: a snapshot damaged on a disk or on the
+// way (bytes flipped, cut short or extended) is refused before any of its
+// numbers is read, whether or not they would pass the checks below. The
+// checks below are what stands against bytes made to pass it: a
+// checksum is no defence against a peer that computes one.
 //
 // Restore trusts no count: each is bounded by MaxSnapshotBodies and by the
 // bytes that follow, every index is checked against the body it names,
@@ -38,8 +45,9 @@ import (
 // the cost of one of its size.
 const (
 	snapMagic    = "FXPW"
-	snapVersion  = 4 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds
+	snapVersion  = 5 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds; 5: checksum
 	snapHeader   = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
+	snapTrailer  = 4 // the checksum
 	bodyBytes    = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
 	contactBytes = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8 + 1 + keptFloats*8 + 2*2
 	slotBytes    = 4
@@ -71,7 +79,7 @@ func (w *World) Snapshot(dst []byte) []byte {
 	}
 	w.purge()
 	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
-		len(w.contacts)*contactBytes
+		len(w.contacts)*contactBytes + snapTrailer
 	off := len(dst)
 	dst = slices.Grow(dst, n)[:off+n]
 	b := dst[off:]
@@ -114,8 +122,13 @@ func (w *World) Snapshot(dst []byte) []byte {
 		putContact(p[:contactBytes], c, w.pointsOf(c), w.keptOf(c))
 		p = p[contactBytes:]
 	}
+	le.PutUint32(p, crc32.Checksum(b[:n-snapTrailer], castagnoli))
 	return dst
 }
+
+// castagnoli is CRC-32C's table: the snapshot's checksum, computed with
+// the CPU's own instruction where it has one.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Restore replaces the world with the snapshot in src: the same world or
 // another one, the zero World included. The Listener is kept. A src that
@@ -212,6 +225,12 @@ func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, 
 	if v := le.Uint16(src[4:]); v != snapVersion {
 		return h, fmt.Errorf("%w: version %d; this build restores version %d", ErrBadSnapshot, v, snapVersion)
 	}
+	if len(src) < snapHeader+snapTrailer {
+		return h, fmt.Errorf("%w: %d bytes, shorter than a snapshot of no bodies", ErrBadSnapshot, len(src))
+	}
+	if sum, want := le.Uint32(src[len(src)-snapTrailer:]), crc32.Checksum(src[:len(src)-snapTrailer], castagnoli); sum != want {
+		return h, fmt.Errorf("%w: checksum %08x, want %08x: the bytes were damaged (changed, cut short or extended)", ErrBadSnapshot, sum, want)
+	}
 	count := func(off int) int { return int(le.Uint32(src[off:])) }
 	h = snapCounts{count(63), count(67), count(71), count(75), count(79)}
 	switch {
@@ -231,7 +250,7 @@ func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, 
 	if err := settings.checkStep(1.0 / 60); err != nil {
 		return h, fmt.Errorf("%w: %s", ErrBadSnapshot, strings.TrimPrefix(err.Error(), "physics: "))
 	}
-	want := snapHeader + h.bodies*bodyBytes + (h.free+h.statics+h.movers)*slotBytes + h.contacts*contactBytes
+	want := snapHeader + h.bodies*bodyBytes + (h.free+h.statics+h.movers)*slotBytes + h.contacts*contactBytes + snapTrailer
 	if len(src) != want {
 		return h, fmt.Errorf("%w: %d bytes, want %d for %d bodies and %d contacts (truncated or extended)",
 			ErrBadSnapshot, len(src), want, h.bodies, h.contacts)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -152,7 +153,7 @@ func TestRestoreRejectsBadBytes(t *testing.T) {
 	before := w.Snapshot(nil)
 	check := func(name string, b []byte, want string) {
 		t.Helper()
-		err := w.Restore(b)
+		err := w.Restore(reseal(b))
 		if !errors.Is(err, ErrBadSnapshot) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: Restore = %v, want ErrBadSnapshot saying %q", name, err, want)
 		}
@@ -166,7 +167,14 @@ func TestRestoreRejectsBadBytes(t *testing.T) {
 			t.Fatalf("truncated to %d of %d bytes: Restore = %v, want ErrBadSnapshot", n, len(snap), err)
 		}
 	}
-	check("extended", append(bytes.Clone(snap), 0), "truncated or extended")
+	check("extended", append(bytes.Clone(snap[:len(snap)-snapTrailer]), 0, 0, 0, 0, 0), "truncated or extended")
+	for _, at := range []int{0, 6, snapHeader, len(snap) / 2, len(snap) - 1} {
+		bad := bytes.Clone(snap)
+		bad[at] ^= 0x10
+		if err := w.Restore(bad); !errors.Is(err, ErrBadSnapshot) || !strings.Contains(err.Error(), "checksum") && at > 5 {
+			t.Errorf("a bit flipped at byte %d: Restore = %v, want the checksum to refuse it", at, err)
+		}
+	}
 	bad := bytes.Clone(snap)
 	bad[4] = 9
 	check("version 9", bad, "version 9")
@@ -210,18 +218,26 @@ func FuzzRestore(f *testing.F) {
 	f.Add([]byte("FXPW"))
 	if len(w.contacts) > 1 { // every contact names the first one's pair
 		one := bytes.Clone(snap)
-		at := len(one) - len(w.contacts)*contactBytes
+		at := len(one) - snapTrailer - len(w.contacts)*contactBytes
 		for k := 1; k < len(w.contacts); k++ {
 			copy(one[at+k*contactBytes:at+(k+1)*contactBytes], one[at:at+contactBytes])
 		}
-		f.Add(one)
+		f.Add(reseal(one))
 	}
 	slow := bytes.Clone(snap)
 	le.PutUint32(slow[34:], 512)  // Substeps
 	le.PutUint32(slow[26:], 1000) // Iterations
-	f.Add(slow)
+	f.Add(reseal(slow))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var w World
+		if w.Restore(b) == nil && len(b) >= snapHeader+snapTrailer {
+			sum := le.Uint32(b[len(b)-snapTrailer:])
+			if sum != crc32.Checksum(b[:len(b)-snapTrailer], castagnoli) {
+				t.Fatal("a snapshot with a wrong checksum was restored")
+			}
+		}
+		// The checks behind the checksum, on bytes made to pass it.
+		b = reseal(bytes.Clone(b))
 		if err := w.Restore(b); err != nil {
 			if !errors.Is(err, ErrBadSnapshot) {
 				t.Fatalf("error %v does not wrap ErrBadSnapshot", err)
