@@ -69,7 +69,7 @@ func clipRay(from, to Vec2) (p, q Vec2, t0, t1 float64, ok bool) {
 	if in(from.X) && in(from.Y) && in(to.X) && in(to.Y) {
 		return from, to, 0, 1, true
 	}
-	half := Vec2{to.X/2 - from.X/2, to.Y/2 - from.Y/2} // (to−from)/2
+	half := Vec2{float64(to.X/2) - float64(from.X/2), float64(to.Y/2) - float64(from.Y/2)} // (to−from)/2; x/2 is x*0.5, rounded before the subtraction
 	t0, t1 = 0, 1
 	var cut0, cut1 [2]float64 // where each end is cut, per axis (0: not)
 	for axis := range 2 {
@@ -87,11 +87,11 @@ func clipRay(from, to Vec2) (p, q Vec2, t0, t1 float64, ok bool) {
 		if v < 0 {
 			enter, leave = leave, enter
 		}
-		if a := (enter/2 - o) / v; a > t0 {
+		if a := (float64(enter/2) - o) / v; a > t0 {
 			t0, cut0 = a, [2]float64{}
 			cut0[axis] = enter
 		}
-		if b := (leave/2 - o) / v; b < t1 {
+		if b := (float64(leave/2) - o) / v; b < t1 {
 			t1, cut1 = b, [2]float64{}
 			cut1[axis] = leave
 		}
