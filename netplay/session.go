@@ -424,7 +424,7 @@ func (s *Session) ended(now time.Duration) bool {
 			continue
 		}
 		if p.done || now-s.endAt > s.cfg.DisconnectTimeout {
-			who := fmt.Sprintf("player %d (%v)", p.player, s.callerOf(p))
+			who := fmt.Sprintf("%s (%v)", playerName(p.player), s.callerOf(p))
 			if p.kind == peerHost {
 				who = fmt.Sprintf("the host (%v)", s.callerOf(p))
 			}

@@ -3,6 +3,7 @@ package netplay
 import (
 	"fmt"
 	"net/netip"
+	"strconv"
 	"time"
 )
 
@@ -83,25 +84,37 @@ type DesyncError struct {
 	// Tick is the tick after which the saved states first differed, of
 	// those compared (every Config.HashEvery ticks).
 	Tick uint64
-	// Player is the peer whose hash differs (-1: the host of a spectator).
+	// Player is the index of the peer whose hash differs (0 for player
+	// 1; -1: the host of a spectator).
 	Player int
 	// Ours and Theirs are the hashes of the two saved states; zero when
 	// the peer reported the desync and this session stopped with it.
 	Ours, Theirs uint64
 }
 
-// Error names the tick.
+// Error names the tick and the peer, players numbered from 1 as the
+// flags and the docs number them.
 func (e *DesyncError) Error() string {
 	if e.Ours == 0 && e.Theirs == 0 {
-		return fmt.Sprintf("netplay: desync after tick %d, reported by player %d", e.Tick, e.Player)
+		return fmt.Sprintf("netplay: desync after tick %d, reported by %s", e.Tick, playerName(e.Player))
 	}
-	return fmt.Sprintf("netplay: desync after tick %d: player %d's state hash is %016x, ours %016x", e.Tick, e.Player, e.Theirs, e.Ours)
+	return fmt.Sprintf("netplay: desync after tick %d: %s's state hash is %016x, ours %016x", e.Tick, playerName(e.Player), e.Theirs, e.Ours)
+}
+
+// playerName names the player at index i for a person: "player 1" for
+// index 0, "the host" for -1 (a spectator's).
+func playerName(i int) string {
+	if i < 0 {
+		return "the host"
+	}
+	return "player " + strconv.Itoa(i+1)
 }
 
 // DisconnectError is what Update returns when a player (or a spectator's
 // host) went silent for Config.DisconnectTimeout, or said goodbye.
 type DisconnectError struct {
-	// Player is the player who left (-1: the host of a spectator).
+	// Player is the index of the player who left (0 for player 1; -1:
+	// the host of a spectator).
 	Player int
 	// Addr is its address.
 	Addr netip.AddrPort
@@ -115,15 +128,15 @@ type DisconnectError struct {
 	Handshake bool
 }
 
-// Error names the player and the silence.
+// Error names the player (numbered from 1) and the silence.
 func (e *DisconnectError) Error() string {
 	if e.Left {
-		return fmt.Sprintf("netplay: player %d (%v) left", e.Player, e.Addr)
+		return fmt.Sprintf("netplay: %s (%v) left", playerName(e.Player), e.Addr)
 	}
 	if e.Handshake {
 		return fmt.Sprintf("netplay: no answer from %v in %v: nobody plays there, or a firewall is in the way", e.Addr, e.Silence.Round(time.Millisecond))
 	}
-	return fmt.Sprintf("netplay: player %d (%v) silent for %v: disconnected", e.Player, e.Addr, e.Silence.Round(time.Millisecond))
+	return fmt.Sprintf("netplay: %s (%v) silent for %v: disconnected", playerName(e.Player), e.Addr, e.Silence.Round(time.Millisecond))
 }
 
 // Stats is what a Session has counted. Session.Stats returns it; the

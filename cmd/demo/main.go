@@ -88,7 +88,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(exitPeerVanished)
 	case errors.As(err, &de):
-		fmt.Fprintf(os.Stderr, "demo: peer %d disconnected: nothing from %v for %v\n", de.Player+1, de.Addr, de.Silence.Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "demo: player %d disconnected: nothing from %v for %v\n", de.Player+1, de.Addr, de.Silence.Round(time.Millisecond))
 		os.Exit(exitPeerVanished)
 	default:
 		fmt.Fprintln(os.Stderr, "demo:", err)
@@ -501,7 +501,7 @@ func (m *match) end(err error) error {
 	switch {
 	case m.np == nil:
 	case errors.As(err, &de) && de.Left:
-		fmt.Fprintf(os.Stderr, "demo: peer %d left: the match is over\n", de.Player+1)
+		fmt.Fprintf(os.Stderr, "demo: player %d left: the match is over\n", de.Player+1)
 		err = nil
 	case errors.As(err, &de): // main says so, and exits 3
 		return errors.Join(err, m.rec.Close(nil))
