@@ -29,6 +29,10 @@ deps:
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq$$missing >/dev/null || { \
 	  echo "deps: apt-get install$$missing failed (see above)" >&2; exit 1; }
 
+# build puts what users run in bin/: the programs of cmd/ (the demo, the
+# skeleton, newgame). The benchmark peers of bench/ and the internal tools
+# of tools/ are built by the targets that use them (bench-sprites,
+# netplay-soak), or by hand: go build -o bin/ ./bench/bunnymark-gl
 build: deps
 	$(GO) build -o bin/ ./cmd/...
 
@@ -135,14 +139,15 @@ bench:
 
 # bench-sprites runs the sprites benchmark side by side under Xvfb: fixstep
 # (demo -bench sprites), the plain instanced OpenGL baseline and
-# Ebitengine v2.8 (a module of its own in cmd/bunnymark-ebiten), three
+# Ebitengine v2.8 (a module of its own in bench/bunnymark-ebiten), three
 # rounds interleaved, for 0, 1k, 10k and 50k sprites of 1 and of 8
 # textures (sprite i uses texture i%K).
 SPRITES  ?= 0 1000 10000 50000
 TEXTURES ?= 1 8
 ROUNDS   ?= 1 2 3
 bench-sprites: build
-	cd cmd/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
+	$(GO) build -o bin/ ./bench/bunnymark-gl
+	cd bench/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
 	@for round in $(ROUNDS); do for n in $(SPRITES); do for k in $(TEXTURES); do \
 	  if [ $$n = 0 ] && [ $$k != 1 ]; then continue; fi; \
 	  for prog in "./bin/demo -bench sprites" ./bin/bunnymark-gl ./bin/bunnymark-ebiten; do \
@@ -150,10 +155,10 @@ bench-sprites: build
 	  done; done; done; done
 
 # bench-physics runs fixstep's physics and Chipmunk2D side by side
-# (cmd/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
+# (bench/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
 # and 10k boxes, bouncing balls, with sleeping off and on.
 bench-physics:
-	cd cmd/physics-chipmunk && $(GO) run . -rounds 3
+	cd bench/physics-chipmunk && $(GO) run . -rounds 3
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
