@@ -6,7 +6,7 @@ GO       ?= go
 # OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe), a virtual X server,
 # and qemu-user to run the determinism check's arm64 and s390x builds.
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
-PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena cmd/worldhash,$(if $(wildcard $(p)),./$(p)/...))
+PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena tools,$(if $(wildcard $(p)),./$(p)/...))
 FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl cross cross-more fuzz race soak netplay-soak bench bench-sprites bench-physics lint profile clean new
@@ -29,6 +29,10 @@ deps:
 	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq$$missing >/dev/null || { \
 	  echo "deps: apt-get install$$missing failed (see above)" >&2; exit 1; }
 
+# build puts what users run in bin/: the programs of cmd/ (the demo, the
+# skeleton, newgame). The benchmark peers of bench/ and the internal tools
+# of tools/ are built by the targets that use them (bench-sprites,
+# netplay-soak), or by hand: go build -o bin/ ./bench/bunnymark-gl
 build: deps
 	$(GO) build -o bin/ ./cmd/...
 
@@ -58,7 +62,7 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x ./netplay
 
-# cross is the determinism check: cmd/worldhash's scenes (the physics, the
+# cross is the determinism check: tools/worldhash's scenes (the physics, the
 # demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
 # each checked against the golden hashes, natively where this machine can
 # execute it and otherwise under its qemu-user emulator (arm64 and s390x,
@@ -66,13 +70,13 @@ test-pure:
 # error a native run gives), and the arm64 build's simulation disassembled
 # for fused multiply-adds.
 cross: deps
-	GO=$(GO) bash cmd/worldhash/cross.sh
+	GO=$(GO) bash tools/worldhash/cross.sh
 
 # cross-more is the same check on the slow builds (the debugger builds of
 # amd64 v3 and arm64, ppc64le, riscv64: 3 minutes of qemu-user on 2
 # cores), outside make test; CI runs it after make test.
 cross-more: deps
-	GO=$(GO) bash cmd/worldhash/cross.sh --more
+	GO=$(GO) bash tools/worldhash/cross.sh --more
 
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
@@ -113,12 +117,13 @@ soak: deps
 # netplay-soak plays two headless demos against each other over loopback
 # for MATCH_TICKS ticks (3,600: a minute), both bots, both links through
 # the simulator (50 ms, 10 ms jitter, 5 % loss, 1 % duplication), while
-# cmd/udpflood floods the host with garbage; then replays both recordings
+# tools/udpflood floods the host with garbage; then replays both recordings
 # and compares them. Both must print the same state-hash with desyncs=0.
 MATCH_TICKS ?= 3600
 MATCH_PORT  ?= 7350
 MATCH_LINK  := latency=50ms,jitter=10ms,loss=0.05,dup=0.01
 netplay-soak: build
+	$(GO) build -o bin/ ./tools/udpflood
 	@rm -f bin/match-host.fxr bin/match-join.fxr
 	./bin/demo -headless -ticks $(MATCH_TICKS) -host 127.0.0.1:$(MATCH_PORT) -bot 1 -record bin/match-host.fxr -netsim $(MATCH_LINK) > bin/match-host.out 2>&1 & \
 	./bin/udpflood -for $$(( $(MATCH_TICKS) / 60 + 10 ))s 127.0.0.1:$(MATCH_PORT) & \
@@ -134,14 +139,15 @@ bench:
 
 # bench-sprites runs the sprites benchmark side by side under Xvfb: fixstep
 # (demo -bench sprites), the plain instanced OpenGL baseline and
-# Ebitengine v2.8 (a module of its own in cmd/bunnymark-ebiten), three
+# Ebitengine v2.8 (a module of its own in bench/bunnymark-ebiten), three
 # rounds interleaved, for 0, 1k, 10k and 50k sprites of 1 and of 8
 # textures (sprite i uses texture i%K).
 SPRITES  ?= 0 1000 10000 50000
 TEXTURES ?= 1 8
 ROUNDS   ?= 1 2 3
 bench-sprites: build
-	cd cmd/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
+	$(GO) build -o bin/ ./bench/bunnymark-gl
+	cd bench/bunnymark-ebiten && $(GO) build -o ../../bin/bunnymark-ebiten .
 	@for round in $(ROUNDS); do for n in $(SPRITES); do for k in $(TEXTURES); do \
 	  if [ $$n = 0 ] && [ $$k != 1 ]; then continue; fi; \
 	  for prog in "./bin/demo -bench sprites" ./bin/bunnymark-gl ./bin/bunnymark-ebiten; do \
@@ -149,10 +155,10 @@ bench-sprites: build
 	  done; done; done; done
 
 # bench-physics runs fixstep's physics and Chipmunk2D side by side
-# (cmd/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
+# (bench/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
 # and 10k boxes, bouncing balls, with sleeping off and on.
 bench-physics:
-	cd cmd/physics-chipmunk && $(GO) run . -rounds 3
+	cd bench/physics-chipmunk && $(GO) run . -rounds 3
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

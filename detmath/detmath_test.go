@@ -107,7 +107,7 @@ func TestHypotWithinTwoUlps(t *testing.T) {
 
 // TestGolden: the bits of a fixed series of results, the same on every
 // build (make cross runs this package's golden series on other CPUs
-// through cmd/worldhash).
+// through tools/worldhash).
 func TestGolden(t *testing.T) {
 	if got, want := Golden(), uint64(GoldenHash); got != want {
 		t.Errorf("Golden() = %016x, want %016x: detmath gives other bits on this build", got, want)

@@ -7,7 +7,7 @@ const GoldenHash = 0xda1467ea54e1b09c
 
 // Golden returns an FNV-1a hash of the bits of a fixed series of results
 // of every function in the package, over arguments from tiny to beyond
-// 2^29: the cross-build check (cmd/worldhash, make cross) compares it
+// 2^29: the cross-build check (tools/worldhash, make cross) compares it
 // with GoldenHash on each CPU and build it runs on.
 func Golden() uint64 {
 	h := uint64(14695981039346656037)

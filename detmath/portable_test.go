@@ -24,7 +24,7 @@ var exact = map[string]bool{
 // (tests aside) and fails on any call of a math function outside exact:
 // math.Sin and friends give other bits on other builds; use detmath.
 func TestSimulationUsesPortableMath(t *testing.T) {
-	for _, dir := range []string{".", "../physics", "../input", "../cmd/demo/arena", "../cmd/worldhash"} {
+	for _, dir := range []string{".", "../physics", "../input", "../cmd/demo/arena", "../tools/worldhash"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no Go files (%v)", dir, err)

@@ -38,7 +38,7 @@
 // that is added to is rounded explicitly (float64(x*y) + z), so no
 // compiler fuses it into a multiply-add, and the only math functions used
 // are exact ones (Sqrt, Floor, Abs): see package detmath. Vec2's Scale,
-// Mul, Dot and Len round for you. cmd/worldhash checks golden hashes on
+// Mul, Dot and Len round for you. tools/worldhash checks golden hashes on
 // all those builds (make cross). Snapshot and Restore save and load the
 // whole world, for rollback, sync tests and save files; Diff names the
 // first body and field in which two snapshots differ.

@@ -18,7 +18,7 @@ import (
 // The sprites benchmark ("bunnymark"): N sprites of 32×32 premultiplied RGBA
 // bouncing in an 800×600 window, through the real loop at 60 TPS with an
 // interpolated draw, vsync off and no pacing. It is the scene of the plain
-// instanced program (cmd/bunnymark-gl) and of the Ebitengine comparison.
+// instanced program (bench/bunnymark-gl) and of the Ebitengine comparison.
 const (
 	benchW, benchH = 800, 600
 	bunnySize      = 32
@@ -136,7 +136,7 @@ func runBunnymark(o options, stdout io.Writer, w *watcher) error {
 	}
 	defer r.Close()
 	// The sprites: opaque discs with a soft edge on a transparent square,
-	// so blending does real work (the same pixels as cmd/bunnymark-gl's),
+	// so blending does real work (the same pixels as bench/bunnymark-gl's),
 	// one color per texture.
 	m := &bunnymark{win: win, r: r, intervals: make([]time.Duration, 0, 1<<16)}
 	for k := range o.textures {
@@ -162,7 +162,7 @@ func runBunnymark(o options, stdout io.Writer, w *watcher) error {
 }
 
 // bunnyColor is texture k's color: the classic pink first, then hues around
-// the wheel. cmd/bunnymark-gl and cmd/bunnymark-ebiten use the same.
+// the wheel. bench/bunnymark-gl and bench/bunnymark-ebiten use the same.
 func bunnyColor(k int) [3]byte {
 	if k == 0 {
 		return [3]byte{230, 180, 200}

@@ -2,7 +2,7 @@
 // boxes and balls, a player box driven by input, the oscillating box and
 // the debris of hard impacts. It imports no cgo package, so it runs
 // headless, in a replay, under a sync test, and cross-compiled to every
-// CPU the determinism check runs on (cmd/worldhash): the demo's window
+// CPU the determinism check runs on (tools/worldhash): the demo's window
 // (cmd/demo) only draws it and plays its sounds.
 //
 // Everything in Update is portable arithmetic (see the detmath package):

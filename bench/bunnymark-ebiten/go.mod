@@ -1,4 +1,4 @@
-module fixstep/cmd/bunnymark-ebiten
+module fixstep/bench/bunnymark-ebiten
 
 go 1.24
 

@@ -12,7 +12,7 @@
 // uninterpolated. It prints the same RESULT line, so the programs can be
 // compared run for run:
 //
-//	go run ./cmd/bunnymark-gl -n 10000
+//	go run ./bench/bunnymark-gl -n 10000
 //	go run ./cmd/demo -bench sprites -n 10000
 package main
 

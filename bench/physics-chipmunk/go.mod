@@ -1,4 +1,4 @@
-module github.com/fixstep/fixstep/cmd/physics-chipmunk
+module github.com/fixstep/fixstep/bench/physics-chipmunk
 
 go 1.26.0
 

@@ -15,7 +15,7 @@
 // slides, |v - ω·r|/|v|, over its second second. It is a module of its
 // own, so fixstep itself does not depend on Chipmunk:
 //
-//	cd cmd/physics-chipmunk && go run . -rounds 3
+//	cd bench/physics-chipmunk && go run . -rounds 3
 //
 // Each result line gives, per engine and scene: the median step time over
 // the measured steps, heap allocations per step, the mean speed of the

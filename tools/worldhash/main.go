@@ -12,7 +12,7 @@
 //	worldhash -probe    exit 0 at once: cross.sh's check that a build runs here
 //
 // After a change that is meant to change the simulation, regenerate the
-// golden file on any machine: go run ./cmd/worldhash -print > cmd/worldhash/golden.txt
+// golden file on any machine: go run ./tools/worldhash -print > tools/worldhash/golden.txt
 package main
 
 import (

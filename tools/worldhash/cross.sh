@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cross.sh: the cross-build determinism check (make cross). It builds
-# cmd/worldhash for every CPU and build fixstep promises one world on, runs
+# tools/worldhash for every CPU and build fixstep promises one world on, runs
 # each against the golden hashes (natively where this machine can execute
 # it, else under its qemu-user emulator), and disassembles the arm64 build
 # to list any fused multiply-add left in the simulating packages: a fused
@@ -96,13 +96,13 @@ for b in "${builds[@]}"; do
   read -r name arch amd64 debug <<<"$b"
   flags=()
   [ "$debug" = yes ] && flags=("-gcflags=all=-N -l")
-  CGO_ENABLED=0 GOARCH=$arch GOAMD64=$amd64 $GO build "${flags[@]}" -o "$dir/$name" ./cmd/worldhash &
+  CGO_ENABLED=0 GOARCH=$arch GOAMD64=$amd64 $GO build "${flags[@]}" -o "$dir/$name" ./tools/worldhash &
 done
 for job in $(jobs -p); do wait "$job"; done
 
 # The simulating packages: a fused multiply-add in any of them is a bug.
 [ "${1-}" = --more ] || {
-sim='fixstep/fixstep/(physics|detmath|engine|input|cmd/demo/arena|cmd/worldhash)\.'
+sim='fixstep/fixstep/(physics|detmath|engine|input|cmd/demo/arena|tools/worldhash)\.'
 fused=$($GO tool objdump -s "$sim" "$dir/arm64" | grep -E '\bF(N)?M(ADD|SUB)D\b' || true)
 if [ -n "$fused" ]; then
   echo "cross: fused multiply-adds in the simulation's arm64 code (round the product: float64(x*y) + z):" >&2
@@ -115,7 +115,7 @@ echo "cross: no fused multiply-add in the simulating packages (arm64 disassembly
 # Each scene of each build is a process of its own, as many at once as
 # there are cores: the slowest build under emulation (s390x, 46 s of CPU)
 # no longer runs alone at the end.
-scenes=$(sed 's/ .*//' cmd/worldhash/golden.txt)
+scenes=$(sed 's/ .*//' tools/worldhash/golden.txt)
 : >"$dir/jobs"
 for b in "${builds[@]}"; do
   read -r name arch amd64 debug <<<"$b"

@@ -8,7 +8,7 @@
 // It is a module of its own, so fixstep itself does not depend on
 // Ebitengine:
 //
-//	cd cmd/bunnymark-ebiten && go run . -n 10000
+//	cd bench/bunnymark-ebiten && go run . -n 10000
 package main
 
 import (
