@@ -19,8 +19,8 @@ const (
 
 // Limits a Config is checked against.
 const (
-	// MaxPlayers is the most players a session connects, peer to peer.
-	MaxPlayers = 4
+	// MaxPeers is the most players a session connects, peer to peer.
+	MaxPeers = 4
 	// MaxSpectators is the most spectators one peer feeds.
 	MaxSpectators = 8
 	// MaxInputDelay is the longest input delay, in ticks.
@@ -47,7 +47,7 @@ const maxInputSize = engine.MaxInputSize
 // Config sets up a Session. Addrs (or Host, for a spectator) and InputSize
 // must be set; every other zero field means its default.
 type Config struct {
-	// Players is the number of players, 2 to MaxPlayers. Zero means 2.
+	// Players is the number of players, 2 to MaxPeers. Zero means 2.
 	Players int
 	// Local is this peer's player, 0 to Players-1. Ignored by a spectator.
 	Local int
@@ -127,7 +127,7 @@ type Config struct {
 
 	// Clock is the session's time, for round trips, keep-alives and
 	// timeouts. Nil means the real monotonic clock.
-	Clock Clock
+	Clock engine.Clock
 	// Seed seeds the handshake nonces. Zero means a random seed; a test
 	// sets it to repeat a run exactly.
 	Seed uint64
@@ -143,8 +143,8 @@ func (c Config) withDefaults() (Config, error) {
 		c.TPS = engine.DefaultTPS
 	}
 	switch {
-	case c.Players < 2 || c.Players > MaxPlayers:
-		return c, fmt.Errorf("netplay: Config.Players = %d: want 2 to %d", c.Players, MaxPlayers)
+	case c.Players < 2 || c.Players > MaxPeers:
+		return c, fmt.Errorf("netplay: Config.Players = %d: want 2 to %d", c.Players, MaxPeers)
 	case !c.Spectate && (c.Local < 0 || c.Local >= c.Players):
 		return c, fmt.Errorf("netplay: Config.Local = %d: want 0 to %d", c.Local, c.Players-1)
 	case !c.Spectate && len(c.Addrs) != c.Players:

@@ -25,7 +25,7 @@ const histLen = 1 << 14
 // tick, so predictions are often right and sometimes wrong.
 type testGame struct {
 	player, players int
-	pos             [MaxPlayers]int64
+	pos             [MaxPeers]int64
 	h               uint64
 	n               uint64
 
@@ -92,14 +92,14 @@ func (g *testGame) Save(dst []byte) []byte {
 }
 
 func (g *testGame) Load(src []byte) error {
-	if len(src) != 8*(MaxPlayers+2) {
+	if len(src) != 8*(MaxPeers+2) {
 		return fmt.Errorf("test game: %d bytes", len(src))
 	}
 	for i := range g.pos {
 		g.pos[i] = int64(binary.LittleEndian.Uint64(src[8*i:]))
 	}
-	g.h = binary.LittleEndian.Uint64(src[8*MaxPlayers:])
-	g.n = binary.LittleEndian.Uint64(src[8*MaxPlayers+8:])
+	g.h = binary.LittleEndian.Uint64(src[8*MaxPeers:])
+	g.n = binary.LittleEndian.Uint64(src[8*MaxPeers+8:])
 	return nil
 }
 

@@ -97,7 +97,7 @@ const simQueueLen = 256
 type SimTransport struct {
 	inner Transport
 	sim   NetSim
-	clock Clock
+	clock engine.Clock
 	rng   rand.PCG
 
 	held [simQueueLen]struct {
@@ -115,7 +115,7 @@ type SimTransport struct {
 
 // NewSimTransport returns inner degraded as sim says, timed by clock (nil:
 // the monotonic clock) and seeded by seed.
-func NewSimTransport(inner Transport, sim NetSim, clock Clock, seed uint64) *SimTransport {
+func NewSimTransport(inner Transport, sim NetSim, clock engine.Clock, seed uint64) *SimTransport {
 	if clock == nil {
 		clock = engine.NewMonoClock()
 	}

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Transport sends and receives datagrams for a Session: UDP over a socket,
@@ -22,12 +21,6 @@ type Transport interface {
 	// WriteTo sends b to the address. A datagram lost on the way is no
 	// error; an error means the transport cannot send at all.
 	WriteTo(b []byte, to netip.AddrPort) error
-}
-
-// Clock tells a Session the time: monotonic, from an arbitrary origin.
-// engine.Sim and engine.Headless are clocks; a test uses its own.
-type Clock interface {
-	Now() time.Duration
 }
 
 // queueLen is how many datagrams a MemConn or UDP transport holds before

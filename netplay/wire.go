@@ -225,7 +225,7 @@ func (p *packet) decode(b []byte) error {
 		p.start = le.Uint32(b[42:])
 		p.count, p.first, p.per, p.size = b[46], b[47], b[48], b[49]
 		if p.flags&^(flagHash|flagEcho) != 0 || p.size == 0 || int(p.size) > maxInputSize ||
-			p.per > MaxPlayers || int(p.first)+int(p.per) > MaxPlayers || (p.count > 0 && p.per == 0) {
+			p.per > MaxPeers || int(p.first)+int(p.per) > MaxPeers || (p.count > 0 && p.per == 0) {
 			return errField
 		}
 		if n := int(p.count) * int(p.per) * int(p.size); len(b) != inputHead+n {

@@ -11,10 +11,10 @@ import (
 // cost a step. "substeps" is the turning awake pile (Substeps),
 // "iterations" the upright awake pile (Iterations, PositionIterations),
 // "ccd" the first step of a gas of bodies so fast (up to 70,000 units/s)
-// that MaxSubsteps caps every one's continuous collision.
+// that MoveSteps caps every one's continuous collision.
 func BenchmarkSettingsCeiling(b *testing.B) {
 	const n = 2000
-	for _, s := range []int{0, MaxSolverSubsteps} {
+	for _, s := range []int{0, MaxSubsteps} {
 		b.Run(fmt.Sprintf("substeps/%d", s), func(b *testing.B) {
 			w := awakePile(b, n, false)
 			w.Substeps = s
@@ -28,7 +28,7 @@ func BenchmarkSettingsCeiling(b *testing.B) {
 			benchSteps(b, w, 0)
 		})
 	}
-	for _, m := range []int{0, MaxMaxSubsteps} {
+	for _, m := range []int{0, MaxMoveSteps} {
 		b.Run(fmt.Sprintf("ccd/%d", m), func(b *testing.B) {
 			w := gasWith(b, n, true)
 			for i := range w.bodies {
@@ -36,7 +36,7 @@ func BenchmarkSettingsCeiling(b *testing.B) {
 					w.bodies[i].Vel = w.bodies[i].Vel.Scale(1e4)
 				}
 			}
-			w.MaxSubsteps = m
+			w.MoveSteps = m
 			// Every step from the same state: the bodies that the cap lets
 			// through the walls would leave, and the worlds would differ.
 			snap := w.Snapshot(nil)

@@ -12,7 +12,7 @@ import (
 // last): BenchmarkLayouts' "fast" layout with a chosen number of statics.
 // A circle moves up to 10 units a tick, 1,000 times the 0.01 it may move
 // in one sub-step against the statics, so each is sub-stepped to the cap
-// (MaxSubsteps, 64).
+// (MoveSteps, 64).
 func fastTiny(tb testing.TB, statics int, turning bool) *World {
 	w := &World{Gravity: Vec2{0, -9.8}, SleepTime: -1}
 	r := rand.New(rand.NewPCG(1, 2))

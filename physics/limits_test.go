@@ -30,7 +30,7 @@ func TestStepRefusesBadDtAndSettings(t *testing.T) {
 		{"too long", 2, nil, "Step(2)"},
 		{"gravity NaN", dt, func(w *World) { w.Gravity.Y = math.NaN() }, "World.Gravity"},
 		{"iterations", dt, func(w *World) { w.Iterations = 1 << 30 }, "World.Iterations"},
-		{"substeps", dt, func(w *World) { w.MaxSubsteps = 1 << 30 }, "World.MaxSubsteps"},
+		{"substeps", dt, func(w *World) { w.MoveSteps = 1 << 30 }, "World.MoveSteps"},
 	} {
 		w := lively(t, 30)
 		run(t, w, 0, 10)

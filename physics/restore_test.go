@@ -166,8 +166,8 @@ func TestSettingsLimits(t *testing.T) {
 	}{
 		{"Iterations", func(w *World, v int) { w.Iterations = v }, MaxIterations},
 		{"PositionIterations", func(w *World, v int) { w.PositionIterations = v }, MaxPositionIterations},
-		{"Substeps", func(w *World, v int) { w.Substeps = v }, MaxSolverSubsteps},
-		{"MaxSubsteps", func(w *World, v int) { w.MaxSubsteps = v }, MaxMaxSubsteps},
+		{"Substeps", func(w *World, v int) { w.Substeps = v }, MaxSubsteps},
+		{"MoveSteps", func(w *World, v int) { w.MoveSteps = v }, MaxMoveSteps},
 	} {
 		w := lively(t, 10)
 		c.set(w, c.max)
@@ -198,7 +198,7 @@ func TestSettingsLimits(t *testing.T) {
 		name string
 		off  int
 		v    uint32
-	}{{"Substeps", 34, 512}, {"Iterations", 26, 1000}, {"PositionIterations", 30, 1000}, {"MaxSubsteps", 22, 4096}} {
+	}{{"Substeps", 34, 512}, {"Iterations", 26, 1000}, {"PositionIterations", 30, 1000}, {"MoveSteps", 22, 4096}} {
 		bad := bytes.Clone(snap)
 		le.PutUint32(bad[c.off:], c.v)
 		refuses(t, lively(t, 5), c.name+" "+strconv.Itoa(int(c.v)), bad, "World."+c.name+" = "+strconv.Itoa(int(c.v)))

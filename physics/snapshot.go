@@ -14,7 +14,7 @@ import (
 // and compared as bytes. Little-endian throughout.
 //
 //	header   "FXPW" (4 bytes), version (uint16), then the settings:
-//	         Gravity (2 float64), MaxSubsteps, Iterations,
+//	         Gravity (2 float64), MoveSteps, Iterations,
 //	         PositionIterations, Substeps (4 int32), SleepTime, SleepSpeed (2 float64),
 //	         cold (uint8), ticks (uint64), then the counts: bodies, free
 //	         slots, statics, movers, contacts (5 uint32)
@@ -87,7 +87,7 @@ func (w *World) Snapshot(dst []byte) []byte {
 	le.PutUint16(b[4:], snapVersion)
 	putF(b[6:], w.Gravity.X)
 	putF(b[14:], w.Gravity.Y)
-	le.PutUint32(b[22:], uint32(int32(w.MaxSubsteps)))
+	le.PutUint32(b[22:], uint32(int32(w.MoveSteps)))
 	le.PutUint32(b[26:], uint32(int32(w.Iterations)))
 	le.PutUint32(b[30:], uint32(int32(w.PositionIterations)))
 	le.PutUint32(b[34:], uint32(int32(w.Substeps)))
@@ -151,7 +151,7 @@ func (w *World) Restore(src []byte) error {
 		return err
 	}
 	w.Gravity = Vec2{getF(src[6:]), getF(src[14:])}
-	w.MaxSubsteps = int(int32(le.Uint32(src[22:])))
+	w.MoveSteps = int(int32(le.Uint32(src[22:])))
 	w.Iterations = int(int32(le.Uint32(src[26:])))
 	w.PositionIterations = int(int32(le.Uint32(src[30:])))
 	w.Substeps = int(int32(le.Uint32(src[34:])))
@@ -244,7 +244,7 @@ func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, 
 		return h, fmt.Errorf("%w: warm-starting flag %d: want 0 or 1", ErrBadSnapshot, src[54])
 	}
 	// The settings obey the limits Step holds a game's own to.
-	settings := World{Gravity: Vec2{getF(src[6:]), getF(src[14:])}, MaxSubsteps: int(int32(le.Uint32(src[22:]))),
+	settings := World{Gravity: Vec2{getF(src[6:]), getF(src[14:])}, MoveSteps: int(int32(le.Uint32(src[22:]))),
 		Iterations: int(int32(le.Uint32(src[26:]))), PositionIterations: int(int32(le.Uint32(src[30:]))),
 		Substeps: int(int32(le.Uint32(src[34:]))), SleepTime: getF(src[38:]), SleepSpeed: getF(src[46:])}
 	if err := settings.checkStep(1.0 / 60); err != nil {
@@ -795,7 +795,7 @@ func Diff(a, b []byte) string {
 	}{
 		{"ticks", float64(wa.ticks), float64(wb.ticks)},
 		{"Gravity.X", wa.Gravity.X, wb.Gravity.X}, {"Gravity.Y", wa.Gravity.Y, wb.Gravity.Y},
-		{"MaxSubsteps", float64(wa.MaxSubsteps), float64(wb.MaxSubsteps)},
+		{"MoveSteps", float64(wa.MoveSteps), float64(wb.MoveSteps)},
 		{"Iterations", float64(wa.Iterations), float64(wb.Iterations)},
 		{"PositionIterations", float64(wa.PositionIterations), float64(wb.PositionIterations)},
 		{"Substeps", float64(wa.Substeps), float64(wb.Substeps)},

@@ -253,8 +253,8 @@ func FuzzRestore(f *testing.F) {
 		}
 		work, probes = w.work-work, w.prevTable.probes+w.curTable.probes-probes
 		n := uint64(len(w.bodies)) + 1
-		passes := uint64(max(2*MaxSolverSubsteps, MaxIterations+MaxPositionIterations))
-		if limit := 3 * (n*n*(MaxMaxSubsteps+1) + passes*MaxContactsPerBody*n); work > limit {
+		passes := uint64(max(2*MaxSubsteps, MaxIterations+MaxPositionIterations))
+		if limit := 3 * (n*n*(MaxMoveSteps+1) + passes*MaxContactsPerBody*n); work > limit {
 			t.Fatalf("3 steps of %d bodies did %d work, over the bound of %d", n-1, work, limit)
 		}
 		if limit := 8 * (work + 3*3*MaxContactsPerBody*n); probes > limit {

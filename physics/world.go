@@ -487,11 +487,13 @@ const (
 type World struct {
 	// Gravity accelerates dynamic bodies.
 	Gravity Vec2
-	// MaxSubsteps caps sub-steps per body per tick; zero means 64. A body
-	// moves at most half its smallest extent per sub-step, so it cannot
-	// tunnel through a static body below MaxSubsteps·extent/2 per tick.
-	// At most MaxMaxSubsteps.
-	MaxSubsteps int
+	// MoveSteps caps the steps a fast body's move through the statics is
+	// cut into each tick (the continuous collision against tunnelling);
+	// zero means 64. A body moves at most half its smallest extent a
+	// step, so it cannot tunnel through a static body below
+	// MoveSteps·extent/2 per tick. At most MaxMoveSteps. (It was called
+	// MaxSubsteps beside Substeps, which is the solver's: another thing.)
+	MoveSteps int
 	// Listener, when set, receives contact begin and end events.
 	Listener ContactListener
 	// Iterations is how many velocity passes each tick of an upright
@@ -506,9 +508,8 @@ type World struct {
 	// stiff as they allow, so more let a heap rest higher (a contact rests
 	// as deep as its load over its stiffness: twice the sub-steps, a
 	// quarter of the depth). 4, Box2D v3's count, costs a fifth less and
-	// still stands a 20-row pyramid; fewer make tall heaps sag. Not to be
-	// confused with MaxSubsteps, the continuous collision's cap. At most
-	// MaxSolverSubsteps. A world
+	// still stands a 20-row pyramid; fewer make tall heaps sag. At most
+	// MaxSubsteps. A world
 	// in which no body can turn uses Iterations and PositionIterations
 	// instead.
 	Substeps int
@@ -961,7 +962,7 @@ func (w *World) Ticks() uint64 { return w.ticks }
 // Substeps 16 about 2x the default 5's (512, which the old limit of 1000
 // let through, 30x); Iterations 32 2x the default 8's; PositionIterations
 // 16 1.3x the default 3's; both at their ceilings 3x (1000 each, the old
-// limit, 140x). MaxSubsteps costs only bodies fast enough to reach it, in
+// limit, 140x). MoveSteps costs only bodies fast enough to reach it, in
 // proportion: 256 against the default 64 is 4.5x for a world in which
 // every body is that fast (the old 4096, 64x).
 const (
@@ -973,14 +974,14 @@ const (
 	// MaxPositionIterations bounds PositionIterations: five times the
 	// default; each pass tests every contact's narrow phase again.
 	MaxPositionIterations = 16
-	// MaxSolverSubsteps bounds Substeps: three times the default 5 and
+	// MaxSubsteps bounds Substeps: three times the default 5 and
 	// four times Box2D v3's recommended 4; a heap stands stiffer with
 	// more, at about twice the step's cost at this ceiling.
-	MaxSolverSubsteps = 16
-	// MaxMaxSubsteps bounds MaxSubsteps, four times its default of 64: a
+	MaxSubsteps = 16
+	// MaxMoveSteps bounds MoveSteps, four times its default of 64: a
 	// body of extent e cannot tunnel below 128·e per tick (7,680·e per
 	// second at 60 Hz). Faster things are bullets for World.Cast.
-	MaxMaxSubsteps = 256
+	MaxMoveSteps = 256
 )
 
 // Step advances the world by dt seconds: one fixed tick. Call it from the
@@ -989,7 +990,7 @@ const (
 // A dt that is not in (0, MaxDt], or a setting out of its range (Gravity
 // not finite within ±MaxSpeed, Iterations above MaxIterations,
 // PositionIterations above MaxPositionIterations, Substeps above
-// MaxSolverSubsteps, MaxSubsteps above MaxMaxSubsteps, SleepTime or
+// MaxSubsteps, MoveSteps above MaxMoveSteps, SleepTime or
 // SleepSpeed NaN), is a bug in the caller: Step panics naming it, before changing anything. A body whose
 // numbers are not finite or out of their limits (see MaxCoordinate),
 // because the game wrote them so, is taken out of the world before it
@@ -1063,10 +1064,10 @@ func (w *World) checkStep(dt float64) error {
 		return fmt.Errorf("physics: World.Iterations = %d: want at most %d", w.Iterations, MaxIterations)
 	case w.PositionIterations > MaxPositionIterations:
 		return fmt.Errorf("physics: World.PositionIterations = %d: want at most %d", w.PositionIterations, MaxPositionIterations)
-	case w.Substeps > MaxSolverSubsteps:
-		return fmt.Errorf("physics: World.Substeps = %d: want at most %d", w.Substeps, MaxSolverSubsteps)
-	case w.MaxSubsteps > MaxMaxSubsteps:
-		return fmt.Errorf("physics: World.MaxSubsteps = %d: want at most %d", w.MaxSubsteps, MaxMaxSubsteps)
+	case w.Substeps > MaxSubsteps:
+		return fmt.Errorf("physics: World.Substeps = %d: want at most %d", w.Substeps, MaxSubsteps)
+	case w.MoveSteps > MaxMoveSteps:
+		return fmt.Errorf("physics: World.MoveSteps = %d: want at most %d", w.MoveSteps, MaxMoveSteps)
 	case w.SleepTime != w.SleepTime || w.SleepSpeed != w.SleepSpeed:
 		return fmt.Errorf("physics: World.SleepTime = %v, SleepSpeed = %v: want numbers, not NaN", w.SleepTime, w.SleepSpeed)
 	}
@@ -1198,10 +1199,10 @@ func (w *World) integrate(dt float64) {
 
 // maxSubsteps is the continuous collision's cap on a body's sub-steps.
 func (w *World) maxSubsteps() int {
-	if w.MaxSubsteps <= 0 {
+	if w.MoveSteps <= 0 {
 		return 64
 	}
-	return w.MaxSubsteps
+	return w.MoveSteps
 }
 
 // throughStatics moves dynamic body b by d in n sub-steps of step each,

@@ -100,7 +100,7 @@ func TestBounceAndRest(t *testing.T) {
 // ball with a single step per tick (the classic failure) goes through.
 func TestNoTunnelling(t *testing.T) {
 	run := func(maxSub int, upright bool) float64 {
-		w := World{MaxSubsteps: maxSub}
+		w := World{MoveSteps: maxSub}
 		mustAdd(t, &w, Body{Kind: Static, Shape: Box, Pos: Vec2{5, 0}, HalfW: 0.005, HalfH: 5})
 		id := mustAdd(t, &w, Body{Shape: Circle, Radius: 0.05, Pos: Vec2{0, 0}, Vel: Vec2{60, 0}, FixedRotation: upright})
 		for range 30 {
@@ -113,7 +113,7 @@ func TestNoTunnelling(t *testing.T) {
 		upright bool
 	}{{0, true}, {0, false}, {1, false}} {
 		if x := run(c.maxSub, c.upright); x > 5 {
-			t.Errorf("MaxSubsteps %d, upright %v: the fast ball went through the thin wall: x = %v", c.maxSub, c.upright, x)
+			t.Errorf("MoveSteps %d, upright %v: the fast ball went through the thin wall: x = %v", c.maxSub, c.upright, x)
 		}
 	}
 	if x := run(1, true); x < 5 {
