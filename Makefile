@@ -7,6 +7,8 @@ GO       ?= go
 # and qemu-user to run the determinism check's arm64 and s390x builds.
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
 PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena tools,$(if $(wildcard $(p)),./$(p)/...))
+# The pure halves of the cgo packages: sound file checks, image costs, cameras.
+PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/...
 FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl cross cross-more fuzz race soak netplay-soak bench bench-sprites bench-physics lint profile clean new
@@ -61,6 +63,9 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_COUNT) ./audio/soundfile
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_COUNT) ./audio/soundfile
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime 5000x ./gfx/imagefile
 
 # cross is the determinism check: tools/worldhash's scenes (the physics, the
 # demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
@@ -81,9 +86,9 @@ cross-more: deps
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
 # exceeded" and no crasher on a loaded machine (golang/go#75804). Long
-# fuzzing by time is make fuzz, outside make test; so are the audio
-# decoders' and the image cost's fuzzers, whose first build instruments
-# go-sdl2 (4 min on 2 cores): make test runs their seed corpora as tests.
+# fuzzing by time is make fuzz, outside make test. The sound file and
+# image cost fuzzers fuzz pure packages (audio/soundfile, gfx/imagefile),
+# so make test fuzzes them too without instrumenting go-sdl2.
 FUZZ_COUNT ?= 200000x
 FUZZ_TIME  ?= 5m
 fuzz:
@@ -94,9 +99,9 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio/soundfile
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio/soundfile
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx/imagefile
 
 test-gl:
 	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...

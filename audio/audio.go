@@ -68,7 +68,25 @@ import (
 
 	"github.com/veandco/go-sdl2/mix"
 	"github.com/veandco/go-sdl2/sdl"
+
+	"github.com/fixstep/fixstep/audio/soundfile"
 )
+
+// MaxSoundDuration is the longest sound LoadSound accepts, by the file's
+// headers. SDL_mixer decodes a sound whole into memory at load time; longer
+// audio is music, which LoadMusic streams. See soundfile.MaxSoundDuration.
+const MaxSoundDuration = soundfile.MaxSoundDuration
+
+// MaxSoundBytes is the most memory, in bytes, that LoadSound lets SDL_mixer
+// take at once to decode a sound, as soundfile.MaxSoundBytes counts it (the
+// samples, SDL's conversion buffer, Ogg Vorbis's decoded audio and tables):
+// 256 MiB.
+const MaxSoundBytes = soundfile.MaxSoundBytes
+
+// MaxFileBytes is the largest sound or music file LoadSound and LoadMusic
+// read, in bytes: they read it whole, and stop reading there, so a device,
+// a pipe or a file that grows cannot make them read forever.
+const MaxFileBytes = soundfile.MaxFileBytes
 
 // Config sets up a Mixer. Its zero value is 48 kHz stereo, a 512-sample
 // buffer and 16 voices.
@@ -112,8 +130,8 @@ var ErrNoDevice = errors.New("audio: no audio device")
 // (none); Close it at the end.
 type Mixer struct {
 	cfg       Config
-	out       outSpec // the format sounds are decoded to
-	live      bool    // a device is open
+	out       soundfile.Output // the format sounds are decoded to
+	live      bool             // a device is open
 	suspended bool
 
 	// Counts: sounds asked for, dropped for want of a voice, and music
@@ -133,7 +151,7 @@ func Open(cfg Config) (*Mixer, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Mixer{cfg: c, out: outSpec{rate: c.Frequency, channels: 2, fragment: c.Buffer * 2 * 2}}
+	m := &Mixer{cfg: c, out: soundfile.Output{Rate: c.Frequency, Channels: 2, Fragment: c.Buffer * 2 * 2}}
 	said, err := quietALSA(func() error {
 		if err := sdl.InitSubSystem(sdl.INIT_AUDIO); err != nil {
 			return err
@@ -156,7 +174,7 @@ func Open(cfg Config) (*Mixer, error) {
 	// The device may have another rate or channel count than asked for:
 	// SDL_mixer converts sounds to the one it got.
 	if rate, _, channels, _, err := mix.QuerySpec(); err == nil && rate > 0 && channels > 0 {
-		m.out = outSpec{rate: rate, channels: channels, fragment: c.Buffer * channels * 2}
+		m.out = soundfile.Output{Rate: rate, Channels: channels, Fragment: c.Buffer * channels * 2}
 	}
 	m.live = true
 	return m, nil
@@ -166,7 +184,7 @@ func Open(cfg Config) (*Mixer, error) {
 // play: headless runs, replays, tests.
 func Silent() *Mixer {
 	c, _ := Config{}.withDefaults()
-	return &Mixer{cfg: c, out: outSpec{rate: c.Frequency, channels: 2, fragment: c.Buffer * 2 * 2}}
+	return &Mixer{cfg: c, out: soundfile.Output{Rate: c.Frequency, Channels: 2, Fragment: c.Buffer * 2 * 2}}
 }
 
 // Live reports whether the mixer plays on a device.
@@ -189,13 +207,13 @@ type Music struct {
 // and a file over MaxFileBytes or not a regular file: see the package doc.
 // On a silent Mixer it makes the same checks and returns the zero Sound.
 func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
-	b, err := readFile(fsys, path, MaxFileBytes)
-	if err != nil {
-		return Sound{}, err
-	}
-	info, err := parseSound(b)
+	b, err := soundfile.Read(fsys, path, MaxFileBytes)
+	var info soundfile.Info
 	if err == nil {
-		err = info.checkSound(m.out)
+		info, err = soundfile.Parse(b)
+	}
+	if err == nil {
+		err = info.CheckSound(m.out)
 	}
 	if err != nil {
 		return Sound{}, fmt.Errorf("audio: load %s: %w", path, err)
@@ -203,7 +221,7 @@ func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
 	if !m.live {
 		return Sound{}, nil
 	}
-	clampWAVData(b, info)
+	info.ClampData(b)
 	rw, err := sdl.RWFromMem(b)
 	if err != nil {
 		return Sound{}, fmt.Errorf("audio: load %s: %v", path, err)
@@ -223,13 +241,13 @@ func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
 // hidden from SDL_mixer, whose readers of them trust the file. On a silent
 // Mixer it makes the same checks.
 func (m *Mixer) LoadMusic(fsys fs.FS, path string) (*Music, error) {
-	b, err := readFile(fsys, path, MaxFileBytes)
-	if err != nil {
-		return nil, err
+	b, err := soundfile.Read(fsys, path, MaxFileBytes)
+	var info soundfile.Info
+	if err == nil {
+		info, err = soundfile.Parse(b)
 	}
-	info, err := parseSound(b)
-	if err == nil && !info.ogg {
-		err = checkWAVMusic(b)
+	if err == nil {
+		err = info.CheckMusic(b)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("audio: load %s: %w", path, err)

@@ -136,7 +136,7 @@ func TestMusicAndErrors(t *testing.T) {
 	mu.Free()
 	for path, want := range map[string]string{
 		"missing.wav": "audio: load missing.wav: open missing.wav: file does not exist",
-		"notes.txt":   "audio: load notes.txt: ",
+		"notes.txt":   "audio: load notes.txt: soundfile: ",
 	} {
 		if _, err := m.LoadSound(fsys, path); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("LoadSound(%s) = %v, want %q", path, err, want)

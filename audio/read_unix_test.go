@@ -17,7 +17,7 @@ func TestDevicesAndFIFOs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := Silent()
-	const wantFIFO = "audio: load pipe.wav: a named pipe (FIFO), not a regular file"
+	const wantFIFO = "audio: load pipe.wav: soundfile: a named pipe (FIFO), not a regular file"
 	if _, err := m.LoadSound(os.DirFS(dir), "pipe.wav"); err == nil || err.Error() != wantFIFO {
 		t.Errorf("FIFO: %v, want %s", err, wantFIFO)
 	}
@@ -27,7 +27,7 @@ func TestDevicesAndFIFOs(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip(err)
 	}
-	const wantZero = "audio: load zero: a character device, not a regular file"
+	const wantZero = "audio: load zero: soundfile: a character device, not a regular file"
 	if _, err := m.LoadSound(os.DirFS("/dev"), "zero"); err == nil || err.Error() != wantZero {
 		t.Errorf("/dev/zero: %v, want %s", err, wantZero)
 	}

@@ -26,7 +26,10 @@
 // turns them into world units, y up. A game that draws in a fixed logical
 // resolution (WindowConfig.LogicalWidth and LogicalHeight) gets it
 // letterboxed into any window (Layout, Scaler.BeginLayout), and the mouse
-// in logical pixels.
+// in logical pixels. The cameras, transforms and Layout are package view's
+// under gfx's names: view is pure Go, so code that moves a camera in the
+// fixed update also builds without cgo; package imagefile, pure too,
+// works out what LoadTexture's decoding costs.
 //
 // Every GL object is held by a typed handle (Buffer, VertexArray, Texture,
 // Framebuffer, Program) whose owner deletes it; LiveObjects counts the

@@ -93,7 +93,7 @@ type Renderer struct {
 	batchTex  uint32 // the GL texture of the queued sprites
 	batchPage *page  // its atlas page, nil for a texture of its own
 	proj      mgl32.Mat4
-	view      view // what proj shows, in camera units: text outside is not queued
+	view      visible // what proj shows, in camera units: text outside is not queued
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
@@ -151,7 +151,7 @@ func (r *Renderer) LastFrame() FrameStats { return r.last }
 // use under a quarter of a batch, it shrinks to twice their use (see
 // bufferUse).
 func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]instance, 0, minBatch), view: view{all: true}}
+	r := &Renderer{batch: make([]instance, 0, minBatch), view: visible{all: true}}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -263,7 +263,7 @@ func (r *Renderer) SetTarget(w, h int) {
 	r.w, r.h = w, h
 	gl.Viewport(0, 0, int32(w), int32(h))
 	r.proj = PixelCamera(w, h).Matrix()
-	r.view = viewOf(r.proj)
+	r.view = visibleOf(r.proj)
 }
 
 // GPUTime returns the GPU time of the most recent frame whose timer query
@@ -278,7 +278,7 @@ func (r *Renderer) GPUTime() time.Duration { return r.gpuTime }
 func (r *Renderer) SetCamera(m mgl32.Mat4) {
 	r.Flush()
 	r.proj = m
-	r.view = viewOf(m)
+	r.view = visibleOf(m)
 }
 
 // Draw queues a sprite of texture tex; the zero Texture draws the sprite's

@@ -166,24 +166,3 @@ func TestRendererFrameAllocs(t *testing.T) {
 		t.Errorf("a renderer frame allocates %v times, want 0", allocs)
 	}
 }
-
-func TestTransform2DShortestArc(t *testing.T) {
-	a := Transform2D{Angle: float32(350 * math.Pi / 180)}
-	b := Transform2D{Angle: float32(10 * math.Pi / 180)}
-	mid := a.Lerp(b, 0.5).Angle
-	if d := math.Remainder(float64(mid), 2*math.Pi); math.Abs(d) > 1e-5 {
-		t.Errorf("350° to 10° halfway = %v°, want 0°", mid*180/math.Pi)
-	}
-}
-
-func TestTransformSlerpShortestArc(t *testing.T) {
-	a := Identity()
-	b := Identity()
-	// The same 90° turn, given with the opposite quaternion sign.
-	b.Rot = mgl32.QuatRotate(math.Pi/2, mgl32.Vec3{0, 0, 1}).Scale(-1)
-	mid := a.Lerp(b, 0.5)
-	want := mgl32.QuatRotate(math.Pi/4, mgl32.Vec3{0, 0, 1})
-	if math.Abs(float64(mid.Rot.Dot(want))) < 0.9999 {
-		t.Errorf("halfway rotation %v, want ±%v (45° about Z)", mid.Rot, want)
-	}
-}

@@ -106,7 +106,7 @@ func drawClipped(r *Renderer, draw func(noClip func())) clipRun {
 	c.batchCap = cap(r.batch)
 	c.imgClipped = r.ReadPixels(clipW, clipH)
 	r.BeginFrame(clipW, clipH, Black)
-	noClip := func() { r.view = view{all: true} }
+	noClip := func() { r.view = visible{all: true} }
 	noClip()
 	draw(noClip)
 	c.all = r.EndFrame()

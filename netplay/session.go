@@ -85,7 +85,7 @@ type Session struct {
 	num, den      uint64 // one tick lasts num/den ns
 
 	tick       int             // the next tick to simulate
-	recv       [MaxPeers]int // per player: the next tick whose input has not arrived
+	recv       [MaxPeers]int   // per player: the next tick whose input has not arrived
 	real       []byte          // ringLen rows of players·size: inputs as sent
 	used       []byte          // ringLen rows: the inputs the game was last given
 	usedPred   [ringLen]uint32 // the predicted mask of each used row

@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// soundInfo is what a sound file's headers say about it, read before
+// Info is what a sound file's headers say about it, read by Parse before
 // SDL_mixer sees the file: enough to tell how much memory decoding it takes
-// (see cost).
-type soundInfo struct {
+// (Cost). The zero Info describes no file; Parse makes one.
+type Info struct {
 	ogg      bool // Ogg Vorbis; WAV otherwise
 	channels int  // as stored (Ogg: the first stream's)
 	rate     int  // Hz, as stored (Ogg: the first stream's)
@@ -46,7 +46,7 @@ const (
 // a RIFF WAVE file of PCM or IEEE float samples and an Ogg Vorbis file; it
 // names anything else. It never decodes audio and never allocates more than
 // a few bytes per Ogg stream.
-func parseSound(b []byte) (soundInfo, error) {
+func parseSound(b []byte) (Info, error) {
 	switch {
 	case bytes.HasPrefix(b, []byte("RIFF")) && len(b) >= 12 && string(b[8:12]) == "WAVE":
 		return parseWAV(b)
@@ -54,9 +54,9 @@ func parseSound(b []byte) (soundInfo, error) {
 		return parseOgg(b)
 	}
 	if what := fileKind(b); what != "" {
-		return soundInfo{}, fmt.Errorf("%s: want WAV or Ogg Vorbis", what)
+		return Info{}, fmt.Errorf("%s: want WAV or Ogg Vorbis", what)
 	}
-	return soundInfo{}, fmt.Errorf("not a WAV or Ogg Vorbis file (it begins %s)", quoteStart(b))
+	return Info{}, fmt.Errorf("not a WAV or Ogg Vorbis file (it begins %s)", quoteStart(b))
 }
 
 // fileKind names the kinds of file people mistake for WAV or Ogg Vorbis, or

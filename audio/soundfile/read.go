@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import (
 	"bytes"
@@ -7,30 +7,36 @@ import (
 	"io/fs"
 )
 
-// readFile reads the file at path in fsys whole, up to limit bytes. It
-// refuses what is not a regular file before opening it (opening a FIFO
-// waits for a writer), a file whose size is over the limit before reading
-// it, and stops reading at limit+1 bytes whatever the file said its size
-// was: /dev/zero, a pipe, a file that grows, an fs.FS that lies.
-func readFile(fsys fs.FS, path string, limit int64) ([]byte, error) {
+// Read reads the file at path in fsys whole, up to limit bytes
+// (MaxFileBytes when limit is zero or less). It refuses what is not a
+// regular file before opening it (opening a FIFO waits for a writer), a
+// file whose size is over the limit before reading it, and stops reading
+// at limit+1 bytes whatever the file said its size was: /dev/zero, a pipe,
+// a file that grows, an fs.FS that lies. The errors of fsys (which name
+// the file) are returned as they are; its own errors do not name the
+// file, which the caller does.
+func Read(fsys fs.FS, path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = MaxFileBytes
+	}
 	st, err := fs.Stat(fsys, path)
 	if err != nil {
-		return nil, fmt.Errorf("audio: load %s: %w", path, err)
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("audio: load %s: %s, not a regular file", path, modeName(st.Mode()))
+		return nil, fmt.Errorf("soundfile: %s, not a regular file", modeName(st.Mode()))
 	}
 	if st.Size() > limit {
-		return nil, fmt.Errorf("audio: load %s: %d bytes, over the limit of %s", path, st.Size(), byteSize(limit))
+		return nil, fmt.Errorf("soundfile: %d bytes, over the limit of %s", st.Size(), byteSize(limit))
 	}
 	f, err := fsys.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("audio: load %s: %w", path, err)
+		return nil, err
 	}
 	defer f.Close()
 	b, err := readAtMost(f, limit, st.Size())
 	if err != nil {
-		return nil, fmt.Errorf("audio: load %s: %w", path, err)
+		return nil, fmt.Errorf("soundfile: %w", err)
 	}
 	return b, nil
 }

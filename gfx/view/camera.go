@@ -1,4 +1,4 @@
-package gfx
+package view
 
 import "github.com/go-gl/mathgl/mgl32"
 

@@ -1,4 +1,4 @@
-package gfx
+package view
 
 import "math"
 
@@ -6,9 +6,9 @@ import "math"
 // a window's drawable: scaled to fit with its aspect kept, centered, with
 // black bars on two sides where the aspects differ (letterboxing). The
 // game then draws in logical pixels whatever the window's size, and the
-// mouse is reported in them (WindowConfig.LogicalWidth).
+// mouse is reported in them (gfx.WindowConfig.LogicalWidth).
 //
-// Window.Layout returns the window's current one; Scaler.BeginLayout
+// gfx.Window.Layout returns the window's current one; gfx.Scaler.BeginLayout
 // renders into it. Without a logical size the layout is the identity: the
 // logical screen is the drawable. The zero Layout is empty; FitLayout makes
 // one.

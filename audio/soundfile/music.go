@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import "fmt"
 

@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import (
 	"bytes"
@@ -80,14 +80,14 @@ func (s *oggStream) headerPage(page []byte, p int, flags byte, seq uint32, lacin
 // say (it trims only at the end of a stream), so maxSeconds bounds what the
 // packets can decode to: a packet decodes to at most half a long block per
 // channel.
-func parseOgg(b []byte) (soundInfo, error) {
+func parseOgg(b []byte) (Info, error) {
 	var streams []*oggStream
 	var orphans int64 // packets on pages of no stream begun so far
 	last := map[uint32]*oggStream{}
 	for p := 0; p < len(b); {
 		page, err := oggPage(b, p)
 		if err != nil {
-			return soundInfo{}, err
+			return Info{}, err
 		}
 		flags := page[5]
 		granule := int64(le64(page[6:]))
@@ -96,13 +96,13 @@ func parseOgg(b []byte) (soundInfo, error) {
 		if flags&0x02 != 0 { // the first page of a logical stream
 			s, err := vorbisIdent(page, p)
 			if err != nil {
-				return soundInfo{}, err
+				return Info{}, err
 			}
 			s.serial, s.at, s.nextSeq = serial, p, le32(page[18:])
 			streams = append(streams, s)
 			last[serial] = s
 		} else if p == 0 {
-			return soundInfo{}, fmt.Errorf("Ogg file whose first page begins no stream")
+			return Info{}, fmt.Errorf("Ogg file whose first page begins no stream")
 		}
 		var packets int64
 		for _, l := range lacing {
@@ -112,7 +112,7 @@ func parseOgg(b []byte) (soundInfo, error) {
 		}
 		if s := last[serial]; s != nil {
 			if err := s.headerPage(page, p, flags, le32(page[18:]), lacing); err != nil {
-				return soundInfo{}, err
+				return Info{}, err
 			}
 			s.packets += packets
 			if granule > s.granule { // -1, no position, is never above
@@ -125,10 +125,10 @@ func parseOgg(b []byte) (soundInfo, error) {
 	}
 	for _, s := range streams {
 		if s.headers < 3 {
-			return soundInfo{}, fmt.Errorf("Ogg Vorbis stream at byte %d ends before its three header packets", s.at)
+			return Info{}, fmt.Errorf("Ogg Vorbis stream at byte %d ends before its three header packets", s.at)
 		}
 	}
-	info := soundInfo{ogg: true, channels: streams[0].channels, rate: streams[0].rate}
+	info := Info{ogg: true, channels: streams[0].channels, rate: streams[0].rate}
 	var secs, worst float64
 	for _, s := range streams {
 		secs += float64(s.granule) / float64(s.rate)

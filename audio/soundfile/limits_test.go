@@ -1,17 +1,19 @@
-package audio
+package soundfile
 
 import (
 	"bytes"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/audio/internal/soundtest"
 )
 
 // TestOggDuration: the 7-hour granule of a short file is read as 7 hours,
 // chained streams add up, and a file whose granules say a second but
 // whose packets say hours is judged by its packets.
 func TestOggDuration(t *testing.T) {
-	blip := readTestdata(t, "blip.ogg")
-	long := withLastGranule(t, blip, 7*3600*22050)
+	blip := soundtest.Testdata(t, "blip.ogg")
+	long := soundtest.WithLastGranule(t, blip, 7*3600*22050)
 	s, err := parseSound(long)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +32,7 @@ func TestOggDuration(t *testing.T) {
 	}
 
 	// 9997 packets of 4096 samples at 8 kHz and 3 headers: 5120 s.
-	liar, err := parseSound(oggBomb(t, 8000, 13, 9997, 8000))
+	liar, err := parseSound(soundtest.OggBomb(t, 8000, 13, 9997, 8000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,25 +49,25 @@ func TestOggDuration(t *testing.T) {
 // TestCostLimits: what the limits let through and what they stop, at the
 // edges: 60 s of CD audio, a long 8 kHz WAV, a 192 kHz mixer.
 func TestCostLimits(t *testing.T) {
-	pcm := func(channels, rate, bits int, d time.Duration) soundInfo {
+	pcm := func(channels, rate, bits int, d time.Duration) Info {
 		frames := int64(d.Seconds() * float64(rate))
-		return soundInfo{channels: channels, rate: rate, bits: bits, frames: frames,
+		return Info{channels: channels, rate: rate, bits: bits, frames: frames,
 			dataLen: frames * int64(channels*bits/8), duration: d}
 	}
 	for _, c := range []struct {
 		name string
-		s    soundInfo
-		o    outSpec
+		s    Info
+		o    Output
 		want string // "" when accepted
 	}{
 		{"60 s of CD audio", pcm(2, 44100, 16, time.Minute), mixer48k, ""},
-		{"60 s of CD audio at 192 kHz", pcm(2, 44100, 16, time.Minute), outSpec{192000, 2, 2048}, ""},
+		{"60 s of CD audio at 192 kHz", pcm(2, 44100, 16, time.Minute), Output{192000, 2, 2048}, ""},
 		{"60 s of 48 kHz stereo", pcm(2, 48000, 16, time.Minute), mixer48k, ""},
 		{"61 s of 48 kHz stereo", pcm(2, 48000, 16, 61*time.Second), mixer48k,
 			"1m1s of sound decodes to 11.2 MiB, over the limit of 1m0s (256 MiB): play long audio as music (LoadMusic streams it)"},
 		{"8 kHz bytes of 64 MiB", pcm(1, 8000, 8, 8388*time.Second), mixer48k,
 			"2h19m48s of sound decodes to 6.1 GiB, over the limit of 1m0s (256 MiB): play long audio as music (LoadMusic streams it)"},
-		{"60 s of 8 channels of float at 192 kHz", soundInfo{channels: 8, rate: 192000, bits: 32, float: true,
+		{"60 s of 8 channels of float at 192 kHz", Info{channels: 8, rate: 192000, bits: 32, float: true,
 			frames: 60 * 192000, dataLen: 60 * 192000 * 32, duration: time.Minute}, mixer48k,
 			"1m0s of sound decodes to 1.0 GiB, over the limit of 1m0s (256 MiB): play long audio as music (LoadMusic streams it)"},
 	} {

@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import (
 	"fmt"
@@ -6,31 +6,39 @@ import (
 	"time"
 )
 
-// MaxSoundDuration is the longest sound LoadSound accepts, by the file's
+// MaxSoundDuration is the longest sound CheckSound accepts, by the file's
 // headers. SDL_mixer decodes a sound whole into memory at load time; longer
-// audio is music, which LoadMusic streams.
+// audio is music, which audio.LoadMusic streams.
 const MaxSoundDuration = 60 * time.Second
 
-// MaxSoundBytes is the most memory, in bytes, that LoadSound lets SDL_mixer
-// take at once to decode a sound: the samples as stored, and the buffer it
-// converts them in to the mixer's rate, channels and 16 bits (SDL makes
-// that buffer several times the samples' size: 8 times for 44.1 kHz 16-bit
-// stereo on a 48 kHz mixer), and for Ogg Vorbis the decoded audio held
-// twice and the decoder's tables. 256 MiB decodes 60 s of 44.1 kHz stereo
-// on a 48 kHz mixer in 95 MB, or at 192 kHz in 222 MB; with the file's own
-// bytes (at most MaxFileBytes) a load stays under 512 MB.
+// MaxSoundBytes is the most memory, in bytes, that CheckSound lets
+// SDL_mixer take at once to decode a sound: the samples as stored, and the
+// buffer it converts them in to the mixer's rate, channels and 16 bits
+// (SDL makes that buffer several times the samples' size: 8 times for
+// 44.1 kHz 16-bit stereo on a 48 kHz mixer), and for Ogg Vorbis the
+// decoded audio held twice and the decoder's tables. 256 MiB decodes 60 s
+// of 44.1 kHz stereo on a 48 kHz mixer in 95 MB, or at 192 kHz in 222 MB;
+// with the file's own bytes (at most MaxFileBytes) a load stays under
+// 512 MB.
 const MaxSoundBytes = 256 << 20
 
-// MaxFileBytes is the largest sound or music file LoadSound and LoadMusic
-// read, in bytes: they read it whole, and stop reading there, so a device,
-// a pipe or a file that grows cannot make them read forever.
+// MaxFileBytes is the largest sound or music file Read reads when its
+// limit is zero, in bytes: it reads the file whole, and stops reading
+// there, so a device, a pipe or a file that grows cannot make it read
+// forever.
 const MaxFileBytes = 64 << 20
 
-// outSpec is the mixer's output format, to which SDL_mixer converts a sound
-// at load: rate in Hz, channels, 16-bit samples, and the size in bytes of
-// its buffer, the fragment in which it decodes Ogg Vorbis sounds.
-type outSpec struct {
-	rate, channels, fragment int
+// Output is a mixer's output format, to which SDL_mixer converts a sound
+// at load: the sound's cost depends on it. The zero Output is not a
+// format: fill every field.
+type Output struct {
+	// Rate is the mixer's rate in Hz.
+	Rate int
+	// Channels is how many channels it mixes (2 for stereo).
+	Channels int
+	// Fragment is the size in bytes of its buffer (samples × channels ×
+	// 2 bytes), the fragment in which SDL_mixer decodes Ogg Vorbis sounds.
+	Fragment int
 }
 
 // cost is the most memory, in bytes, SDL_mixer 2.6 (with SDL 2.26) holds at
@@ -41,21 +49,21 @@ type outSpec struct {
 //     mixer's format, a conversion buffer of the samples' size times the
 //     converter's len_mult (see lenMult), beside the samples copied into it.
 //   - Ogg Vorbis (Mix_LoadMusic_RW): the decoded audio in the mixer's
-//     format, once in fragments of o.fragment bytes (each a malloc of its
+//     format, once in fragments of o.Fragment bytes (each a malloc of its
 //     own and a list node) and once in the buffer they are copied into;
 //     and the decoder's tables (see parseVorbisSetup).
 //
 // The result saturates at math.MaxInt64.
-func (s soundInfo) cost(o outSpec) int64 {
+func (s Info) cost(o Output) int64 {
 	if s.ogg {
 		// What the packets can decode to, or what the granule positions say
 		// when they say more (the decoder stops short then; a message about
 		// the length the file says is clearer).
 		secs := max(s.maxSeconds, s.duration.Seconds())
-		frames := secs*float64(o.rate)*1.02 + 4*float64(s.packets) + 65536
-		out := frames * float64(o.channels) * 2
+		frames := secs*float64(o.Rate)*1.02 + 4*float64(s.packets) + 65536
+		out := frames * float64(o.Channels) * 2
 		const overhead = 64 // malloc headers and the list node, per fragment
-		frags := math.Ceil(out / float64(o.fragment))
+		frags := math.Ceil(out / float64(o.Fragment))
 		return saturate(out + out + frags*overhead + float64(s.tables))
 	}
 	container := s.bits / 8
@@ -67,11 +75,11 @@ func (s soundInfo) cost(o outSpec) int64 {
 	if s.bits == 24 {
 		held += samples // realloc may copy
 	}
-	if s.bits == 16 && !s.float && s.channels == o.channels && s.rate == o.rate {
+	if s.bits == 16 && !s.float && s.channels == o.Channels && s.rate == o.Rate {
 		return held // already the mixer's format: no conversion
 	}
 	bits := 8 * container
-	mult := lenMult(bits, s.float, s.channels, s.rate, o.channels, o.rate)
+	mult := lenMult(bits, s.float, s.channels, s.rate, o.Channels, o.Rate)
 	return max(held, saturate(float64(samples)+float64(samples)*float64(mult)))
 }
 
@@ -105,7 +113,7 @@ func saturate(v float64) int64 {
 
 // checkSound refuses a sound longer than MaxSoundDuration or whose
 // decoding would take more than MaxSoundBytes on a mixer of format o.
-func (s soundInfo) checkSound(o outSpec) error {
+func (s Info) checkSound(o Output) error {
 	cost := s.cost(o)
 	if s.duration <= MaxSoundDuration && cost <= MaxSoundBytes {
 		return nil

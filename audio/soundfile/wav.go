@@ -1,4 +1,4 @@
-package audio
+package soundfile
 
 import (
 	"fmt"
@@ -40,9 +40,9 @@ type wavChunk struct {
 // allocate: chunks are walked from byte 12 with their pad byte, within the
 // RIFF size (all of the file when that size is 0), until the first fmt and
 // the first data chunk are both found. The data chunk's size is clamped to
-// what the file holds (dataLen; LoadSound writes the clamped size back
+// what the file holds (dataLen; ClampData writes the clamped size back
 // before SDL reads it, so SDL allocates no more).
-func parseWAV(b []byte) (soundInfo, error) {
+func parseWAV(b []byte) (Info, error) {
 	n := int64(len(b))
 	riffEnd := 8 + int64(le32(b[4:]))
 	if riffEnd == 8 {
@@ -56,7 +56,7 @@ func parseWAV(b []byte) (soundInfo, error) {
 			break
 		}
 		if count >= wavMaxChunks {
-			return soundInfo{}, fmt.Errorf("WAV file of more than %d chunks", wavMaxChunks)
+			return Info{}, fmt.Errorf("WAV file of more than %d chunks", wavMaxChunks)
 		}
 		if next+8 > n {
 			break // SDL stops at the end of the file too
@@ -64,7 +64,7 @@ func parseWAV(b []byte) (soundInfo, error) {
 		cur = wavChunk{id: string(b[next : next+4]), pos: next + 8, len: int64(le32(b[next+4:]))}
 		switch {
 		case cur.id == "fmt " && fmtc.id == "" && data.id != "":
-			return soundInfo{}, fmt.Errorf("WAV file with its fmt chunk after its data chunk (at byte %d)", next)
+			return Info{}, fmt.Errorf("WAV file with its fmt chunk after its data chunk (at byte %d)", next)
 		case cur.id == "fmt " && fmtc.id == "":
 			fmtc = cur
 		case cur.id == "data" && data.id == "":
@@ -76,15 +76,15 @@ func parseWAV(b []byte) (soundInfo, error) {
 	}
 	switch {
 	case fmtc.id == "" && data.id == "":
-		return soundInfo{}, fmt.Errorf("WAV file without fmt and data chunks (truncated at %d bytes?)", n)
+		return Info{}, fmt.Errorf("WAV file without fmt and data chunks (truncated at %d bytes?)", n)
 	case fmtc.id == "":
-		return soundInfo{}, fmt.Errorf("WAV file without a fmt chunk")
+		return Info{}, fmt.Errorf("WAV file without a fmt chunk")
 	case data.id == "":
-		return soundInfo{}, fmt.Errorf("WAV file without a data chunk (truncated at %d bytes?)", n)
+		return Info{}, fmt.Errorf("WAV file without a data chunk (truncated at %d bytes?)", n)
 	}
 	s, err := parseWAVFormat(b, fmtc)
 	if err != nil {
-		return soundInfo{}, err
+		return Info{}, err
 	}
 	align := int64(s.channels * s.bits / 8)
 	s.declared = data.len
@@ -100,14 +100,14 @@ func parseWAV(b []byte) (soundInfo, error) {
 // 8, 16, 24 or 32 bits and 32-bit IEEE float, plain or in
 // WAVE_FORMAT_EXTENSIBLE, 1 to 8 channels, with the block alignment that
 // the channels and bits make.
-func parseWAVFormat(b []byte, c wavChunk) (soundInfo, error) {
+func parseWAVFormat(b []byte, c wavChunk) (Info, error) {
 	end := min(c.pos+c.len, c.pos+1046, int64(len(b)))
 	f := b[c.pos:end]
 	if c.len < 16 || len(f) < 16 {
-		return soundInfo{}, fmt.Errorf("WAV fmt chunk of %d bytes (%d in the file), want 16 or more", c.len, len(f))
+		return Info{}, fmt.Errorf("WAV fmt chunk of %d bytes (%d in the file), want 16 or more", c.len, len(f))
 	}
 	tag := le16(f)
-	s := soundInfo{
+	s := Info{
 		channels: int(le16(f[2:])),
 		rate:     int(le32(f[4:])),
 		bits:     int(le16(f[14:])),
@@ -117,30 +117,30 @@ func parseWAVFormat(b []byte, c wavChunk) (soundInfo, error) {
 		// SDL wants 40 bytes and an extension of 22; the sub-format is a
 		// GUID whose first two bytes are the format tag.
 		if len(f) < 40 || le16(f[16:]) < 22 {
-			return soundInfo{}, fmt.Errorf("WAV fmt chunk of WAVE_FORMAT_EXTENSIBLE in %d bytes, want 40", len(f))
+			return Info{}, fmt.Errorf("WAV fmt chunk of WAVE_FORMAT_EXTENSIBLE in %d bytes, want 40", len(f))
 		}
 		guid := f[24:40]
 		const tail = "\x00\x00\x00\x00\x10\x00\x80\x00\x00\xAA\x00\x38\x9B\x71"
 		if string(guid[2:]) != tail {
-			return soundInfo{}, fmt.Errorf("WAV of WAVE_FORMAT_EXTENSIBLE with sub-format GUID %x: want PCM or IEEE float", guid)
+			return Info{}, fmt.Errorf("WAV of WAVE_FORMAT_EXTENSIBLE with sub-format GUID %x: want PCM or IEEE float", guid)
 		}
 		tag = le16(guid)
 	}
 	switch {
 	case tag == wavPCM && s.bits != 8 && s.bits != 16 && s.bits != 24 && s.bits != 32:
-		return soundInfo{}, fmt.Errorf("WAV of %d-bit PCM: want 8, 16, 24 or 32 bits", s.bits)
+		return Info{}, fmt.Errorf("WAV of %d-bit PCM: want 8, 16, 24 or 32 bits", s.bits)
 	case tag == wavFloat && s.bits != 32:
-		return soundInfo{}, fmt.Errorf("WAV of %d-bit float: want 32 bits", s.bits)
+		return Info{}, fmt.Errorf("WAV of %d-bit float: want 32 bits", s.bits)
 	case tag != wavPCM && tag != wavFloat && wavTagNames[tag] != "":
-		return soundInfo{}, fmt.Errorf("WAV of %s (format tag 0x%04x): want PCM or IEEE float", wavTagNames[tag], tag)
+		return Info{}, fmt.Errorf("WAV of %s (format tag 0x%04x): want PCM or IEEE float", wavTagNames[tag], tag)
 	case tag != wavPCM && tag != wavFloat:
-		return soundInfo{}, fmt.Errorf("WAV of format tag 0x%04x: want PCM (1) or IEEE float (3)", tag)
+		return Info{}, fmt.Errorf("WAV of format tag 0x%04x: want PCM (1) or IEEE float (3)", tag)
 	case s.channels < 1 || s.channels > maxChannels:
-		return soundInfo{}, fmt.Errorf("WAV of %d channels: want 1 to %d", s.channels, maxChannels)
+		return Info{}, fmt.Errorf("WAV of %d channels: want 1 to %d", s.channels, maxChannels)
 	case s.rate < minRate || s.rate > maxRate:
-		return soundInfo{}, fmt.Errorf("WAV at %d Hz: want %d to %d Hz", s.rate, minRate, maxRate)
+		return Info{}, fmt.Errorf("WAV at %d Hz: want %d to %d Hz", s.rate, minRate, maxRate)
 	case blockAlign != s.channels*s.bits/8:
-		return soundInfo{}, fmt.Errorf("WAV fmt chunk with a block of %d bytes: %d channels of %d bits make %d",
+		return Info{}, fmt.Errorf("WAV fmt chunk with a block of %d bytes: %d channels of %d bits make %d",
 			blockAlign, s.channels, s.bits, s.channels*s.bits/8)
 	}
 	s.float = tag == wavFloat
@@ -151,7 +151,7 @@ func parseWAVFormat(b []byte, c wavChunk) (soundInfo, error) {
 // the file holds less than the chunk declares: SDL allocates the declared
 // size before it reads, so a 100-byte file could make it allocate 4 GiB.
 // The samples SDL reads do not change.
-func clampWAVData(b []byte, s soundInfo) {
+func clampWAVData(b []byte, s Info) {
 	if s.ogg || s.declared == s.dataLen {
 		return
 	}
