@@ -66,7 +66,7 @@ func TestAtlasBatchesInterleavedTextures(t *testing.T) {
 				r.Circle(x+6, 30, 5, RGBA(0.2, 0.9, 0.9, 1))
 				r.Draw(texs[2], Sprite{X: x, Y: 14, W: 24, H: 12, Color: White})
 			}
-			r.Text(2, 94, 1, []byte("atlas"), White)
+			r.DebugText(2, 94, 1, []byte("atlas"), White)
 			r.EndFrame()
 		}
 		frame()

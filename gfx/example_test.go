@@ -20,7 +20,7 @@ func Example_scaler() {
 		r.Flush()
 		scaler.End()
 		r.SetTarget(w, h) // pixels from here on
-		r.Text(8, float32(h)-8, 2, hud, gfx.White)
+		r.DebugText(8, float32(h)-8, 2, hud, gfx.White)
 		r.EndFrame()
 		return nil
 	}

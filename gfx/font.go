@@ -40,9 +40,9 @@ func fontImage() *image.RGBA {
 	return rgba
 }
 
-// Text queues text in the overlay's bitmap font at (x, y), the top-left
-// corner of its first line, in camera units of one pixel per font pixel at
-// scale 1. Every glyph is a 7×13 cell scaled as blocks: each byte
+// DebugText queues text in the overlay's 7×13 bitmap font, for debug
+// overlays and quick HUDs, at (x, y), the top-left corner of its first
+// line, in camera units of one pixel per font pixel at scale 1. Every glyph is a 7×13 cell scaled as blocks: each byte
 // advances 7·scale, and the line height is 13·scale ('\n' starts a new
 // line). Bytes outside printable ASCII draw as '?'. It batches with
 // sprites and does not allocate. Like DrawText it is clipped to what the
@@ -50,7 +50,7 @@ func fontImage() *image.RGBA {
 // scale a line stops at its first cell past the right edge and the text
 // at its first line below the bottom. For proportional, smooth text at any
 // size use a Face and DrawText.
-func (r *Renderer) Text(x, y, scale float32, text []byte, c Color) {
+func (r *Renderer) DebugText(x, y, scale float32, text []byte, c Color) {
 	cw, ch := glyphW*scale, glyphH*scale
 	v := &r.view
 	px, py := x, y

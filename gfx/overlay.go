@@ -81,7 +81,7 @@ func (o *Overlay) Draw(r *Renderer, s *engine.Stats, info OverlayInfo) {
 	top := float32(h) - pad
 	panelH := th + gh + 3*pad
 	r.Rect(pad+tw/2+pad/2, top-panelH/2+pad/2, tw+2*pad, panelH, 0, RGBA(0, 0, 0, 0.6))
-	r.Text(2*pad, top, scale, o.text, White)
+	r.DebugText(2*pad, top, scale, o.text, White)
 
 	base := top - th - 2*pad - gh
 	x0 := 2 * pad

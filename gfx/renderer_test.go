@@ -15,7 +15,7 @@ func renderScene(r *Renderer, w, h int) {
 	r.BeginFrame(w, h, RGBA(0.1, 0.1, 0.15, 1))
 	r.Rect(40, 60, 50, 50, 0, RGBA(0.9, 0.2, 0.2, 1))
 	r.Rect(80, 60, 50, 30, math.Pi/6, RGBA(0.2, 0.5, 0.9, 0.6))
-	r.Text(4, float32(h)-4, 1, []byte("fixstep 0.5"), White)
+	r.DebugText(4, float32(h)-4, 1, []byte("fixstep 0.5"), White)
 	cam := Camera3D{Eye: mgl32.Vec3{0, 1.5, 3}}
 	model := Transform{Pos: mgl32.Vec3{0.9, 0, 0}, Rot: mgl32.QuatRotate(0.6, mgl32.Vec3{0, 1, 0}), Scale: mgl32.Vec3{0.8, 0.8, 0.8}}
 	r.DrawCube(cam.Matrix(float32(w)/float32(h)), model.Mat4(), RGBA(0.3, 0.8, 0.4, 1))
@@ -149,7 +149,7 @@ func TestRendererFrameAllocs(t *testing.T) {
 				r.Circle(float32(i%128), 3, 2, White)
 				r.Draw(sub, Sprite{X: float32(i % 128), Y: 5, W: 4, H: 4})
 			}
-			r.Text(2, 120, 1, []byte("FPS 60.0"), White)
+			r.DebugText(2, 120, 1, []byte("FPS 60.0"), White)
 			r.DrawCube(mgl32.Ident4(), mgl32.Ident4(), White)
 			r.EndFrame()
 		}

@@ -193,7 +193,7 @@ func TestTextLongLineCostsWhatItShows(t *testing.T) {
 			// 17 cells, 3 of them spaces.
 			{"lines", 0, clipH, lines, 10 * 14},
 		} {
-			run := drawClipped(r, func(func()) { r.Text(c.x, c.y, 1, c.text, White) })
+			run := drawClipped(r, func(func()) { r.DebugText(c.x, c.y, 1, c.text, White) })
 			if run.clipped.Sprites != c.want {
 				t.Errorf("%s: %d cells queued, want %d (of %d without clipping)", c.name, run.clipped.Sprites, c.want, run.all.Sprites)
 			}
