@@ -15,6 +15,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
@@ -45,7 +46,7 @@ type game struct {
 	world   physics.World
 	players []physics.BodyID // one box per player: 2 with -host or -join
 	loop    *engine.Loop
-	flags   gfx.Flags // -frames, -screenshot, -quality, -vsync, -synctest, -record, -replay, -host, -join, profiling
+	flags   app.Flags // -frames, -screenshot, -quality, -vsync, -synctest, -record, -replay, -host, -join, profiling
 	err     error     // a screenshot that failed, reported at exit
 	sound   *audio.Mixer
 	jump    audio.Sound
