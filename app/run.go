@@ -237,7 +237,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if err := m.check(&f, o); err != nil {
 		return err
 	}
-	players, err := f.Players() // 2 with -host, -join or -spectate, or a recording's
+	players, err := f.players() // 2 with -host, -join or -spectate, or a recording's
 	if err != nil {
 		return err
 	}

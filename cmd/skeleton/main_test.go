@@ -32,22 +32,27 @@ func skipWithoutGL(t *testing.T, out string) {
 	}
 }
 
+// run runs the skeleton with args to its end, in a window under SDL's
+// offscreen driver unless args say -headless, and returns its stdout and
+// stderr. A windowed run without a GL context skips the test (outside CI).
+func run(t *testing.T, args string) (stdout, stderr string) {
+	t.Helper()
+	cmd, out, errOut := skeleton(t, args)
+	if err := cmd.Wait(); err != nil {
+		skipWithoutGL(t, errOut.String())
+		t.Fatalf("skeleton %s: %v\n%s%s", args, err, out, errOut)
+	}
+	return out.String(), errOut.String()
+}
+
 // TestSkeletonRuns runs the skeleton for 30 frames under SDL's offscreen
 // driver, profiles on, so the template can never rot.
 func TestSkeletonRuns(t *testing.T) {
-	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1",
-		"FIXSTEP_SKELETON_ARGS=-frames 30 -cpuprofile "+filepath.Join(dir, "cpu.prof"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		skipWithoutGL(t, string(out))
-		t.Fatalf("skeleton failed: %v\n%s", err, out)
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	if _, stderr := run(t, "-frames 30 -cpuprofile "+prof); !strings.Contains(stderr, "stats frames=30 ticks=") {
+		t.Errorf("no stats line of 30 frames:\n%s", stderr)
 	}
-	if !strings.Contains(string(out), "stats frames=30 ticks=") {
-		t.Errorf("output:\n%s", out)
-	}
-	if st, err := os.Stat(filepath.Join(dir, "cpu.prof")); err != nil || st.Size() == 0 {
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Errorf("CPU profile not flushed at exit: %v", err)
 	}
 }
@@ -55,15 +60,7 @@ func TestSkeletonRuns(t *testing.T) {
 // TestSkeletonSyncTest runs the skeleton under -synctest 8: every tick is
 // run again after a rollback of 8 ticks, and none differs.
 func TestSkeletonSyncTest(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1",
-		"FIXSTEP_SKELETON_ARGS=-frames 90 -synctest 8")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		skipWithoutGL(t, string(out))
-		t.Fatalf("skeleton failed: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), " synctest=8 synctest_checked=") || strings.Contains(string(out), "synctest_checked=0\n") {
+	if _, out := run(t, "-frames 90 -synctest 8"); !strings.Contains(out, " synctest=8 synctest_checked=") || strings.Contains(out, "synctest_checked=0\n") {
 		t.Errorf("no ticks checked:\n%s", out)
 	}
 }
@@ -73,17 +70,7 @@ func TestSkeletonSyncTest(t *testing.T) {
 // stops at the recording's last tick, on its own.
 func TestSkeletonRecordAndReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
-	runSkeleton := func(args string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			skipWithoutGL(t, string(out))
-			t.Fatalf("skeleton %s: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	out := runSkeleton("-frames 150 -record " + path)
+	_, out := run(t, "-frames 150 -record "+path)
 	var ticks uint64
 	if i := strings.Index(out, "recorded "); i < 0 {
 		t.Fatalf("-record:\n%s", out)
@@ -95,41 +82,25 @@ func TestSkeletonRecordAndReplay(t *testing.T) {
 	if ticks%60 != 0 {
 		hashes++
 	}
-	out = runSkeleton("-replay " + path)
+	_, out = run(t, "-replay "+path)
 	if want := fmt.Sprintf("replay: %d ticks, %d state hashes verified", ticks, hashes); !strings.Contains(out, want) {
 		t.Errorf("-replay: want %q in\n%s", want, out)
 	}
 }
 
 // TestSkeletonNetplay runs two skeletons, -host and -join, over loopback
-// UDP for 180 frames each: both handshake, play, and end with the
+// UDP for 240 frames each: both handshake, play, and end with the
 // session's fields on their stats lines. Whoever ends first says goodbye;
 // the other stops there too, cleanly.
 func TestSkeletonNetplay(t *testing.T) {
-	conn, err := net.ListenPacket("udp", "127.0.0.1:0") // a free port for the host
-	if err != nil {
-		t.Skipf("no loopback UDP: %v", err)
-	}
-	addr := conn.LocalAddr().String()
-	conn.Close()
-	start := func(args string) (*exec.Cmd, *bytes.Buffer) {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, &out
-	}
-	dir := t.TempDir()
-	host, hostOut := start("-frames 240 -host " + addr + " -record " + dir + "/host.fxr")
-	join, joinOut := start("-frames 240 -join " + addr + " -netsim latency=20ms,jitter=5ms -record " + dir + "/join.fxr")
+	addr, dir := freeUDP(t), t.TempDir()
+	host, _, hostErr := skeleton(t, "-frames 240 -host "+addr+" -record "+dir+"/host.fxr")
+	join, _, joinErr := skeleton(t, "-frames 240 -join "+addr+" -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
 	for _, p := range []struct {
 		name string
 		cmd  *exec.Cmd
 		out  *bytes.Buffer
-	}{{"host", host, hostOut}, {"join", join, joinOut}} {
+	}{{"host", host, hostErr}, {"join", join, joinErr}} {
 		err := p.cmd.Wait()
 		out := p.out.String()
 		if err != nil {
@@ -144,11 +115,9 @@ func TestSkeletonNetplay(t *testing.T) {
 	}
 	// Each peer's recording holds both players' inputs: it replays alone.
 	for _, name := range []string{"host", "join"} {
-		cmd, out := start("-replay " + dir + "/" + name + ".fxr")
-		if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "state hashes verified") {
-			t.Errorf("-replay %s.fxr: %v\n%s", name, err, out)
+		if _, out := run(t, "-replay "+dir+"/"+name+".fxr"); !strings.Contains(out, "state hashes verified") {
+			t.Errorf("-replay %s.fxr:\n%s", name, out)
 		}
-		t.Logf("-replay %s.fxr: %s", name, out)
 	}
 }
 
