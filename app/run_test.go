@@ -147,3 +147,50 @@ func TestRefused(t *testing.T) {
 		}
 	}
 }
+
+// panicker is a walker whose Update panics at tick at.
+type panicker struct {
+	walker
+	at uint64
+}
+
+func (p *panicker) Update(t engine.Tick) error {
+	if t.N == p.at {
+		panic("walker: fell off the road")
+	}
+	return p.walker.Update(t)
+}
+
+// drifter is a walker whose Update also reads what Save does not hold:
+// a rerun after a rollback differs.
+type drifter struct {
+	walker
+	runs int64
+}
+
+func (d *drifter) Update(t engine.Tick) error {
+	d.runs++
+	d.x += d.runs
+	return d.walker.Update(t)
+}
+
+// TestEndingsInTheGame: a panic exits 2, is recorded, and its replay
+// reproduces it (exit 2 again, the report says so); a game whose Update is
+// not a function of its saved state fails -synctest with exit 1.
+func TestEndingsInTheGame(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "crash.fxr")
+	_, stderr, err := run(t, &panicker{at: 50}, "-headless", "-sim-frame", "16ms", "-bot", "3", "-record", rec)
+	var pe *engine.PanicError
+	if !errors.As(err, &pe) || app.ExitCode(err) != 2 {
+		t.Fatalf("Run = %v, exit status %d, want a *engine.PanicError and 2\n%s", err, app.ExitCode(err), stderr)
+	}
+	_, stderr, err = run(t, &panicker{at: 50}, "-headless", "-replay", rec)
+	if !errors.As(err, &pe) || app.ExitCode(err) != 2 || !strings.Contains(stderr, "fell off the road") {
+		t.Errorf("its replay: %v, exit status %d, want the panic again and 2\n%s", err, app.ExitCode(err), stderr)
+	}
+	_, stderr, err = run(t, &drifter{}, "-headless", "-ticks", "100", "-sim-frame", "16ms", "-synctest", "2")
+	var se *engine.SyncError
+	if !errors.As(err, &se) || app.ExitCode(err) != 1 || se.Tick != 0 {
+		t.Errorf("-synctest of a drifter: %v, exit status %d, want a *engine.SyncError at tick 0 and 1\n%s", err, app.ExitCode(err), stderr)
+	}
+}
