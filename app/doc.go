@@ -42,16 +42,16 @@
 // replay of a recording that ended cleanly and whose ticks all verify
 // exits 0):
 //
-//	ending                                   exit   the recording ends
+//	ending                                    exit   the recording ends
 //	a quit, -frames, -ticks, a replay's end   0      cleanly
-//	the other peer left (said goodbye)       0      cleanly
-//	a signal n (SIGINT, SIGTERM, SIGHUP)     128+n  cleanly
-//	a peer vanished or never answered        3      cleanly: its ticks are final
-//	a -ticks match with no hash compared     1      cleanly (netplay.ErrUnverified)
-//	a panic (printed with its stack)         2      with the panic: a replay reproduces it
-//	a desync (netplay, replay, -synctest)    1      with the error
-//	a bad flag, or any other error           1      with the error
-//	-h                                       0      (nothing runs)
+//	the other peer left (said goodbye)        0      cleanly
+//	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
+//	a peer vanished or never answered         3      cleanly: its ticks are final
+//	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)
+//	a panic (printed with its stack)          2      with the panic: a replay reproduces it
+//	a desync (netplay, replay, -synctest)     1      with the error
+//	a bad flag, or any other error            1      with the error
+//	-h                                        0      (nothing runs)
 //
 // On every ending the recording, the profiles and the stats line are
 // written. The stats line ("stats frames=... ticks=...", with the window's,
