@@ -46,14 +46,18 @@ func run(t *testing.T, args string) (stdout, stderr string) {
 }
 
 // TestSkeletonRuns runs the skeleton for 30 frames under SDL's offscreen
-// driver, profiles on, so the template can never rot.
+// driver, profiles on, saving the last frame, so the template can never rot.
 func TestSkeletonRuns(t *testing.T) {
-	prof := filepath.Join(t.TempDir(), "cpu.prof")
-	if _, stderr := run(t, "-frames 30 -cpuprofile "+prof); !strings.Contains(stderr, "stats frames=30 ticks=") {
+	dir := t.TempDir()
+	prof, shot := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "last.png")
+	if _, stderr := run(t, "-frames 30 -screenshot "+shot+" -cpuprofile "+prof); !strings.Contains(stderr, "stats frames=30 ticks=") {
 		t.Errorf("no stats line of 30 frames:\n%s", stderr)
 	}
 	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Errorf("CPU profile not flushed at exit: %v", err)
+	}
+	if png, err := os.ReadFile(shot); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("-screenshot wrote no PNG: %v", err)
 	}
 }
 
