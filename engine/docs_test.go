@@ -13,7 +13,7 @@ import (
 // TestEveryExportedNameHasADocComment checks the packages a game imports:
 // go doc must read well for every exported name.
 func TestEveryExportedNameHasADocComment(t *testing.T) {
-	for _, dir := range []string{".", "profile", "../physics", "../input", "../shaders", "../gfx", "../audio"} {
+	for _, dir := range []string{".", "profile", "../physics", "../input", "../shaders", "../gfx", "../audio", "../app"} {
 		fset := token.NewFileSet()
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		hasPkgDoc := false

@@ -22,7 +22,7 @@
 //	err = errors.Join(err, p.Close(err))
 //	fmt.Println(p.Report())   // "replay: 3600 ticks, 61 state hashes verified"
 //
-// gfx.Flags wires both to -record and -replay.
+// Package app wires both to -record and -replay.
 //
 // A recording is written as the run goes, a chunk a second, so a run that
 // crashes or is killed leaves a file that replays up to its last chunk; the

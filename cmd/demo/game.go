@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
@@ -26,12 +27,12 @@ type game struct {
 	keys    *input.State
 	overlay gfx.Overlay
 	loop    *engine.Loop
-	net     *gfx.Netplay // -host, -join or -spectate; nil alone
+	net     *app.Netplay // -host, -join or -spectate; nil alone
 	local   int          // this machine's player, -1 for a spectator
 
 	lastRollbackTicks uint64 // Stats.RollbackTicks at the last frame
 
-	flags    gfx.Flags // -frames and -screenshot among them
+	flags    app.Flags // -frames and -screenshot among them
 	shots    int
 	wantShot bool
 	err      error // a screenshot error, reported at exit

@@ -48,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/audio"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
@@ -101,7 +102,7 @@ func main() {
 const exitPeerVanished = 3
 
 type options struct {
-	gfx.Flags   // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
+	app.Flags   // -frames, -screenshot, -quality, -vsync, -fps-cap, profiling
 	tps         int
 	n           int
 	seed        uint64
@@ -465,7 +466,7 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 // match is a run's netplay session (nil without -host, -join or
 // -spectate), its loop, and the match's recording (-record).
 type match struct {
-	np   *gfx.Netplay
+	np   *app.Netplay
 	loop *engine.Loop
 	rec  *fxreplay.Run
 }

@@ -204,9 +204,9 @@ test: deps
 const readme = "# NAME\n\n" +
 	"A game on the fixstep engine, started from its skeleton.\n\n" +
 	"```sh\nmake run    # installs what it needs, builds, runs the game\nmake test   # installs what it needs, runs the tests\n```\n\n" +
-	"`main.go` is the whole game: a fixed-step `Update`, an interpolated `Draw`, and the hooks. The\n" +
-	"engine's README explains the API; `go doc github.com/fixstep/fixstep/engine` holds a complete\n" +
-	"program.\n\n" +
+	"`main.go` is the whole game: a fixed-step `Update`, an interpolated `Draw`, and the hooks, and a\n" +
+	"`main` that hands it to the engine's runner, which gives it every mode (`-headless -ticks N`,\n" +
+	"`-bot`, `-record`, `-replay`, `-synctest`, `-host`, `-join`): `go doc github.com/fixstep/fixstep/app`.\n\n" +
 	"The engine is not published yet, so `go.mod` points its module path at the checkout this game\n" +
 	"was made from, with a `replace` line. Delete that line once `go get github.com/fixstep/fixstep`\n" +
 	"works, or point it at your own copy of the engine.\n"

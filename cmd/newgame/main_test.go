@@ -9,8 +9,9 @@ import (
 )
 
 // TestNewGame makes a game in a temporary folder as make new does, then
-// builds it as its own module and runs it for 30 frames offscreen, and
-// checks that a taken folder or a bad name is refused.
+// builds it as its own module and runs it headless (plain and under
+// -synctest, on one state hash) and for 30 frames offscreen, and checks
+// that a taken folder or a bad name is refused.
 func TestNewGame(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mygame")
 	root, _ := filepath.Abs("../..")
@@ -37,6 +38,20 @@ func TestNewGame(t *testing.T) {
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the new game in its own module: %v\n%s", err, out)
+	}
+	// Every mode, without a display: a bot's headless run and the same
+	// run under -synctest 8 end on one state hash.
+	var hashes []string
+	for _, args := range [][]string{{"-headless", "-ticks", "120", "-sim-frame", "16ms", "-bot", "3"},
+		{"-headless", "-ticks", "120", "-sim-frame", "7ms", "-bot", "3", "-synctest", "8"}} {
+		out, err := exec.Command(filepath.Join(dir, "bin", "mygame"), args...).Output()
+		if err != nil || !strings.HasPrefix(string(out), "state-hash=") {
+			t.Fatalf("the new game %q: %v, stdout %q, want state-hash=", args, err, out)
+		}
+		hashes = append(hashes, string(out))
+	}
+	if hashes[0] != hashes[1] {
+		t.Errorf("the new game's -synctest 8 run ends on %q, its plain run on %q", hashes[1], hashes[0])
 	}
 	game := exec.Command(filepath.Join(dir, "bin", "mygame"), "-frames", "30")
 	game.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen")

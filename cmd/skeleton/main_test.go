@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain lets a test run the game's main in a child process: SDL must
@@ -29,38 +32,39 @@ func skipWithoutGL(t *testing.T, out string) {
 	}
 }
 
+// run runs the skeleton with args to its end, in a window under SDL's
+// offscreen driver unless args say -headless, and returns its stdout and
+// stderr. A windowed run without a GL context skips the test (outside CI).
+func run(t *testing.T, args string) (stdout, stderr string) {
+	t.Helper()
+	cmd, out, errOut := skeleton(t, args)
+	if err := cmd.Wait(); err != nil {
+		skipWithoutGL(t, errOut.String())
+		t.Fatalf("skeleton %s: %v\n%s%s", args, err, out, errOut)
+	}
+	return out.String(), errOut.String()
+}
+
 // TestSkeletonRuns runs the skeleton for 30 frames under SDL's offscreen
-// driver, profiles on, so the template can never rot.
+// driver, profiles on, saving the last frame, so the template can never rot.
 func TestSkeletonRuns(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1",
-		"FIXSTEP_SKELETON_ARGS=-frames 30 -cpuprofile "+filepath.Join(dir, "cpu.prof"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		skipWithoutGL(t, string(out))
-		t.Fatalf("skeleton failed: %v\n%s", err, out)
+	prof, shot := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "last.png")
+	if _, stderr := run(t, "-frames 30 -screenshot "+shot+" -cpuprofile "+prof); !strings.Contains(stderr, "stats frames=30 ticks=") {
+		t.Errorf("no stats line of 30 frames:\n%s", stderr)
 	}
-	if !strings.Contains(string(out), "stats frames=30 ticks=") {
-		t.Errorf("output:\n%s", out)
-	}
-	if st, err := os.Stat(filepath.Join(dir, "cpu.prof")); err != nil || st.Size() == 0 {
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 		t.Errorf("CPU profile not flushed at exit: %v", err)
+	}
+	if png, err := os.ReadFile(shot); err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("-screenshot wrote no PNG: %v", err)
 	}
 }
 
 // TestSkeletonSyncTest runs the skeleton under -synctest 8: every tick is
 // run again after a rollback of 8 ticks, and none differs.
 func TestSkeletonSyncTest(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1",
-		"FIXSTEP_SKELETON_ARGS=-frames 90 -synctest 8")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		skipWithoutGL(t, string(out))
-		t.Fatalf("skeleton failed: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), " synctest=8 synctest_checked=") || strings.Contains(string(out), "synctest_checked=0\n") {
+	if _, out := run(t, "-frames 90 -synctest 8"); !strings.Contains(out, " synctest=8 synctest_checked=") || strings.Contains(out, "synctest_checked=0\n") {
 		t.Errorf("no ticks checked:\n%s", out)
 	}
 }
@@ -70,17 +74,7 @@ func TestSkeletonSyncTest(t *testing.T) {
 // stops at the recording's last tick, on its own.
 func TestSkeletonRecordAndReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
-	runSkeleton := func(args string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			skipWithoutGL(t, string(out))
-			t.Fatalf("skeleton %s: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	out := runSkeleton("-frames 150 -record " + path)
+	_, out := run(t, "-frames 150 -record "+path)
 	var ticks uint64
 	if i := strings.Index(out, "recorded "); i < 0 {
 		t.Fatalf("-record:\n%s", out)
@@ -92,41 +86,25 @@ func TestSkeletonRecordAndReplay(t *testing.T) {
 	if ticks%60 != 0 {
 		hashes++
 	}
-	out = runSkeleton("-replay " + path)
+	_, out = run(t, "-replay "+path)
 	if want := fmt.Sprintf("replay: %d ticks, %d state hashes verified", ticks, hashes); !strings.Contains(out, want) {
 		t.Errorf("-replay: want %q in\n%s", want, out)
 	}
 }
 
 // TestSkeletonNetplay runs two skeletons, -host and -join, over loopback
-// UDP for 180 frames each: both handshake, play, and end with the
+// UDP for 240 frames each: both handshake, play, and end with the
 // session's fields on their stats lines. Whoever ends first says goodbye;
 // the other stops there too, cleanly.
 func TestSkeletonNetplay(t *testing.T) {
-	conn, err := net.ListenPacket("udp", "127.0.0.1:0") // a free port for the host
-	if err != nil {
-		t.Skipf("no loopback UDP: %v", err)
-	}
-	addr := conn.LocalAddr().String()
-	conn.Close()
-	start := func(args string) (*exec.Cmd, *bytes.Buffer) {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd, &out
-	}
-	dir := t.TempDir()
-	host, hostOut := start("-frames 240 -host " + addr + " -record " + dir + "/host.fxr")
-	join, joinOut := start("-frames 240 -join " + addr + " -netsim latency=20ms,jitter=5ms -record " + dir + "/join.fxr")
+	addr, dir := freeUDP(t), t.TempDir()
+	host, _, hostErr := skeleton(t, "-frames 240 -host "+addr+" -record "+dir+"/host.fxr")
+	join, _, joinErr := skeleton(t, "-frames 240 -join "+addr+" -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
 	for _, p := range []struct {
 		name string
 		cmd  *exec.Cmd
 		out  *bytes.Buffer
-	}{{"host", host, hostOut}, {"join", join, joinOut}} {
+	}{{"host", host, hostErr}, {"join", join, joinErr}} {
 		err := p.cmd.Wait()
 		out := p.out.String()
 		if err != nil {
@@ -141,11 +119,9 @@ func TestSkeletonNetplay(t *testing.T) {
 	}
 	// Each peer's recording holds both players' inputs: it replays alone.
 	for _, name := range []string{"host", "join"} {
-		cmd, out := start("-replay " + dir + "/" + name + ".fxr")
-		if err := cmd.Wait(); err != nil || !strings.Contains(out.String(), "state hashes verified") {
-			t.Errorf("-replay %s.fxr: %v\n%s", name, err, out)
+		if _, out := run(t, "-replay "+dir+"/"+name+".fxr"); !strings.Contains(out, "state hashes verified") {
+			t.Errorf("-replay %s.fxr:\n%s", name, out)
 		}
-		t.Logf("-replay %s.fxr: %s", name, out)
 	}
 }
 
@@ -166,6 +142,137 @@ func TestBadFlagExitsOne(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
 			t.Errorf("%s: exit status %d, want %d, with %q in:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
+}
+
+// skeleton starts the game in a child process with args, headless or
+// under SDL's offscreen driver; its stdout and stderr are kept apart.
+func skeleton(t *testing.T, args string) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	cmd = exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
+}
+
+var stateHash = regexp.MustCompile(`^state-hash=([0-9a-f]{16})\n$`)
+
+// hashOf runs the skeleton with args to its end and returns the state hash
+// it printed, failing the test for any other exit or output.
+func hashOf(t *testing.T, args string) string {
+	t.Helper()
+	cmd, stdout, stderr := skeleton(t, args)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("skeleton %s: %v\n%s%s", args, err, stdout, stderr)
+	}
+	m := stateHash.FindStringSubmatch(stdout.String())
+	if m == nil {
+		t.Fatalf("skeleton %s: stdout %q, want state-hash=<16 hex digits>\n%s", args, stdout, stderr)
+	}
+	return m[1]
+}
+
+// TestHeadlessModesAgree runs one bot's 240 ticks headless in every
+// single-machine mode: at two frame rates, under -synctest 8, recorded,
+// and replayed from that recording. All end on one state hash, and the
+// bot made the world move (another seed ends elsewhere).
+func TestHeadlessModesAgree(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "bot.fxr")
+	want := hashOf(t, "-headless -ticks 240 -sim-frame 16ms -bot 7")
+	for _, args := range []string{
+		"-headless -ticks 240 -sim-frame 7ms -bot 7",
+		"-headless -ticks 240 -sim-frame 33ms -bot 7 -synctest 8",
+		"-headless -ticks 240 -sim-frame 16ms -bot 7 -record " + rec,
+		"-headless -replay " + rec,
+	} {
+		if got := hashOf(t, args); got != want {
+			t.Errorf("%s: state-hash=%s, want %s (the same ticks and inputs at 16 ms frames)", args, got, want)
+		}
+	}
+	if other := hashOf(t, "-headless -ticks 240 -sim-frame 16ms -bot 8"); other == want {
+		t.Errorf("-bot 8 ends on -bot 7's state-hash=%s: the bot does not move the world", want)
+	}
+}
+
+// TestHeadlessNetplay plays a two-bot match on loopback: host and joiner
+// end at -ticks on one state hash, exit 0, and each one's recording
+// replays alone to that hash.
+func TestHeadlessNetplay(t *testing.T) {
+	addr, dir := freeUDP(t), t.TempDir()
+	host, hostOut, hostErr := skeleton(t, "-headless -ticks 180 -host "+addr+" -bot 1 -record "+dir+"/host.fxr")
+	join, joinOut, joinErr := skeleton(t, "-headless -ticks 180 -join "+addr+" -bot 2 -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
+	var hashes []string
+	for _, p := range []struct {
+		name        string
+		cmd         *exec.Cmd
+		out, stderr *bytes.Buffer
+	}{{"host", host, hostOut, hostErr}, {"join", join, joinOut, joinErr}} {
+		err := p.cmd.Wait()
+		m := stateHash.FindStringSubmatch(p.out.String())
+		if err != nil || m == nil || !strings.Contains(p.stderr.String(), " desyncs=0 ") {
+			t.Fatalf("%s: %v, stdout %q, want state-hash= and desyncs=0:\n%s", p.name, err, p.out, p.stderr)
+		}
+		hashes = append(hashes, m[1])
+	}
+	if hashes[0] != hashes[1] {
+		t.Errorf("host state-hash=%s, join state-hash=%s: one match, two worlds", hashes[0], hashes[1])
+	}
+	for _, name := range []string{"host", "join"} {
+		if got := hashOf(t, "-headless -replay "+dir+"/"+name+".fxr"); got != hashes[0] {
+			t.Errorf("-replay %s.fxr: state-hash=%s, want the match's %s", name, got, hashes[0])
+		}
+	}
+}
+
+// TestPeerVanished kills the joiner with SIGKILL mid-match: the host
+// waits out the disconnect timeout, says which peer vanished and exits 3,
+// and its recording, whose every tick is final, replays to exit 0.
+func TestPeerVanished(t *testing.T) {
+	addr, rec := freeUDP(t), filepath.Join(t.TempDir(), "host.fxr")
+	host, _, hostErr := skeleton(t, "-headless -host "+addr+" -bot 1 -record "+rec)
+	join, _, _ := skeleton(t, "-headless -join "+addr+" -bot 2")
+	time.Sleep(1500 * time.Millisecond) // the handshake, then a second of play
+	join.Process.Signal(syscall.SIGKILL)
+	join.Wait()
+	err := host.Wait()
+	if code := host.ProcessState.ExitCode(); code != 3 || !strings.Contains(hostErr.String(), name+": peer 2 disconnected") {
+		t.Fatalf("host: %v, exit status %d, want 3 and \"peer 2 disconnected\":\n%s", err, code, hostErr)
+	}
+	cmd, out, stderr := skeleton(t, "-headless -replay "+rec)
+	if err := cmd.Wait(); err != nil || !stateHash.MatchString(out.String()) || !strings.Contains(stderr.String(), "state hashes verified") {
+		t.Errorf("-replay of the host's recording: %v, want exit 0 and its state-hash:\n%s%s", err, out, stderr)
+	}
+}
+
+// freeUDP returns a loopback address with a free UDP port.
+func freeUDP(t *testing.T) string {
+	conn, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback UDP: %v", err)
+	}
+	defer conn.Close()
+	return conn.LocalAddr().String()
+}
+
+var noGarbage = regexp.MustCompile(` allocs_per_frame=0\.000 gc_cycles=0\b`)
+
+// TestSkeletonZeroGarbage: after the warm-up, a frame allocates nothing
+// and the GC never runs, headless on a bot and in a window.
+func TestSkeletonZeroGarbage(t *testing.T) {
+	for _, args := range []string{"-headless -ticks 600 -sim-frame 16ms -bot 3", "-frames 400 -fps-cap 4000"} {
+		cmd, stdout, stderr := skeleton(t, args)
+		err := cmd.Wait()
+		if err != nil {
+			skipWithoutGL(t, stderr.String())
+			t.Fatalf("%s: %v\n%s%s", args, err, stdout, stderr)
+		}
+		if !noGarbage.MatchString(stderr.String()) {
+			t.Errorf("%s: garbage in the steady state:\n%s", args, stderr)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package gfx
+package app
 
 import (
 	"errors"
@@ -71,9 +71,10 @@ func (n *NetFlags) Local() int {
 	return 0
 }
 
-// Players returns the game's player count: the recording's with -replay
-// (a netplay match's holds every player's input), else NetFlags.Players.
-func (f *Flags) Players() (int, error) {
+// players returns the run's player count: with -replay, the recording's
+// (a netplay match's holds every player's input), which it reads from the
+// file's header; else NetFlags.Players.
+func (f *Flags) players() (int, error) {
 	if f.Replay == "" {
 		return f.Net.Players(), nil
 	}

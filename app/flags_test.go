@@ -1,4 +1,4 @@
-package gfx
+package app
 
 import (
 	"strings"

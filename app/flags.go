@@ -1,4 +1,4 @@
-package gfx
+package app
 
 import (
 	"errors"
@@ -9,16 +9,18 @@ import (
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
+	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/replay"
 )
 
-// Flags are the command-line flags every windowed fixstep game has, in one
-// place so the demo, the skeleton and your game share them: -frames,
-// -screenshot, -quality, -vsync, -fps-cap, -synctest, -record, -replay, the
-// netplay flags (-host, -join, ...) and the profiling flags. The zero
-// value, registered and parsed, runs until quit, alone, with automatic
-// quality and adaptive vsync.
+// Flags are the command-line flags every fixstep game has, in one place so
+// that Run and a game that wires its own loop (cmd/demo) share them:
+// -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
+// -replay, the netplay flags (-host, -join, ...) and the profiling flags.
+// Run adds the modes only it runs (-headless, -ticks, -bot, -sim-frame).
+// The zero value, registered and parsed, runs until quit, alone, with
+// automatic quality and adaptive vsync.
 type Flags struct {
 	// Frames stops the run after this many frames (0: until quit).
 	Frames uint64
@@ -95,7 +97,7 @@ func (f *Flags) Check(levels int) error {
 	if _, err := f.PinnedQuality(levels); err != nil {
 		return err
 	}
-	if _, err := ParseVsync(f.vsync()); err != nil {
+	if _, err := gfx.ParseVsync(f.vsync()); err != nil {
 		return err
 	}
 	if !(f.FPSCap == 0 || f.FPSCap >= 1 && f.FPSCap <= 10000) {
@@ -139,8 +141,8 @@ func (f *Flags) PinnedQuality(levels int) (int, error) {
 
 // Window returns cfg with the flags' vsync and frame-rate cap (Check has
 // validated them).
-func (f *Flags) Window(cfg WindowConfig) WindowConfig {
-	cfg.Vsync, _ = ParseVsync(f.vsync())
+func (f *Flags) Window(cfg gfx.WindowConfig) gfx.WindowConfig {
+	cfg.Vsync, _ = gfx.ParseVsync(f.vsync())
 	cfg.FPSCap = f.FPSCap
 	return cfg
 }

@@ -1,0 +1,64 @@
+// Package app runs a fixstep game: a game hands itself to Run (or Main)
+// with a short Options, and the runner owns everything around the
+// simulation, once and in one order: the flags, the profiles, the window
+// and the renderer (or none, -headless), the netplay session, the loop,
+// the quality pin, the sync test, the recording or the replay, the
+// signals, the run, the closing, the stats line and the exit status.
+//
+//	func main() {
+//		g := &game{}
+//		os.Exit(app.Main(g, app.Options{Name: "mygame", InputSize: 2, Params: "mygame v1",
+//			Window: gfx.WindowConfig{Input: &g.keys}}))
+//	}
+//
+// A game is its simulation (Game: Update reading only Tick.Input, Input
+// turning the devices into that value, Save and Load) and optional hooks
+// discovered by type assertion, as package engine discovers Begin and End:
+// Starter builds the world once the player count is known, Opener loads
+// what the game draws with once the window and the renderer exist.
+//
+// Every game gets every mode, on the same flags (see Flags, and -h):
+//
+//	-headless            no window: frames paced in real time, or on a
+//	                     simulated clock with -sim-frame D (as fast as the CPU goes)
+//	-ticks N             with -headless: stop after exactly N ticks (on every
+//	                     peer, with netplay) and print state-hash=<hex>
+//	-bot SEED            this machine's player is Options.Bot, from SEED
+//	-record F, -replay F record the run's inputs and state hashes; play them
+//	                     back (headless: as fast as the CPU goes), ending on
+//	                     the recorded state-hash
+//	-synctest N          run every tick again after a rollback of N ticks
+//	-host, -join, -spectate, -netsim, -input-delay, -max-prediction
+//	-frames N, -screenshot F, -quality, -vsync, -fps-cap
+//	-cpuprofile, -memprofile, -trace, -pprof
+//
+// The state hash (Hash) is FNV-1a (64 bits) of the game's Save bytes: the
+// hash netplay peers compare.
+//
+// # Endings
+//
+// Every way a run ends maps, here and nowhere else, to an exit status
+// (ExitCode) and to how a -record file ends (the end record's message: a
+// replay of a recording that ended cleanly and whose ticks all verify
+// exits 0):
+//
+//	ending                                    exit   the recording ends
+//	a quit, -frames, -ticks, a replay's end   0      cleanly
+//	the other peer left (said goodbye)        0      cleanly
+//	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
+//	a peer vanished or never answered         3      cleanly: its ticks are final
+//	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)
+//	a panic (printed with its stack)          2      with the panic: a replay reproduces it
+//	a desync (netplay, replay, -synctest)     1      with the error
+//	a bad flag, or any other error            1      with the error
+//	-h                                        0      (nothing runs)
+//
+// On every ending the recording, the profiles and the stats line are
+// written. The stats line ("stats frames=... ticks=...", with the window's,
+// the sync test's and the session's fields) and the recording's report go
+// to Options.Stderr; state-hash= goes to Options.Stdout, the run's one
+// result.
+//
+// Run must be called from the main goroutine: SDL and GL run on the main
+// OS thread (go-sdl2 locks it in its init).
+package app

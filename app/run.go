@@ -1,0 +1,345 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/replay"
+)
+
+// Game is what Run runs: a fixed-step Update that reads only Tick.Input
+// (see engine.Game for the fixed-step guarantee), an Input that turns the
+// devices into that value at each tick (engine.Inputter), Save and Load
+// (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
+// which a headless run never calls. engine's optional hooks (Begin, End,
+// Diff, QualityChanged, SuspendChanged, GPUTime) and Starter and Opener
+// are discovered by type assertion.
+type Game interface {
+	engine.Game
+	engine.Inputter
+	engine.Saver
+}
+
+// Starter is an optional Game hook: Start runs once, after the flags are
+// parsed and before anything opens, with how many players the run has
+// (1 alone; 2 with -host, -join or -spectate; a recording's count with
+// -replay). Build the world for them here.
+type Starter interface {
+	Start(players int) error
+}
+
+// Opener is an optional Game hook for a game that draws: Open runs once a
+// windowed run has made its window and renderer, after Start and before
+// the first frame, to keep them for Draw and load textures, fonts and
+// sounds; Close runs after the last frame, before the renderer closes, to
+// free what Open loaded. A headless run calls neither, nor Draw.
+type Opener interface {
+	Open(w *gfx.Window, r *gfx.Renderer) error
+	Close() error
+}
+
+// Options is what the runner needs to know of a game. Only InputSize must
+// be set; every other zero field means its default.
+type Options struct {
+	// Name is the game's name: its window's title (unless Window.Title is
+	// set), its usage line's and its messages' prefix. Empty means the
+	// program's file name.
+	Name string
+	// TPS is the tick rate. Zero means engine.DefaultTPS (60).
+	TPS int
+	// InputSize is the size in bytes of one player's per-tick input, 1 to
+	// engine.MaxInputSize: what Input fills, -record saves and netplay
+	// sends.
+	InputSize int
+	// MaxPlayers is the most players the game's world holds, 1 to
+	// engine.MaxPlayers: 1 refuses -host, -join and -spectate, and a
+	// recording of more players is refused. Zero means engine.MaxPlayers.
+	MaxPlayers int
+	// Params names what the simulation depends on besides the input (the
+	// rules, a level: "mygame v1"): netplay peers whose Params differ are
+	// refused, and a recording replays only with the Params it was made
+	// with.
+	Params string
+	// Bot fills dst with a bot's input for tick t, from seed: -bot SEED
+	// plays this machine's player with it instead of Input. It runs at the
+	// tick, as Input does, and must depend on seed, t and the game's state
+	// only. Nil refuses -bot.
+	Bot func(seed uint64, t engine.Tick, dst []byte)
+	// Window sets up a windowed run's window. Title defaults to Name;
+	// -vsync and -fps-cap set Vsync and FPSCap. Set Input to the
+	// input.State your Input reads: the window fills it.
+	Window gfx.WindowConfig
+	// Args are the command-line arguments, without the program's name.
+	// Nil means os.Args[1:].
+	Args []string
+	// Stdout receives state-hash=, Stderr the stats line, reports and
+	// messages. Nil means os.Stdout and os.Stderr.
+	Stdout, Stderr io.Writer
+}
+
+// defaults returns o with its zero fields filled in, or an error naming
+// the field that is out of range.
+func (o Options) defaults() (Options, error) {
+	if o.Name == "" {
+		o.Name = filepath.Base(os.Args[0])
+	}
+	if o.TPS == 0 {
+		o.TPS = engine.DefaultTPS
+	}
+	if o.MaxPlayers == 0 {
+		o.MaxPlayers = engine.MaxPlayers
+	}
+	if o.Args == nil {
+		o.Args = os.Args[1:]
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Window.Title == "" {
+		o.Window.Title = o.Name
+	}
+	switch {
+	case o.InputSize < 1 || o.InputSize > engine.MaxInputSize:
+		return o, fmt.Errorf("app: Options.InputSize %d: want 1 to %d bytes", o.InputSize, engine.MaxInputSize)
+	case o.MaxPlayers < 1 || o.MaxPlayers > engine.MaxPlayers:
+		return o, fmt.Errorf("app: Options.MaxPlayers %d: want 1 to %d (0: %d)", o.MaxPlayers, engine.MaxPlayers, engine.MaxPlayers)
+	}
+	return o, nil
+}
+
+// Main runs g as Run does, prints the error that ended it, if any (a
+// panic's with its stack), on Options.Stderr, and returns the exit status
+// for os.Exit (see ExitCode):
+//
+//	func main() { os.Exit(app.Main(&game{}, app.Options{InputSize: 2})) }
+func Main(g Game, o Options) int {
+	err := Run(g, o)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	name, w := o.Name, o.Stderr
+	if name == "" {
+		name = filepath.Base(os.Args[0])
+	}
+	if w == nil {
+		w = os.Stderr
+	}
+	fmt.Fprintf(w, "%s: %s\n", name, describe(err))
+	return ExitCode(err)
+}
+
+// Run runs g with the flags in o.Args and returns how the run ended: nil
+// for a clean end (see the package doc's table of endings, and ExitCode).
+// It catches the stop signals from its first line to its last, so a signal
+// at any moment ends the run cleanly; a second one exits at once. Call it
+// from the main goroutine.
+func Run(g Game, o Options) (err error) {
+	o, err = o.defaults()
+	if err != nil {
+		return err
+	}
+	sig := engine.CatchSignals(func(s os.Signal) {
+		fmt.Fprintf(o.Stderr, "%s: %v again: exiting at once\n", o.Name, s)
+		os.Exit(ExitCode(&engine.SignalError{Signal: s})) // the runner is the program: it exits as main would
+	})
+	defer sig.Release() // last: everything is written
+	defer func() {
+		if err == nil {
+			err = sig.Err() // a signal during the shutdown
+		}
+	}()
+	return run(g, o, sig)
+}
+
+// modes are the flags only Run runs.
+type modes struct {
+	headless bool
+	ticks    uint64
+	bot      uint64
+	simFrame time.Duration
+}
+
+func (m *modes) register(fs *flag.FlagSet) {
+	fs.BoolVar(&m.headless, "headless", false, "no window: paced in real time, or on a simulated clock with -sim-frame")
+	fs.Uint64Var(&m.ticks, "ticks", 0, "with -headless: stop after exactly this many ticks (on every peer, with netplay) and print state-hash=<hex>")
+	fs.Uint64Var(&m.bot, "bot", 0, "this machine's player is the game's bot, playing from this seed (0: the devices)")
+	fs.DurationVar(&m.simFrame, "sim-frame", 0, "with -headless: a simulated clock with this constant frame interval, as fast as the CPU goes")
+}
+
+// minSimFrame is the shortest -sim-frame: 10,000 frames a second.
+const minSimFrame = 100 * time.Microsecond
+
+// check refuses modes that do not go together, rather than ignoring one.
+func (m *modes) check(f *Flags, o Options) error {
+	switch {
+	case !m.headless && (m.ticks != 0 || m.simFrame != 0):
+		return errors.New("-ticks and -sim-frame need -headless")
+	case m.headless && (f.Frames != 0 || f.Screenshot != ""):
+		return errors.New("-headless and -frames or -screenshot do not go together: -ticks N stops a headless run")
+	case m.simFrame != 0 && (m.simFrame < minSimFrame || m.simFrame > time.Second):
+		return fmt.Errorf("-sim-frame %v: want %v to 1s", m.simFrame, minSimFrame)
+	case m.simFrame != 0 && f.Net.On():
+		return errors.New("-sim-frame and -host, -join or -spectate do not go together: a match runs in real time")
+	case f.Replay != "" && m.ticks != 0:
+		return errors.New("-replay and -ticks do not go together: a replay ends where its recording does")
+	case m.bot != 0 && o.Bot == nil:
+		return fmt.Errorf("-bot %d: %s has no bot", m.bot, o.Name)
+	case m.bot != 0 && (f.Replay != "" || f.Net.Spectate != ""):
+		return errors.New("-bot and -replay or -spectate do not go together: neither plays")
+	case f.Net.On() && o.MaxPlayers < 2:
+		return fmt.Errorf("-host, -join and -spectate: %s is a one-player game", o.Name)
+	}
+	return nil
+}
+
+// platform returns the headless platform the modes ask for: -sim-frame's
+// simulated clock, a replay's as fast as the CPU goes (a tick a frame), or
+// frames paced in real time.
+func (m *modes) platform(tps int, replaying bool) engine.Platform {
+	switch {
+	case m.simFrame != 0:
+		return engine.NewSim(engine.ConstantFrames(m.simFrame))
+	case replaying:
+		return engine.NewSim(engine.ConstantFrames(time.Second / time.Duration(tps)))
+	}
+	return engine.NewHeadless(60)
+}
+
+// run is Run's sequence, in its one order.
+func run(g Game, o Options, sig *engine.Signals) (err error) {
+	var f Flags
+	var m modes
+	fs := flag.NewFlagSet(o.Name, flag.ContinueOnError) // a bad flag is an error (exit 1), not flag's exit 2
+	fs.SetOutput(o.Stderr)
+	f.Register(fs)
+	m.register(fs)
+	if err := fs.Parse(o.Args); err != nil {
+		return err // flag printed it with the usage; -h is flag.ErrHelp, exit 0
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := f.Check(engine.DefaultQualityLevels); err != nil {
+		return err
+	}
+	if err := m.check(&f, o); err != nil {
+		return err
+	}
+	players, err := f.players() // 2 with -host, -join or -spectate, or a recording's
+	if err != nil {
+		return err
+	}
+	if players > o.MaxPlayers {
+		return fmt.Errorf("%d players: %s seats at most %d", players, o.Name, o.MaxPlayers)
+	}
+	if f.Net.On() {
+		f.Net.EndTick = m.ticks // -ticks ends the match on every peer
+	}
+
+	prof, err := f.Profile.Start()
+	if err != nil {
+		return err
+	}
+	started := false // the loop ran: a failed start keeps an earlier run's profiles
+	defer func() {
+		if err != nil && !started {
+			prof.Discard()
+			return
+		}
+		err = errors.Join(err, prof.Stop())
+	}()
+	if a := prof.Addr(); a != "" {
+		fmt.Fprintf(o.Stderr, "%s: pprof at http://%s/debug/pprof/\n", o.Name, a)
+	}
+	if s, ok := g.(Starter); ok {
+		if err := s.Start(players); err != nil {
+			return err
+		}
+	}
+
+	p := newPlay(g, &f)
+	if m.bot != 0 {
+		p.bot, p.seed = o.Bot, m.bot
+	}
+	if !f.Net.On() {
+		p.stopAt = m.ticks // netplay ends the match itself, on every peer
+	}
+	cfg := engine.Config{TPS: o.TPS, InputSize: o.InputSize, Players: players, ProfilePhases: prof.Active(), RuntimeStats: true}
+	var platform engine.Platform
+	if m.headless {
+		platform = m.platform(o.TPS, f.Replay != "")
+	} else {
+		if p.win, err = gfx.NewWindow(f.Window(o.Window)); err != nil {
+			return err
+		}
+		defer p.win.Close()
+		if p.r, err = gfx.NewRenderer(); err != nil {
+			return err
+		}
+		defer p.r.Close() // before the window: GL objects need the context
+		if err := p.open(); err != nil {
+			return err
+		}
+		defer p.close() // before the renderer
+		platform = p.win
+	}
+	np, err := f.StartNetplay(cfg, p, o.Params) // nil without -host, -join or -spectate
+	if err != nil {
+		return err
+	}
+	defer np.Close() // says goodbye to the peers
+	if p.loop, err = np.NewLoop(cfg, platform, p); err != nil {
+		return err
+	}
+	f.Pin(p.loop)
+	if err := f.StartSyncTest(p.loop, nil); err != nil { // Update reads only Tick.Input
+		return err
+	}
+	rp, err := f.StartReplay(p.loop, replay.Header{Params: o.Params})
+	if err != nil {
+		return err
+	}
+	sig.Watch(p.loop) // a signal caught before now stops it after one frame
+	started = true
+
+	runErr := p.loop.Run(context.Background())
+	err = end(rp, runErr)
+	if left := leftErr(err); left != nil {
+		fmt.Fprintf(o.Stderr, "%s: %s: the match is over\n", o.Name, describe(left))
+		err = nil
+	}
+	err = errors.Join(err, p.close())
+	stats := "stats " + p.loop.Report()
+	if p.r != nil {
+		err = errors.Join(err, p.r.Close()) // report the GL objects left: none
+		stats += " " + gfx.Report(p.win, p.r)
+	}
+	fmt.Fprintf(o.Stderr, "%s%s%s\n", stats, f.SyncReport(p.loop), np.Report())
+	if s := rp.Report(); s != "" {
+		fmt.Fprintln(o.Stderr, s)
+	}
+	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying()) {
+		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", Hash(g))
+	}
+	return errors.Join(err, p.shotErr)
+}
+
+// Hash returns the hash of g's state that -ticks prints as state-hash=:
+// FNV-1a (64 bits) of its Save bytes, the hash netplay peers compare.
+func Hash(g engine.Saver) uint64 {
+	h := fnv.New64a()
+	h.Write(g.Save(nil))
+	return h.Sum64()
+}
