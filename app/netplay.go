@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/netip"
-	"runtime/debug"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
@@ -158,7 +157,11 @@ type Netplay struct {
 // (Check has validated them), or returns nil without them. game runs under
 // cfg (its TPS and InputSize travel in the handshake) and must implement
 // engine.Saver and engine.Inputter; params names what its simulation
-// depends on besides the input, the same on both peers. Make the loop
+// depends on besides the input, the same on both peers. The handshake
+// also carries engine.Fingerprint of game, which StartNetplay runs first
+// (120 ticks, the state put back): a peer running another version of the
+// game's simulating code is refused, naming the simulation, while builds
+// of the same code for other CPUs play together. Make the loop
 // with the result's NewLoop, and Close it after Run:
 //
 //	np, err := g.flags.StartNetplay(cfg, g, "mygame v1")
@@ -189,8 +192,17 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 		np.lag = sim.Latency + sim.Jitter + 50*time.Millisecond // reordering holds up to 50 ms more
 		tr = np.sim
 	}
+	// What the game's code simulates: peers of another version of it are
+	// refused at the handshake, builds of this one for other CPUs play.
+	fcfg := cfg
+	fcfg.Players = 2
+	sim, err := engine.Fingerprint(fcfg, game)
+	if err != nil {
+		udp.Close()
+		return nil, err
+	}
 	c := netplay.Config{Players: 2, InputSize: cfg.InputSize, InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction,
-		TPS: cfg.TPS, Params: params, Build: build(), EndTick: n.EndTick}
+		TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick}
 	switch {
 	case n.Spectate != "":
 		c.Spectate, c.Host = true, peer
@@ -249,24 +261,4 @@ func (n *Netplay) Close() error {
 		}
 	}
 	return errors.Join(err, n.udp.Close())
-}
-
-// build identifies the binary's build for the handshake: the Go version and
-// the VCS revision, with "+dirty" for local changes. Peers built from other
-// sources are refused; peers of the same unversioned source are not told apart.
-func build() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	b := bi.GoVersion
-	for _, s := range bi.Settings {
-		switch {
-		case s.Key == "vcs.revision":
-			b += " " + s.Value
-		case s.Key == "vcs.modified" && s.Value == "true":
-			b += "+dirty"
-		}
-	}
-	return b
 }

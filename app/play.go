@@ -89,8 +89,11 @@ func (p *play) Update(t engine.Tick) error {
 	if err := p.game.Update(t); err != nil {
 		return err
 	}
+	if t.Rerun {
+		return nil // ran before (a rollback, or engine.Fingerprint's trial run)
+	}
 	p.ticks = t.N + 1
-	if p.stopAt != 0 && p.ticks >= p.stopAt && !t.Rerun {
+	if p.stopAt != 0 && p.ticks >= p.stopAt {
 		return engine.ErrStopped
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -192,5 +193,47 @@ func TestEndingsInTheGame(t *testing.T) {
 	var se *engine.SyncError
 	if !errors.As(err, &se) || app.ExitCode(err) != 1 || se.Tick != 0 {
 		t.Errorf("-synctest of a drifter: %v, exit status %d, want a *engine.SyncError at tick 0 and 1\n%s", err, app.ExitCode(err), stderr)
+	}
+}
+
+// runner is walker with its code changed: another version of the game.
+type runner struct{ walker }
+
+func (r *runner) Update(t engine.Tick) error {
+	r.v += 2 * int64(int8(t.Input.Player(0)[0])) // was 1×
+	r.x += r.v
+	return nil
+}
+
+// TestOtherVersionRefused: a joiner whose simulating code differs (the
+// same name, the same Params, another Update) is refused at the handshake,
+// naming the simulation, and the host goes on to play the same version.
+func TestOtherVersionRefused(t *testing.T) {
+	l, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.LocalAddr().String()
+	l.Close()
+	opts := func(args ...string) app.Options {
+		return app.Options{Name: "walker", InputSize: 1, MaxPlayers: 2, Bot: bot, Args: args, Stdout: io.Discard, Stderr: io.Discard}
+	}
+	host := make(chan error, 1)
+	go func() {
+		host <- app.Run(&walker{}, opts("-headless", "-ticks", "60", "-bot", "1", "-host", addr))
+	}()
+	err = app.Run(&runner{}, opts("-headless", "-ticks", "60", "-bot", "2", "-join", addr))
+	var fe *netplay.FingerprintError
+	if !errors.As(err, &fe) || fe.Field != "simulation" || !strings.Contains(err.Error(), "another version of the game's simulating code") {
+		t.Fatalf("another version joins: %v, want a refusal naming the simulation", err)
+	}
+	var same bytes.Buffer
+	o := opts("-headless", "-ticks", "60", "-bot", "2", "-join", addr)
+	o.Stdout = &same
+	if err := app.Run(&walker{}, o); err != nil || !strings.HasPrefix(same.String(), "state-hash=") {
+		t.Fatalf("the same version joins: %v, stdout %q", err, same.String())
+	}
+	if err := <-host; err != nil {
+		t.Fatalf("the host: %v", err)
 	}
 }

@@ -102,11 +102,13 @@ type Config struct {
 	// on (level, rules, physics settings): peers whose Params differ are
 	// refused. Only its FNV-1a hash travels.
 	Params string
-	// Build identifies the build of the simulation code (a VCS revision
-	// or a hash of the binary): peers of other builds are refused, since
-	// the same source built otherwise may simulate otherwise. Only its
-	// FNV-1a hash travels.
-	Build string
+	// Sim identifies the simulating code: engine.Fingerprint's hash, which
+	// is the same for the same code on every CPU and build and another for
+	// any change to it, so two versions of a game are refused at the
+	// handshake, naming the difference, instead of meeting at a desync,
+	// while builds of one version for other CPUs play together. Zero
+	// means none given (tests).
+	Sim uint64
 
 	// HashEvery is how many ticks apart the peers compare the hashes of
 	// their confirmed states, to detect a desync; with an EndTick they

@@ -15,7 +15,7 @@
 //	...
 //	s, err := netplay.NewSession(netplay.Config{
 //		Players: 2, Local: 0, Addrs: []netip.AddrPort{{}, peerAddr},
-//		InputSize: 4, Params: "arena v1", Build: buildHash,
+//		InputSize: 4, Params: "arena v1", Sim: fingerprint,
 //	}, game, tr)
 //	...
 //	loop, err := engine.NewLoop(engine.Config{TPS: 60}, window, s)

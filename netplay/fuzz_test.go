@@ -12,7 +12,7 @@ import (
 func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := NewSession(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Build: "b1",
+	s, err := NewSession(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Sim: 0xb1,
 		Clock: clk, Seed: 1, HashEvery: 1}, &testGame{players: 2}, net.Listen(addr(0)))
 	if err != nil {
 		tb.Fatal(err)
@@ -28,7 +28,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	s, _, _ := fuzzSession(tb)
 	var p packet
 	p.nonce, p.echo, p.players, p.player, p.isize, p.tps = 99, s.nonce, 2, 1, 2, 60
-	p.params, p.build = fnvString("test"), fnvString("b1")
+	p.params, p.sim = fnvString("test"), 0xb1
 	hello := p.appendHello(nil)
 	p = packet{token: s.nonce, tick: 5, adv: -3, flags: flagHash | flagEcho, ack: 2, ts: 1000, echoTs: 900, hold: 50,
 		hashTick: 1, hash: 0x1234, start: 0, count: 3, first: 1, per: 1, size: 2}

@@ -158,13 +158,13 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		specs = append(specs, addr(o.players+i))
 	}
 	for i := range o.players + o.spectators {
-		c := Config{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Build: "b1",
+		c := Config{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1,
 			Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		if i == 0 {
 			c.Spectators = specs
 		}
 		if i >= o.players {
-			c = Config{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Build: "b1",
+			c = Config{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Sim: 0xb1,
 				Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		}
 		if o.tweak != nil {

@@ -295,8 +295,8 @@ func (s *Session) differs(pk *packet) (field uint8, ours, theirs uint64) {
 		return fieldInputSize, uint64(s.size), uint64(pk.isize)
 	case pk.params != s.params:
 		return fieldParams, s.params, pk.params
-	case pk.build != s.build:
-		return fieldBuild, s.build, pk.build
+	case pk.sim != s.sim:
+		return fieldSim, s.sim, pk.sim
 	}
 	return 0, 0, 0
 }
@@ -349,7 +349,7 @@ func (s *Session) refuse(p *peer, n int, field uint8, ours, theirs uint64) {
 func (s *Session) hello(p *peer, now time.Duration) {
 	pk := &s.opk
 	*pk = packet{nonce: s.nonce, echo: p.nonce, players: uint8(s.players), player: spectatorIndex,
-		isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: s.params, build: s.build}
+		isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: s.params, sim: s.sim}
 	if s.local >= 0 {
 		pk.player = uint8(s.local)
 	}

@@ -45,7 +45,7 @@ func newSeatRig(t *testing.T, seats int) *seatRig {
 
 // add makes a session over tr with cfg, for player (-1: a spectator).
 func (r *seatRig) add(cfg Config, tr Transport, player int) *seatPeer {
-	cfg.InputSize, cfg.Params, cfg.Build, cfg.Clock, cfg.Seed = 2, "test", "b1", r.clk, uint64(len(r.peers)+1)
+	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock, cfg.Seed = 2, "test", 0xb1, r.clk, uint64(len(r.peers)+1)
 	p := &seatPeer{g: &testGame{player: player, players: 2}}
 	s, err := NewSession(cfg, p.g, tr)
 	if err != nil {

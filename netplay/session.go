@@ -79,7 +79,7 @@ type Session struct {
 
 	peers         []peer
 	nonce         uint32 // ours: the token of every datagram to us
-	params, build uint64
+	params, sim   uint64
 	players, size int
 	local         int    // our player, -1 for a spectator
 	num, den      uint64 // one tick lasts num/den ns
@@ -158,7 +158,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	for s.nonce == 0 {
 		s.nonce = uint32(rng.Uint64())
 	}
-	s.params, s.build = fnvString(c.Params), fnvString(c.Build)
+	s.params, s.sim = fnvString(c.Params), c.Sim
 	g := gcd(uint64(time.Second), uint64(c.TPS))
 	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
 

@@ -162,7 +162,7 @@ func TestFingerprintMismatch(t *testing.T) {
 		tweak func(c *Config)
 	}{
 		{"game params", func(c *Config) { c.Params = "other level" }},
-		{"build", func(c *Config) { c.Build = "b2" }},
+		{"simulation", func(c *Config) { c.Sim = 0xb2 }},
 		{"tick rate", func(c *Config) { c.TPS = 30 }},
 		{"input size", func(c *Config) { c.InputSize = 3 }},
 	} {
@@ -241,7 +241,7 @@ func TestNoAmplification(t *testing.T) {
 	drain(probe)
 	var pk packet
 	pk.nonce, pk.players, pk.player, pk.isize, pk.tps = 77, 2, 1, 2, 60
-	pk.params, pk.build = fnvString("test"), fnvString("b1")
+	pk.params, pk.sim = fnvString("test"), 0xb1
 	hello := pk.appendHello(nil)
 	pk.params = 1
 	wrong := pk.appendHello(nil)

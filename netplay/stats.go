@@ -17,9 +17,10 @@ type FingerprintError struct {
 	// Addr is the peer's address.
 	Addr netip.AddrPort
 	// Field names what differs: "protocol version", "tick rate",
-	// "players", "input size", "game params", "build" or "player".
+	// "players", "input size", "game params", "simulation" or "player".
 	Field string
-	// Ours and Theirs are the two values (hashes, for params and build).
+	// Ours and Theirs are the two values (hashes, for params and the
+	// simulation).
 	Ours, Theirs uint64
 	// Refused is true when the peer refused us, false when we refused it.
 	Refused bool
@@ -31,11 +32,14 @@ func (e *FingerprintError) Error() string {
 	if e.Refused {
 		who = "refused by"
 	}
-	f := "%d"
-	if e.Field == "game params" || e.Field == "build" {
+	f, why := "%d", ""
+	switch e.Field {
+	case "game params":
 		f = "%016x"
+	case "simulation":
+		f, why = "%016x", " (another version of the game's simulating code: engine.Fingerprint)"
 	}
-	return fmt.Sprintf("netplay: %s peer %v: %s differs: ours "+f+", theirs "+f, who, e.Addr, e.Field, e.Ours, e.Theirs)
+	return fmt.Sprintf("netplay: %s peer %v: %s differs: ours "+f+", theirs "+f+"%s", who, e.Addr, e.Field, e.Ours, e.Theirs, why)
 }
 
 // fieldNames are the names of the refuse fields.
@@ -45,7 +49,7 @@ var fieldNames = [...]string{
 	fieldPlayers:   "players",
 	fieldInputSize: "input size",
 	fieldParams:    "game params",
-	fieldBuild:     "build",
+	fieldSim:       "simulation",
 	fieldPlayer:    "player",
 	fieldSeats:     "spectator seats",
 	fieldLate:      "join tick",

@@ -21,12 +21,12 @@ import (
 //	16 players u8, player u8 (0xff: a spectator), input size u8, flags u8
 //	20 tps u32
 //	24 params u64    FNV-1a of Config.Params
-//	32 build u64     FNV-1a of Config.Build
+//	32 sim u64       Config.Sim
 //
 //	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
 //	layout is the same in every protocol version):
 //	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
-//	                 4 input size, 5 params, 6 build, 7 player,
+//	                 4 input size, 5 params, 6 simulation, 7 player,
 //	                 8 spectator seats (all taken; ours: how many, 0
 //	                 when none are offered), 9 too late to watch (ours:
 //	                 the host's tick, theirs: the last tick to join at)
@@ -110,7 +110,7 @@ const (
 	fieldPlayers
 	fieldInputSize
 	fieldParams
-	fieldBuild
+	fieldSim
 	fieldPlayer
 	fieldSeats // not a fingerprint's: no spectator seat is free
 	fieldLate  // not a fingerprint's: the match is too far along to watch
@@ -143,7 +143,7 @@ type packet struct {
 	players, player, isize uint8
 	hflags                 uint8
 	tps                    uint32
-	params, build          uint64
+	params, sim            uint64
 
 	// refuse
 	field        uint8
@@ -197,7 +197,7 @@ func (p *packet) decode(b []byte) error {
 		p.nonce, p.echo = le.Uint32(b[8:]), le.Uint32(b[12:])
 		p.players, p.player, p.isize, p.hflags = b[16], b[17], b[18], b[19]
 		p.tps = le.Uint32(b[20:])
-		p.params, p.build = le.Uint64(b[24:]), le.Uint64(b[32:])
+		p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
 		if p.nonce == 0 {
 			return errField
 		}
@@ -260,7 +260,7 @@ func (p *packet) appendHello(dst []byte) []byte {
 	dst = append(dst, p.players, p.player, p.isize, p.hflags)
 	dst = le.AppendUint32(dst, p.tps)
 	dst = le.AppendUint64(dst, p.params)
-	return le.AppendUint64(dst, p.build)
+	return le.AppendUint64(dst, p.sim)
 }
 
 // appendRefuse appends a refuse of field.
