@@ -294,9 +294,11 @@ func (r *Recorder) Close(runErr error) error {
 	var se *engine.SignalError
 	if runErr != nil && !errors.Is(runErr, engine.ErrStopped) && !errors.As(runErr, &se) {
 		msg = runErr.Error()
-	} else if n := r.w.Ticks(); n > r.last && r.h.game != nil {
-		// A clean end: the state after the last tick. (After an error or
-		// a panic the last tick did not finish: its state means nothing.)
+	} else if n := r.w.Ticks(); (n > r.last || n == 0) && r.h.game != nil {
+		// A clean end: the state after the last tick, or the first state
+		// of a run stopped before its first tick, so that every clean
+		// recording has a hash to verify. (After an error or a panic the
+		// last tick did not finish: its state means nothing.)
 		r.w.Hash(n, r.h.hash())
 	}
 	err := errors.Join(r.w.Close(msg), r.f.Close())
@@ -324,6 +326,7 @@ type Player struct {
 	head     int
 	h        hasher
 	verified int
+	read     int // hashes read from the file
 	ran      uint64
 	ended    bool  // the last tick ran
 	readErr  error // truncation, once met
@@ -414,6 +417,7 @@ func (p *Player) Input(t engine.Tick, dst []byte) (bool, error) {
 		// last tick is checked before the next tick) stay in front.
 		p.hashes = append(p.hashes[:copy(p.hashes, p.hashes[p.head:])], c.Hashes...)
 		p.head = 0
+		p.read += len(c.Hashes)
 	}
 	if err := p.dec.Next(dst); err != nil {
 		return false, fmt.Errorf("replay %s: %w", p.path, err)
@@ -452,6 +456,16 @@ func (p *Player) check(ran uint64) error {
 // Verified returns how many state hashes matched so far.
 func (p *Player) Verified() int { return p.verified }
 
+// Ticks returns how many ticks the replay has run.
+func (p *Player) Ticks() uint64 { return p.ran }
+
+// EndMessage returns how the recorded run ended, once Close has read the
+// end record: the text of its error or panic, "" for a clean end (or a
+// recording cut before its end record). A replay whose run panicked
+// reproduced the recorded crash when its *engine.PanicError's text is
+// this message: the same panic at the same tick.
+func (p *Player) EndMessage() string { return p.rr.End.Message }
+
 // Close closes the file and says how the replay ended against how the
 // recording did. runErr is what the loop's Run returned: a replay that
 // ran to the end of its recording returns nil; one that stopped early (a
@@ -476,7 +490,10 @@ func (p *Player) Close(runErr error) error {
 	}
 	if p.ended { // a clean end at the recording's end
 		if p.verified == 0 {
-			return fmt.Errorf("replay %s: ran %d ticks, but no state hash was verified", p.path, p.ran)
+			return fmt.Errorf("replay %s: ran %d ticks, but no state hash was verified (%d of its %d state hashes verified)", p.path, p.ran, p.verified, p.read)
+		}
+		if p.verified < p.read {
+			return fmt.Errorf("replay %s: %d of its %d state hashes verified: the others are at ticks the recording never ran", p.path, p.verified, p.read)
 		}
 		if msg := p.rr.End.Message; msg != "" && p.readErr == nil {
 			return fmt.Errorf("replay %s: the recorded run ended with %q, and the replay did not", p.path, msg)

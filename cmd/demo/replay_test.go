@@ -13,6 +13,7 @@ import (
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
+	fxreplay "github.com/fixstep/fixstep/replay"
 )
 
 // pressing is a simulated clock that presses and releases keys on a
@@ -43,30 +44,31 @@ func (p *pressing) Poll() error {
 func (p *pressing) EndTick() { p.keys.EndTick() }
 
 // record runs the demo scene with scripted input on a jittery clock and
-// writes a replay as the demo does: created first, closed with the run's
-// end. It returns what the run returned.
+// records it as the demo does (startMatch: created before the first
+// frame, closed with the run's end). It returns what the run returned.
 func record(t *testing.T, path string, panicAt int64) error {
 	t.Helper()
 	o := options{tps: 60, seed: 5, n: 80, panicAt: panicAt}
+	o.Record = path
 	bindings, _ := loadBindings("")
 	keys := &input.State{}
 	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := createRecording(path, o)
+	sc.PanicAt = panicAt
+	h := &headless{Scene: sc, ticks: 900, quiet: true}
+	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
+	m, err := startMatch(o, engine.Config{TPS: 60, InputSize: arena.InputSize}, p, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc.Keys, sc.Recorder, sc.PanicAt = keys, rec.w, panicAt
-	h := &headless{Scene: sc, ticks: 900, quiet: true}
-	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
-	loop, _ := engine.NewLoop(engine.Config{TPS: 60}, p, h)
-	runErr := loop.Run(context.Background())
+	defer m.close()
+	runErr := m.loop.Run(context.Background())
 	if sc.World.Body(sc.Player).Pos.X == 0 {
 		t.Fatal("the player never moved: the input did not reach the scene")
 	}
-	if err := rec.close(runErr); err != nil {
+	if err := m.end(runErr); err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, new(*engine.PanicError)) {
 		t.Fatal(err)
 	}
 	return runErr
@@ -81,7 +83,7 @@ func TestRecordAndReplay(t *testing.T) {
 	if err := replay(path, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "replay ok: 900 ticks, 15 hashes match") {
+	if !strings.Contains(out.String(), "replay ok: 900 ticks, 15 state hashes verified") {
 		t.Errorf("replay said %q", out.String())
 	}
 }
@@ -102,7 +104,7 @@ func TestReplayReproducesACrash(t *testing.T) {
 	}
 	for _, want := range []string{
 		"replay reproduced the recorded crash: engine: panic in Update at tick 500: demo: -panic-at 500",
-		"replay ok: 501 ticks, 8 hashes match, then the same panic at the same tick",
+		"replay ok: 501 ticks, 8 state hashes verified, then the same panic at the same tick",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("replay said %q, want %q", out.String(), want)
@@ -122,7 +124,7 @@ func TestReplayOfAKilledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "recording ends at tick 840: the rest was not written") ||
-		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 hashes match") {
+		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 state hashes verified") {
 		t.Errorf("replay said %q", out.String())
 	}
 }
@@ -136,8 +138,9 @@ func TestReplayReportsDivergence(t *testing.T) {
 			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
 	})
-	if err == nil || !strings.Contains(err.Error(), "replay diverged: first differing hash at tick 300") {
-		t.Errorf("replay of a tampered file: %v", err)
+	var de *fxreplay.DesyncError
+	if !errors.As(err, &de) || de.Tick != 300 || de.Got == de.Want {
+		t.Errorf("replay of a changed simulation: %v, want a desync at tick 300", err)
 	}
 }
 
@@ -180,7 +183,7 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	} {
 		p := filepath.Join(dir, "crafted.fxr")
 		f, _ := os.Create(p)
-		w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: params})
+		w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: params, InputSize: arena.InputSize, Players: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +196,7 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	}
 	p := filepath.Join(dir, "tps.fxr")
 	f, _ := os.Create(p)
-	w, _ := input.NewReplayWriter(f, input.ReplayHeader{TPS: 100000, Params: "n=3 panic-at=0"})
+	w, _ := input.NewReplayWriter(f, input.ReplayHeader{TPS: 100000, Params: "n=3 panic-at=0", InputSize: arena.InputSize, Players: 1})
 	w.Close("")
 	f.Close()
 	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
@@ -206,13 +209,12 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 func TestReplayOfUnreachedHashesFails(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "far.fxr")
 	f, _ := os.Create(p)
-	w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: "n=3 panic-at=0"})
+	w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: "n=3 panic-at=0", InputSize: arena.InputSize, Players: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys input.State
 	for range 120 {
-		w.Tick(&keys)
+		w.TickInput(make([]byte, arena.InputSize))
 	}
 	w.Hash(1_000_000, 42) // a tick that never comes
 	w.Close("")
