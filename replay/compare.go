@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/fixstep/fixstep/input"
 )
 
 // Compare reads two recordings of one run side by side (a netplay
@@ -80,12 +78,12 @@ func sameHash(a, b *tickReader, n uint64) error {
 type tickReader struct {
 	path    string
 	f       *os.File
-	rr      *input.ReplayReader
-	dec     input.InputDecoder
-	tick    []byte           // the last tick's inputs
-	pending []input.TickHash // hashes of the chunks read, not yet passed
-	hashes  int              // hashes compared
-	read    uint64           // ticks read
+	rr      *reader
+	dec     inputDecoder
+	tick    []byte     // the last tick's inputs
+	pending []tickHash // hashes of the chunks read, not yet passed
+	hashes  int        // hashes compared
+	read    uint64     // ticks read
 	done    bool
 }
 
@@ -94,7 +92,7 @@ func openTicks(path string) (*tickReader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: compare: %w", err)
 	}
-	rr, err := input.NewReplayReader(f)
+	rr, err := newReader(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("replay: compare %s: %w", path, err)
@@ -114,7 +112,7 @@ func (r *tickReader) next() (bool, error) {
 		}
 		c, err := r.rr.Next()
 		switch {
-		case err == io.EOF || errors.Is(err, input.ErrReplayTruncated):
+		case err == io.EOF || errors.Is(err, ErrTruncated):
 			r.done = true
 			return false, nil
 		case err != nil:

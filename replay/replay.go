@@ -22,14 +22,20 @@
 //	err = errors.Join(err, p.Close(err))
 //	fmt.Println(p.Report())   // "replay: 3600 ticks, 61 state hashes verified"
 //
-// gfx.Flags wires both to -record and -replay.
+// gfx.Flags wires both to -record and -replay. A netplay match is recorded
+// as the session confirms it (RecordSession), in the same file format, and
+// replays the same way, on a loop running the game alone. Compare reads two
+// recordings of one run (a match's, one from each peer) and names the
+// first tick whose input or state hash differs.
 //
 // A recording is written as the run goes, a chunk a second, so a run that
 // crashes or is killed leaves a file that replays up to its last chunk; the
 // end record holds how the run ended (a panic's message), and a replay
 // reproduces that panic at its tick. A recording is untrusted input: it is
 // read a chunk at a time, every size checked before it is allocated, and
-// damage is reported with the ticks it hit.
+// damage is reported with the ticks it hit (ErrBadFile, ErrTruncated).
+// The package owns the file format (format.go): a recording holds the
+// game's input value, never device state.
 package replay
 
 import (
@@ -40,7 +46,6 @@ import (
 	"os"
 
 	"github.com/fixstep/fixstep/engine"
-	"github.com/fixstep/fixstep/input"
 )
 
 // Header is what a recording says of the run beside its inputs, and what
@@ -132,7 +137,7 @@ func hashEvery(l *engine.Loop) uint64 {
 type Recorder struct {
 	path  string
 	f     *os.File
-	w     *input.ReplayWriter
+	w     *writer
 	h     hasher // its game is nil for a session's recording
 	every uint64
 	last  uint64 // the tick of the last hash
@@ -184,11 +189,11 @@ func RecordSession(path string, tps, players, inputSize int, h Header) (*Recorde
 
 // create makes the file and writes its header.
 func create(path string, tps uint64, players, inputSize int, h Header) (*Recorder, error) {
-	f, discard, err := CreateFile(path)
+	f, discard, err := createFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	w, err := input.NewReplayWriter(f, input.ReplayHeader{
+	w, err := newWriter(f, fileHeader{
 		TPS: uint32(tps), Seed: h.Seed, Engine: engine.Version, Params: h.Params,
 		InputSize: uint8(inputSize), Players: uint8(players),
 	})
@@ -199,12 +204,12 @@ func create(path string, tps uint64, players, inputSize int, h Header) (*Recorde
 	return &Recorder{path: path, f: f, w: w, every: tps}, nil
 }
 
-// CreateFile opens path for a recording written in place, not through a
+// createFile opens path for a recording written in place, not through a
 // temporary file, so that a run killed with kill -9 leaves a file that
 // replays to its last chunk. So it refuses a path that exists and is not a
 // regular file (a device, a FIFO, a directory). discard closes the file
-// and removes it if CreateFile made it, for a start that fails after it.
-func CreateFile(path string) (f *os.File, discard func(), err error) {
+// and removes it if createFile made it, for a start that fails after it.
+func createFile(path string) (f *os.File, discard func(), err error) {
 	made := true
 	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
@@ -320,9 +325,9 @@ func (r *Recorder) Report() string {
 type Player struct {
 	path     string
 	f        *os.File
-	rr       *input.ReplayReader
-	dec      input.InputDecoder
-	hashes   []input.TickHash // the chunks' hashes; from head on, not yet checked
+	rr       *reader
+	dec      inputDecoder
+	hashes   []tickHash // the chunks' hashes; from head on, not yet checked
 	head     int
 	h        hasher
 	verified int
@@ -346,7 +351,7 @@ func Play(path string, l *engine.Loop, h Header) (*Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	rr, err := input.NewReplayReader(f)
+	rr, err := newReader(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("replay %s: %w", path, err)
@@ -383,7 +388,7 @@ func ReadHeader(path string) (Header, error) {
 		return Header{}, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	rr, err := input.NewReplayReader(f)
+	rr, err := newReader(f)
 	if err != nil {
 		return Header{}, fmt.Errorf("replay %s: %w", path, err)
 	}
@@ -400,7 +405,7 @@ func (p *Player) Input(t engine.Tick, dst []byte) (bool, error) {
 		}
 		c, err := p.rr.Next()
 		switch {
-		case err == io.EOF || errors.Is(err, input.ErrReplayTruncated):
+		case err == io.EOF || errors.Is(err, ErrTruncated):
 			if err != io.EOF {
 				p.readErr = err
 			}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
-	"github.com/fixstep/fixstep/input"
 )
 
 // aimer is a small game with an input of its own: its Input turns a mouse
@@ -383,7 +382,7 @@ func TestReplayOfUnreachedHashesFails(t *testing.T) {
 	path := filepath.Join(dir, "run.fxr")
 	r := record(t, path, &aimer{winW: 800}, 120)
 	data, _ := os.ReadFile(path)
-	_, in, hashes, _, err := input.ReadReplay(data)
+	_, in, hashes, _, err := readAll(data)
 	if err != nil || len(hashes) < 2 {
 		t.Fatalf("the recording: %v, %d hashes, want 2 or more", err, len(hashes))
 	}
@@ -393,13 +392,13 @@ func TestReplayOfUnreachedHashesFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := input.ReplayHeader{TPS: 60, Seed: 7, Params: "level=1", InputSize: 5, Players: 1}
-	w, err := input.NewReplayWriter(f, h)
+	h := fileHeader{TPS: 60, Seed: 7, Params: "level=1", InputSize: 5, Players: 1}
+	w, err := newWriter(f, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dec input.InputDecoder
-	dec.Reset(input.ReplayChunk{Ticks: r.Ticks(), Input: in}, h)
+	var dec inputDecoder
+	dec.Reset(chunk{Ticks: r.Ticks(), Input: in}, h)
 	tick := make([]byte, 5)
 	for n := range r.Ticks() {
 		for _, th := range hashes {
@@ -425,6 +424,23 @@ func TestReplayOfUnreachedHashesFails(t *testing.T) {
 	want := fmt.Sprintf("%d of its %d state hashes verified", len(hashes), len(hashes)+1)
 	if err == nil || !strings.Contains(err.Error(), want) || p.Verified() != len(hashes) {
 		t.Errorf("replay of a recording with a hash at tick 1000000: %v, want %q", err, want)
+	}
+	// Only that hash: nothing verified.
+	none := filepath.Join(dir, "none.fxr")
+	f, err = os.Create(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ = newWriter(f, h)
+	for range 120 {
+		w.TickInput(make([]byte, 5))
+	}
+	w.Hash(1_000_000, 42)
+	if err := errors.Join(w.Close(""), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := play(t, none, &aimer{winW: 800}); err == nil || !strings.Contains(err.Error(), "0 of its 1 state hashes verified") {
+		t.Errorf("replay of a recording whose one hash is at tick 1000000: %v, want 0 of 1 verified", err)
 	}
 }
 

@@ -161,8 +161,8 @@ func TestReplayBadFiles(t *testing.T) {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, c.data, 0o644)
 		err := replay(p, &bytes.Buffer{})
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, input.ErrBadReplay) {
-			t.Errorf("%s: %v, want ErrBadReplay saying %q", name, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, fxreplay.ErrBadFile) {
+			t.Errorf("%s: %v, want replay.ErrBadFile saying %q", name, err, c.want)
 		}
 	}
 	if err := replay(filepath.Join(dir, "missing.fxr"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no such file") {
@@ -181,45 +181,29 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 		"n=3 evil=1":            "unknown parameter \"evil=1\"",
 		"panic-at=0":            "no n=<bodies>",
 	} {
-		p := filepath.Join(dir, "crafted.fxr")
-		f, _ := os.Create(p)
-		w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: params, InputSize: arena.InputSize, Players: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Close("")
-		f.Close()
-		err = replay(p, &bytes.Buffer{})
+		p := crafted(t, dir, 60, params)
+		err := replay(p, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("params %q: %v, want %q", params, err, want)
 		}
 	}
-	p := filepath.Join(dir, "tps.fxr")
-	f, _ := os.Create(p)
-	w, _ := input.NewReplayWriter(f, input.ReplayHeader{TPS: 100000, Params: "n=3 panic-at=0", InputSize: arena.InputSize, Players: 1})
-	w.Close("")
-	f.Close()
+	p := crafted(t, dir, 100000, "n=3 panic-at=0")
 	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
 		t.Errorf("TPS 100000: %v", err)
 	}
 }
 
-// TestReplayOfUnreachedHashesFails: a recording whose hashes are at ticks
-// the run never reaches verified nothing, and says so with an error.
-func TestReplayOfUnreachedHashesFails(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "far.fxr")
-	f, _ := os.Create(p)
-	w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: "n=3 panic-at=0", InputSize: arena.InputSize, Players: 1})
+// crafted writes a recording of no ticks with the header a crafted file
+// would have: tps ticks per second and params.
+func crafted(t *testing.T, dir string, tps int, params string) string {
+	t.Helper()
+	p := filepath.Join(dir, "crafted.fxr")
+	r, err := fxreplay.RecordSession(p, tps, 1, arena.InputSize, fxreplay.Header{Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 120 {
-		w.TickInput(make([]byte, arena.InputSize))
+	if err := r.Close(nil); err != nil {
+		t.Fatal(err)
 	}
-	w.Hash(1_000_000, 42) // a tick that never comes
-	w.Close("")
-	f.Close()
-	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "0 of its 1 state hashes verified") {
-		t.Errorf("replay = %v, want it to fail: no hash verified", err)
-	}
+	return p
 }
