@@ -52,7 +52,7 @@ func Compare(pathA, pathB string) (string, error) {
 		if err := sameHash(a, b, n); err != nil {
 			return "", err
 		}
-		for p := range max(int(ha.Players), 1) {
+		for p := range int(ha.Players) {
 			x, y := a.tick[p*size:(p+1)*size], b.tick[p*size:(p+1)*size]
 			if string(x) != string(y) {
 				return "", fmt.Errorf("replay: compare: the recordings differ first at tick %d: player %d's input is % x in %s, % x in %s", n, p+1, x, pathA, y, pathB)
@@ -97,11 +97,7 @@ func openTicks(path string) (*tickReader, error) {
 		f.Close()
 		return nil, fmt.Errorf("replay: compare %s: %w", path, err)
 	}
-	if rr.Header.InputSize == 0 {
-		f.Close()
-		return nil, fmt.Errorf("replay: compare %s: it holds device input (an older recording): Compare reads recordings of the game's own input", path)
-	}
-	return &tickReader{path: path, f: f, rr: rr, tick: make([]byte, int(rr.Header.InputSize)*max(int(rr.Header.Players), 1))}, nil
+	return &tickReader{path: path, f: f, rr: rr, tick: make([]byte, int(rr.Header.InputSize)*int(rr.Header.Players))}, nil
 }
 
 // next reads the next tick's inputs into r.tick; false at the end.

@@ -359,8 +359,6 @@ func Play(path string, l *engine.Loop, h Header) (*Player, error) {
 	fh := rr.Header
 	var why string
 	switch {
-	case fh.InputSize == 0:
-		why = "it holds device input (an older recording, or the demo's): replay it with the program that made it"
 	case fh.TPS != uint32(hashEvery(l)):
 		why = fmt.Sprintf("recorded at %d ticks per second, this game runs at %d", fh.TPS, hashEvery(l))
 	case int(fh.InputSize) != l.InputSize() || int(fh.Players) != l.Players():
@@ -392,7 +390,7 @@ func ReadHeader(path string) (Header, error) {
 	if err != nil {
 		return Header{}, fmt.Errorf("replay %s: %w", path, err)
 	}
-	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, TPS: int(rr.Header.TPS), Players: max(int(rr.Header.Players), 1)}, nil
+	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, TPS: int(rr.Header.TPS), Players: int(rr.Header.Players)}, nil
 }
 
 // Input decides tick t's input from the recording. After the last tick it

@@ -207,3 +207,28 @@ func crafted(t *testing.T, dir string, tps int, params string) string {
 	}
 	return p
 }
+
+// TestCompareRunsAlone: -compare reads recordings of runs alone as it
+// reads a match's: a bot's run at 144 Hz and at 30 Hz frames holds the same
+// ticks and state hashes, and a run of another bot differs at a tick the
+// output names.
+func TestCompareRunsAlone(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(name, frame, bot string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		args := []string{"-headless", "-ticks", "300", "-n", "40", "-sim-frame", frame, "-bot", bot, "-record", p}
+		if err := run(args, &bytes.Buffer{}, nil); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return p
+	}
+	fast, slow, other := rec("fast.fxr", "6.94ms", "3"), rec("slow.fxr", "33.3ms", "3"), rec("other.fxr", "6.94ms", "4")
+	var out bytes.Buffer
+	if err := compare(fast, slow, &out); err != nil || out.String() != "compare: the same 300 ticks and 5 state hashes\n" {
+		t.Errorf("-compare of one bot at two frame rates: %v %q", err, out.String())
+	}
+	if err := compare(fast, other, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "differ first at tick 0: player 1's input is") {
+		t.Errorf("-compare of two bots: %v", err)
+	}
+}
