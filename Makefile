@@ -57,8 +57,8 @@ test:
 test-pure:
 	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/...
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) ./replay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) ./replay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_COUNT) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
@@ -93,8 +93,8 @@ FUZZ_COUNT ?= 200000x
 FUZZ_TIME  ?= 5m
 fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./input
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./replay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./replay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics

@@ -4,9 +4,10 @@
 // Released) are per tick, so a press is seen by exactly one update, never
 // lost in a frame without updates and never doubled in a frame with
 // several. Actions reads a State through Bindings (loaded from a small text
-// file), so game code asks in.Pressed(Jump) and never names a key. Recorder
-// and Player store and replay the per-tick input, and Replay is the
-// versioned, checksummed file around them.
+// file), so game code asks in.Pressed(Jump) and never names a key. A game
+// turns them into its own per-tick input value (engine.Inputter), which its
+// Update reads and package replay records; State's Save and Load serve a
+// sync test of a game that still reads the devices in Update.
 //
 // The package is pure Go: the SDL adapter that feeds a State lives in gfx.
 package input

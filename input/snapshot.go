@@ -156,3 +156,10 @@ func getButton(r []byte, b *button, err *error) []byte {
 }
 
 var le = binary.LittleEndian
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}

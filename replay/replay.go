@@ -22,14 +22,20 @@
 //	err = errors.Join(err, p.Close(err))
 //	fmt.Println(p.Report())   // "replay: 3600 ticks, 61 state hashes verified"
 //
-// Package app wires both to -record and -replay.
+// Package app wires both to -record and -replay. A netplay match is
+// recorded as the session confirms it (RecordSession), in the same file
+// format, and replays the same way, on a loop running the game alone.
+// Compare reads two recordings of one run (a match's, one from each peer)
+// and names the first tick whose input or state hash differs.
 //
 // A recording is written as the run goes, a chunk a second, so a run that
 // crashes or is killed leaves a file that replays up to its last chunk; the
 // end record holds how the run ended (a panic's message), and a replay
 // reproduces that panic at its tick. A recording is untrusted input: it is
 // read a chunk at a time, every size checked before it is allocated, and
-// damage is reported with the ticks it hit.
+// damage is reported with the ticks it hit (ErrBadFile, ErrTruncated).
+// The package owns the file format (format.go): a recording holds the
+// game's input value, never device state.
 package replay
 
 import (
@@ -40,7 +46,6 @@ import (
 	"os"
 
 	"github.com/fixstep/fixstep/engine"
-	"github.com/fixstep/fixstep/input"
 )
 
 // Header is what a recording says of the run beside its inputs, and what
@@ -132,7 +137,7 @@ func hashEvery(l *engine.Loop) uint64 {
 type Recorder struct {
 	path  string
 	f     *os.File
-	w     *input.ReplayWriter
+	w     *writer
 	h     hasher // its game is nil for a session's recording
 	every uint64
 	last  uint64 // the tick of the last hash
@@ -184,11 +189,11 @@ func RecordSession(path string, tps, players, inputSize int, h Header) (*Recorde
 
 // create makes the file and writes its header.
 func create(path string, tps uint64, players, inputSize int, h Header) (*Recorder, error) {
-	f, discard, err := CreateFile(path)
+	f, discard, err := createFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	w, err := input.NewReplayWriter(f, input.ReplayHeader{
+	w, err := newWriter(f, fileHeader{
 		TPS: uint32(tps), Seed: h.Seed, Engine: engine.Version, Params: h.Params,
 		InputSize: uint8(inputSize), Players: uint8(players),
 	})
@@ -199,12 +204,12 @@ func create(path string, tps uint64, players, inputSize int, h Header) (*Recorde
 	return &Recorder{path: path, f: f, w: w, every: tps}, nil
 }
 
-// CreateFile opens path for a recording written in place, not through a
+// createFile opens path for a recording written in place, not through a
 // temporary file, so that a run killed with kill -9 leaves a file that
 // replays to its last chunk. So it refuses a path that exists and is not a
 // regular file (a device, a FIFO, a directory). discard closes the file
-// and removes it if CreateFile made it, for a start that fails after it.
-func CreateFile(path string) (f *os.File, discard func(), err error) {
+// and removes it if createFile made it, for a start that fails after it.
+func createFile(path string) (f *os.File, discard func(), err error) {
 	made := true
 	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
@@ -294,9 +299,11 @@ func (r *Recorder) Close(runErr error) error {
 	var se *engine.SignalError
 	if runErr != nil && !errors.Is(runErr, engine.ErrStopped) && !errors.As(runErr, &se) {
 		msg = runErr.Error()
-	} else if n := r.w.Ticks(); n > r.last && r.h.game != nil {
-		// A clean end: the state after the last tick. (After an error or
-		// a panic the last tick did not finish: its state means nothing.)
+	} else if n := r.w.Ticks(); (n > r.last || n == 0) && r.h.game != nil {
+		// A clean end: the state after the last tick, or the first state
+		// of a run stopped before its first tick, so that every clean
+		// recording has a hash to verify. (After an error or a panic the
+		// last tick did not finish: its state means nothing.)
 		r.w.Hash(n, r.h.hash())
 	}
 	err := errors.Join(r.w.Close(msg), r.f.Close())
@@ -318,12 +325,13 @@ func (r *Recorder) Report() string {
 type Player struct {
 	path     string
 	f        *os.File
-	rr       *input.ReplayReader
-	dec      input.InputDecoder
-	hashes   []input.TickHash // the chunks' hashes; from head on, not yet checked
+	rr       *reader
+	dec      inputDecoder
+	hashes   []tickHash // the chunks' hashes; from head on, not yet checked
 	head     int
 	h        hasher
 	verified int
+	read     int // hashes read from the file
 	ran      uint64
 	ended    bool  // the last tick ran
 	readErr  error // truncation, once met
@@ -343,7 +351,7 @@ func Play(path string, l *engine.Loop, h Header) (*Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	rr, err := input.NewReplayReader(f)
+	rr, err := newReader(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("replay %s: %w", path, err)
@@ -351,8 +359,6 @@ func Play(path string, l *engine.Loop, h Header) (*Player, error) {
 	fh := rr.Header
 	var why string
 	switch {
-	case fh.InputSize == 0:
-		why = "it holds device input (an older recording, or the demo's): replay it with the program that made it"
 	case fh.TPS != uint32(hashEvery(l)):
 		why = fmt.Sprintf("recorded at %d ticks per second, this game runs at %d", fh.TPS, hashEvery(l))
 	case int(fh.InputSize) != l.InputSize() || int(fh.Players) != l.Players():
@@ -380,11 +386,11 @@ func ReadHeader(path string) (Header, error) {
 		return Header{}, fmt.Errorf("replay: %w", err)
 	}
 	defer f.Close()
-	rr, err := input.NewReplayReader(f)
+	rr, err := newReader(f)
 	if err != nil {
 		return Header{}, fmt.Errorf("replay %s: %w", path, err)
 	}
-	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, TPS: int(rr.Header.TPS), Players: max(int(rr.Header.Players), 1)}, nil
+	return Header{Params: rr.Header.Params, Seed: rr.Header.Seed, TPS: int(rr.Header.TPS), Players: int(rr.Header.Players)}, nil
 }
 
 // Input decides tick t's input from the recording. After the last tick it
@@ -397,7 +403,7 @@ func (p *Player) Input(t engine.Tick, dst []byte) (bool, error) {
 		}
 		c, err := p.rr.Next()
 		switch {
-		case err == io.EOF || errors.Is(err, input.ErrReplayTruncated):
+		case err == io.EOF || errors.Is(err, ErrTruncated):
 			if err != io.EOF {
 				p.readErr = err
 			}
@@ -414,6 +420,7 @@ func (p *Player) Input(t engine.Tick, dst []byte) (bool, error) {
 		// last tick is checked before the next tick) stay in front.
 		p.hashes = append(p.hashes[:copy(p.hashes, p.hashes[p.head:])], c.Hashes...)
 		p.head = 0
+		p.read += len(c.Hashes)
 	}
 	if err := p.dec.Next(dst); err != nil {
 		return false, fmt.Errorf("replay %s: %w", p.path, err)
@@ -452,6 +459,16 @@ func (p *Player) check(ran uint64) error {
 // Verified returns how many state hashes matched so far.
 func (p *Player) Verified() int { return p.verified }
 
+// Ticks returns how many ticks the replay has run.
+func (p *Player) Ticks() uint64 { return p.ran }
+
+// EndMessage returns how the recorded run ended, once Close has read the
+// end record: the text of its error or panic, "" for a clean end (or a
+// recording cut before its end record). A replay whose run panicked
+// reproduced the recorded crash when its *engine.PanicError's text is
+// this message: the same panic at the same tick.
+func (p *Player) EndMessage() string { return p.rr.End.Message }
+
 // Close closes the file and says how the replay ended against how the
 // recording did. runErr is what the loop's Run returned: a replay that
 // ran to the end of its recording returns nil; one that stopped early (a
@@ -476,7 +493,10 @@ func (p *Player) Close(runErr error) error {
 	}
 	if p.ended { // a clean end at the recording's end
 		if p.verified == 0 {
-			return fmt.Errorf("replay %s: ran %d ticks, but no state hash was verified", p.path, p.ran)
+			return fmt.Errorf("replay %s: ran %d ticks, but no state hash was verified (%d of its %d state hashes verified)", p.path, p.ran, p.verified, p.read)
+		}
+		if p.verified < p.read {
+			return fmt.Errorf("replay %s: %d of its %d state hashes verified: the others are at ticks the recording never ran", p.path, p.verified, p.read)
 		}
 		if msg := p.rr.End.Message; msg != "" && p.readErr == nil {
 			return fmt.Errorf("replay %s: the recorded run ended with %q, and the replay did not", p.path, msg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,6 +229,9 @@ func TestReplayReproducesAPanic(t *testing.T) {
 	if !strings.Contains(p.Report(), "the ship left the world") {
 		t.Errorf("report %q does not carry the recorded end", p.Report())
 	}
+	if p.EndMessage() != pe.Error() || p.Ticks() != 301 {
+		t.Errorf("the recorded end %q after %d ticks; the replay's panic %q: want the same panic at the same tick, tick 300 run", p.EndMessage(), p.Ticks(), pe.Error())
+	}
 	// A fixed game does not panic: the replay says the recording did.
 	if _, err := play(t, path, &aimer{winW: 800}); err == nil || !strings.Contains(err.Error(), "the recorded run ended with") {
 		t.Errorf("replay by a fixed game: %v", err)
@@ -367,5 +371,106 @@ func TestRecordSession(t *testing.T) {
 	var de *DesyncError
 	if _, err := play(bad, 2); !errors.As(err, &de) || de.Tick != 120 {
 		t.Errorf("a recording whose state at tick 120 was not the game's: %v, want a desync at 120", err)
+	}
+}
+
+// TestReplayOfUnreachedHashesFails: a recording (crafted: this package
+// never writes one) with a hash at a tick past its last one verifies the
+// others, then fails, naming how many of its hashes it verified.
+func TestReplayOfUnreachedHashesFails(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.fxr")
+	r := record(t, path, &aimer{winW: 800}, 120)
+	data, _ := os.ReadFile(path)
+	_, in, hashes, _, err := readAll(data)
+	if err != nil || len(hashes) < 2 {
+		t.Fatalf("the recording: %v, %d hashes, want 2 or more", err, len(hashes))
+	}
+	// The same ticks and hashes, and one more hash, far away.
+	far := filepath.Join(dir, "far.fxr")
+	f, err := os.Create(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fileHeader{TPS: 60, Seed: 7, Params: "level=1", InputSize: 5, Players: 1}
+	w, err := newWriter(f, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dec inputDecoder
+	dec.Reset(chunk{Ticks: r.Ticks(), Input: in}, h)
+	tick := make([]byte, 5)
+	for n := range r.Ticks() {
+		for _, th := range hashes {
+			if th.Tick == n {
+				w.Hash(th.Tick, th.Hash)
+			}
+		}
+		if err := dec.Next(tick); err != nil {
+			t.Fatal(err)
+		}
+		w.TickInput(tick)
+	}
+	for _, th := range hashes {
+		if th.Tick == r.Ticks() {
+			w.Hash(th.Tick, th.Hash)
+		}
+	}
+	w.Hash(1_000_000, 42)
+	if err := errors.Join(w.Close(""), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	p, err := play(t, far, &aimer{winW: 800})
+	want := fmt.Sprintf("%d of its %d state hashes verified", len(hashes), len(hashes)+1)
+	if err == nil || !strings.Contains(err.Error(), want) || p.Verified() != len(hashes) {
+		t.Errorf("replay of a recording with a hash at tick 1000000: %v, want %q", err, want)
+	}
+	// Only that hash: nothing verified.
+	none := filepath.Join(dir, "none.fxr")
+	f, err = os.Create(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ = newWriter(f, h)
+	for range 120 {
+		w.TickInput(make([]byte, 5))
+	}
+	w.Hash(1_000_000, 42)
+	if err := errors.Join(w.Close(""), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := play(t, none, &aimer{winW: 800}); err == nil || !strings.Contains(err.Error(), "0 of its 1 state hashes verified") {
+		t.Errorf("replay of a recording whose one hash is at tick 1000000: %v, want 0 of 1 verified", err)
+	}
+}
+
+// TestRecordingOfNoTicksVerifies: a run stopped before its first tick (a
+// signal at start-up) leaves a recording whose replay verifies the first
+// state.
+func TestRecordingOfNoTicksVerifies(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.fxr")
+	record(t, path, &aimer{winW: 800}, 0)
+	p, err := play(t, path, &aimer{winW: 800})
+	if err != nil || p.Ticks() != 0 || p.Verified() != 1 {
+		t.Errorf("replay of a recording of no ticks: %v, %d ticks, %d hashes verified; want 0 and 1", err, p.Ticks(), p.Verified())
+	}
+}
+
+// TestAFullDiskEndsTheRun: when the recording cannot be written (here its
+// file is closed under it, as a full disk fails), the tick that finds out
+// ends the run with the error, rather than the run going on and saying so
+// at exit.
+func TestAFullDiskEndsTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.fxr")
+	var rec *Recorder
+	err := run(t, &aimer{winW: 800}, 600, 1, func(l *engine.Loop) (err error) {
+		rec, err = Record(path, l, Header{Params: "level=1", Seed: 7})
+		if err == nil {
+			rec.f.Close()
+		}
+		return err
+	})
+	if err == nil || !strings.Contains(err.Error(), "file already closed") || rec.Ticks() > 61 {
+		t.Errorf("a run recording to a closed file ended with %v after %d ticks, want the write error at tick 60", err, rec.Ticks())
 	}
 }

@@ -94,7 +94,7 @@ func TestKill9LeavesAReplayableRecording(t *testing.T) {
 	if err := replay(rec, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), ": the rest was not written") || !strings.Contains(out.String(), "hashes match") {
+	if !strings.Contains(out.String(), ": the rest was not written") || !strings.Contains(out.String(), "state hashes verified") {
 		t.Errorf("replay of a killed run said %q", out.String())
 	}
 }
@@ -137,7 +137,7 @@ func TestUnwritableOutputFailsBeforeTheFirstFrame(t *testing.T) {
 		want string
 	}{
 		{[]string{"-frames", "60", "-screenshot", "/proc/x.png", "-record", ok}, "-screenshot: open /proc/x.png"},
-		{[]string{"-frames", "60", "-record", "/proc/x.fxr"}, "-record: open /proc/x.fxr"},
+		{[]string{"-frames", "60", "-record", "/proc/x.fxr"}, "-record: replay: open /proc/x.fxr"},
 		{[]string{"-frames", "60", "-memprofile", "/proc/x.prof", "-record", ok}, "-memprofile /proc/x.prof: cannot write there"},
 	} {
 		out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, c.args...)

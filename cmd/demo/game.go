@@ -42,6 +42,9 @@ type game struct {
 	hull   [physics.MaxHullVertices]mgl32.Vec2 // a polygon's vertices as Draw hands them over
 	load   time.Duration                       // artificial work per frame (-load, L toggles)
 	loadOn bool
+	// hotSeen holds, for each of hotkeys, 1 + the frame's FirstTick when
+	// Begin last acted on it.
+	hotSeen [len(hotkeys)]uint64
 }
 
 // SuspendChanged pauses the sound while the window is minimized.
@@ -57,26 +60,10 @@ func (g *game) QualityChanged(level int) {
 	g.Debris.Limit = knobsAt(level).debris
 }
 
-// Update adds the hotkeys and the cube to the scene's tick: Escape quits,
-// F3 toggles the overlay, F12 saves a screenshot. They are read per tick
-// like any input, so each press acts exactly once.
+// Update adds the cube to the scene's tick. Like the scene's, it reads no
+// device: the hotkeys are Begin's.
 func (g *game) Update(t engine.Tick) error {
-	if t.Rerun { // a sync test: only the scene runs again
-		return g.Scene.Update(t)
-	}
-	if g.keys.Pressed(input.KeyEscape) {
-		return engine.ErrStopped
-	}
-	if g.keys.Pressed(input.KeyF3) {
-		g.overlay.Visible = !g.overlay.Visible
-	}
-	if g.keys.Pressed(input.KeyF12) {
-		g.wantShot = true
-	}
-	if g.keys.Pressed(input.KeyL) && g.load > 0 {
-		g.loadOn = !g.loadOn
-	}
-	if err := g.Scene.Update(t); err != nil {
+	if err := g.Scene.Update(t); err != nil || t.Rerun {
 		return err
 	}
 	// The cube turns a quarter turn per second about a tilted axis: drawn,
@@ -87,9 +74,38 @@ func (g *game) Update(t engine.Tick) error {
 	return nil
 }
 
-// Begin builds the overlay's input line: the keys held and the last action
-// edge. It runs once per frame, before the updates.
-func (g *game) Begin(engine.Frame) error {
+// hotkeys are the keys Begin reads: the demo's own, never the game's
+// input.
+var hotkeys = [...]input.Key{input.KeyEscape, input.KeyF3, input.KeyF12, input.KeyL}
+
+// hotkey reports whether k was pressed since f's last Begin: a press
+// counts once, though its edge lasts until the next tick ends (the window
+// clears edges after each tick) and a frame may run no tick.
+func (g *game) hotkey(f engine.Frame, i int) bool {
+	if !g.keys.Pressed(hotkeys[i]) || g.hotSeen[i] == f.FirstTick+1 {
+		return false
+	}
+	g.hotSeen[i] = f.FirstTick + 1 // no tick has ended since: the same press
+	return true
+}
+
+// Begin reads the demo's hotkeys, once per frame before the updates:
+// Escape quits, F3 toggles the overlay, F12 saves a screenshot, L toggles
+// -load's work. Then it builds the overlay's input line: the keys held
+// and the last action edge.
+func (g *game) Begin(f engine.Frame) error {
+	if g.hotkey(f, 0) {
+		return engine.ErrStopped
+	}
+	if g.hotkey(f, 1) {
+		g.overlay.Visible = !g.overlay.Visible
+	}
+	if g.hotkey(f, 2) {
+		g.wantShot = true
+	}
+	if g.hotkey(f, 3) && g.load > 0 {
+		g.loadOn = !g.loadOn
+	}
 	b := append(g.extra[:0], "keys"...)
 	for k := input.Key(0); k < input.NumKeys; k++ {
 		if g.keys.Down(k) {

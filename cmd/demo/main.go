@@ -303,26 +303,17 @@ func run(args []string, stdout io.Writer, sig *engine.Signals) (err error) {
 		return err
 	}
 	sc.PanicAt, sc.Bot = o.panicAt, o.bot
-	if o.Record != "" && !o.Net.On() { // a match's recording is the session's: see startNet
-		var rec *recording
-		if rec, err = createRecording(o.Record, o); err != nil {
-			return err
-		}
-		sc.Keys, sc.Recorder = keys, rec.w
-		// err is run's result here: the end record says how the run ended.
-		defer func() { err = errors.Join(err, rec.close(err)) }()
-	}
 	// Sound: counted from the start, played once the window has shown its
 	// first frame (opening a device can take 100 ms or more; start-up does
 	// not wait for it), counted only, headless.
 	snd := newSounds(sc)
 	defer snd.close()
-	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active()}
-	if o.Net.On() || o.bot != 0 {
-		cfg.InputSize = arena.InputSize // the game's own input: what netplay sends and a match's recording holds
-	}
+	// The game's own input in every mode: the scene's Input turns the
+	// devices (or the bot) into a value each tick, which Update reads,
+	// netplay sends and a recording holds.
+	cfg := engine.Config{TPS: o.tps, ProfilePhases: prof.Active(), InputSize: arena.InputSize}
 	if o.headless {
-		return runHeadless(o, cfg, sc, keys, stdout, w)
+		return runHeadless(o, cfg, sc, stdout, w)
 	}
 	return runWindow(o, cfg, sc, snd, keys, stdout, w)
 }
@@ -442,7 +433,8 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	defer m.close()
 	g.loop, g.net, g.local = m.loop, m.np, o.Net.Local()
 	o.Pin(g.loop) // Run calls QualityChanged with the level before the first frame
-	if err := o.StartSyncTest(g.loop, keys); err != nil {
+	// Update reads only Tick.Input: the sync test saves no device state.
+	if err := o.StartSyncTest(g.loop, nil); err != nil {
 		return err
 	}
 	w.watch(g.loop)
@@ -464,16 +456,17 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 }
 
 // match is a run's netplay session (nil without -host, -join or
-// -spectate), its loop, and the match's recording (-record).
+// -spectate), its loop, and its recording (-record; nil without).
 type match struct {
 	np   *app.Netplay
 	loop *engine.Loop
 	rec  *fxreplay.Run
 }
 
-// startMatch makes the loop that runs game on p: through a netplay
-// session with -host, -join or -spectate (which then records -record's
-// match), alone without.
+// startMatch makes the loop that runs game on p, through a netplay
+// session with -host, -join or -spectate, alone without, and starts
+// -record's recording of it (package replay: a match's as the session
+// confirms it, a run alone as the loop's tape).
 func startMatch(o options, cfg engine.Config, p engine.Platform, game engine.Game) (*match, error) {
 	np, err := o.StartNetplay(cfg, game, o.netParams())
 	if err != nil {
@@ -484,10 +477,10 @@ func startMatch(o options, cfg engine.Config, p engine.Platform, game engine.Gam
 		np.Close()
 		return nil, err
 	}
-	if np != nil && o.Record != "" {
+	if o.Record != "" {
 		if m.rec, err = o.StartReplay(m.loop, fxreplay.Header{Params: o.params(), Seed: o.seed}); err != nil {
 			np.Close()
-			return nil, err
+			return nil, fmt.Errorf("-record: %w", err)
 		}
 	}
 	return m, nil
@@ -555,7 +548,7 @@ func (h *headless) End(s *engine.Stats) error {
 	return nil
 }
 
-func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.State, stdout io.Writer, w *watcher) error {
+func runHeadless(o options, cfg engine.Config, sc *arena.Scene, stdout io.Writer, w *watcher) error {
 	h := &headless{Scene: sc, out: stdout, ticks: o.ticks}
 	var p engine.Platform
 	switch {
@@ -579,7 +572,8 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, keys *input.Stat
 	}
 	defer m.close()
 	loop := m.loop
-	if err := o.StartSyncTest(loop, keys); err != nil {
+	// Update reads only Tick.Input: the sync test saves no device state.
+	if err := o.StartSyncTest(loop, nil); err != nil {
 		return err
 	}
 	w.watch(loop)

@@ -58,7 +58,7 @@ func TestDeterminism(t *testing.T) {
 			t.Fatal(err)
 		}
 		h := &headless{Scene: sc, ticks: 3600, quiet: true}
-		loop, err := engine.NewLoop(engine.Config{TPS: 60}, engine.NewSim(frames), h)
+		loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize}, engine.NewSim(frames), h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestQualityNeverChangesTheSimulation(t *testing.T) {
 		sc.Debris.Limit = limit
 		h := &headless{Scene: sc, ticks: 600, quiet: true}
 		g := &debrisCounter{headless: h}
-		loop, err := engine.NewLoop(engine.Config{}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), g)
+		loop, err := engine.NewLoop(engine.Config{InputSize: arena.InputSize}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), g)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
+	fxreplay "github.com/fixstep/fixstep/replay"
 )
 
 // pressing is a simulated clock that presses and releases keys on a
@@ -43,30 +44,31 @@ func (p *pressing) Poll() error {
 func (p *pressing) EndTick() { p.keys.EndTick() }
 
 // record runs the demo scene with scripted input on a jittery clock and
-// writes a replay as the demo does: created first, closed with the run's
-// end. It returns what the run returned.
+// records it as the demo does (startMatch: created before the first
+// frame, closed with the run's end). It returns what the run returned.
 func record(t *testing.T, path string, panicAt int64) error {
 	t.Helper()
 	o := options{tps: 60, seed: 5, n: 80, panicAt: panicAt}
+	o.Record = path
 	bindings, _ := loadBindings("")
 	keys := &input.State{}
 	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := createRecording(path, o)
+	sc.PanicAt = panicAt
+	h := &headless{Scene: sc, ticks: 900, quiet: true}
+	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
+	m, err := startMatch(o, engine.Config{TPS: 60, InputSize: arena.InputSize}, p, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc.Keys, sc.Recorder, sc.PanicAt = keys, rec.w, panicAt
-	h := &headless{Scene: sc, ticks: 900, quiet: true}
-	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
-	loop, _ := engine.NewLoop(engine.Config{TPS: 60}, p, h)
-	runErr := loop.Run(context.Background())
+	defer m.close()
+	runErr := m.loop.Run(context.Background())
 	if sc.World.Body(sc.Player).Pos.X == 0 {
 		t.Fatal("the player never moved: the input did not reach the scene")
 	}
-	if err := rec.close(runErr); err != nil {
+	if err := m.end(runErr); err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, new(*engine.PanicError)) {
 		t.Fatal(err)
 	}
 	return runErr
@@ -81,7 +83,7 @@ func TestRecordAndReplay(t *testing.T) {
 	if err := replay(path, &out); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "replay ok: 900 ticks, 15 hashes match") {
+	if !strings.Contains(out.String(), "replay ok: 900 ticks, 15 state hashes verified") {
 		t.Errorf("replay said %q", out.String())
 	}
 }
@@ -102,7 +104,7 @@ func TestReplayReproducesACrash(t *testing.T) {
 	}
 	for _, want := range []string{
 		"replay reproduced the recorded crash: engine: panic in Update at tick 500: demo: -panic-at 500",
-		"replay ok: 501 ticks, 8 hashes match, then the same panic at the same tick",
+		"replay ok: 501 ticks, 8 state hashes verified, then the same panic at the same tick",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("replay said %q, want %q", out.String(), want)
@@ -122,7 +124,7 @@ func TestReplayOfAKilledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "recording ends at tick 840: the rest was not written") ||
-		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 hashes match") {
+		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 state hashes verified") {
 		t.Errorf("replay said %q", out.String())
 	}
 }
@@ -136,8 +138,9 @@ func TestReplayReportsDivergence(t *testing.T) {
 			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
 	})
-	if err == nil || !strings.Contains(err.Error(), "replay diverged: first differing hash at tick 300") {
-		t.Errorf("replay of a tampered file: %v", err)
+	var de *fxreplay.DesyncError
+	if !errors.As(err, &de) || de.Tick != 300 || de.Got == de.Want {
+		t.Errorf("replay of a changed simulation: %v, want a desync at tick 300", err)
 	}
 }
 
@@ -158,8 +161,8 @@ func TestReplayBadFiles(t *testing.T) {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, c.data, 0o644)
 		err := replay(p, &bytes.Buffer{})
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, input.ErrBadReplay) {
-			t.Errorf("%s: %v, want ErrBadReplay saying %q", name, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, fxreplay.ErrBadFile) {
+			t.Errorf("%s: %v, want replay.ErrBadFile saying %q", name, err, c.want)
 		}
 	}
 	if err := replay(filepath.Join(dir, "missing.fxr"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no such file") {
@@ -178,46 +181,54 @@ func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 		"n=3 evil=1":            "unknown parameter \"evil=1\"",
 		"panic-at=0":            "no n=<bodies>",
 	} {
-		p := filepath.Join(dir, "crafted.fxr")
-		f, _ := os.Create(p)
-		w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: params})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Close("")
-		f.Close()
-		err = replay(p, &bytes.Buffer{})
+		p := crafted(t, dir, 60, params)
+		err := replay(p, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("params %q: %v, want %q", params, err, want)
 		}
 	}
-	p := filepath.Join(dir, "tps.fxr")
-	f, _ := os.Create(p)
-	w, _ := input.NewReplayWriter(f, input.ReplayHeader{TPS: 100000, Params: "n=3 panic-at=0"})
-	w.Close("")
-	f.Close()
+	p := crafted(t, dir, 100000, "n=3 panic-at=0")
 	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
 		t.Errorf("TPS 100000: %v", err)
 	}
 }
 
-// TestReplayOfUnreachedHashesFails: a recording whose hashes are at ticks
-// the run never reaches verified nothing, and says so with an error.
-func TestReplayOfUnreachedHashesFails(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "far.fxr")
-	f, _ := os.Create(p)
-	w, err := input.NewReplayWriter(f, input.ReplayHeader{TPS: 60, Params: "n=3 panic-at=0"})
+// crafted writes a recording of no ticks with the header a crafted file
+// would have: tps ticks per second and params.
+func crafted(t *testing.T, dir string, tps int, params string) string {
+	t.Helper()
+	p := filepath.Join(dir, "crafted.fxr")
+	r, err := fxreplay.RecordSession(p, tps, 1, arena.InputSize, fxreplay.Header{Params: params})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keys input.State
-	for range 120 {
-		w.Tick(&keys)
+	if err := r.Close(nil); err != nil {
+		t.Fatal(err)
 	}
-	w.Hash(1_000_000, 42) // a tick that never comes
-	w.Close("")
-	f.Close()
-	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "0 of its 1 state hashes verified") {
-		t.Errorf("replay = %v, want it to fail: no hash verified", err)
+	return p
+}
+
+// TestCompareRunsAlone: -compare reads recordings of runs alone as it
+// reads a match's: a bot's run at 144 Hz and at 30 Hz frames holds the same
+// ticks and state hashes, and a run of another bot differs at a tick the
+// output names.
+func TestCompareRunsAlone(t *testing.T) {
+	dir := t.TempDir()
+	rec := func(name, frame, bot string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		args := []string{"-headless", "-ticks", "300", "-n", "40", "-sim-frame", frame, "-bot", bot, "-record", p}
+		if err := run(args, &bytes.Buffer{}, nil); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return p
+	}
+	fast, slow, other := rec("fast.fxr", "6.94ms", "3"), rec("slow.fxr", "33.3ms", "3"), rec("other.fxr", "6.94ms", "4")
+	var out bytes.Buffer
+	if err := compare(fast, slow, &out); err != nil || out.String() != "compare: the same 300 ticks and 5 state hashes\n" {
+		t.Errorf("-compare of one bot at two frame rates: %v %q", err, out.String())
+	}
+	if err := compare(fast, other, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "differ first at tick 0: player 1's input is") {
+		t.Errorf("-compare of two bots: %v", err)
 	}
 }

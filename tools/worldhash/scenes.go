@@ -277,7 +277,7 @@ func demo() (uint64, error) {
 	}
 	g := &hand{Scene: sc, keys: keys, ticks: 600}
 	p := &handPlatform{Sim: engine.NewSim(engine.NewJitterFrames(3, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
-	loop, err := engine.NewLoop(engine.Config{TPS: 60}, p, g)
+	loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize}, p, g)
 	if err != nil {
 		return 0, err
 	}

@@ -89,9 +89,6 @@ const InputSize = 2
 // Jump bit in byte 1 of the input value.
 const inJump = 1
 
-// HashEvery is how often a recording stores the state hash, in ticks.
-const HashEvery = 60
-
 // MaxSoundsPerTick bounds the bounces heard in one tick: a heap that lands
 // at once is one clatter, not a hundred voices.
 const MaxSoundsPerTick = 3
@@ -119,12 +116,6 @@ type Scene struct {
 	// soak runs.
 	Bot uint64
 
-	// Recording and replaying (both optional): Keys is the state the
-	// actions read, Recorder the recording it goes to (with a hash every
-	// HashEvery ticks), Replayer the recording it comes from.
-	Keys     *input.State
-	Recorder *input.ReplayWriter
-	Replayer *input.Player
 	// PanicAt makes Update panic at that tick (-panic-at, to try crash
 	// reproduction); 0 never.
 	PanicAt int64
@@ -144,8 +135,6 @@ type Scene struct {
 	tickSound int
 	rerun     bool             // the tick being run is a rerun (engine.Tick.Rerun)
 	held      [MaxPlayers]bool // each player's jump bit at the last tick; saved
-	inErr     error            // what Input met recording or replaying devices, for Update to return
-	solo      [InputSize]byte  // the input of a tick run without one (a sync test of device input)
 }
 
 // New makes a scene of one player: NewMatch(n, seed, 1, in).
@@ -239,21 +228,9 @@ func hexagon(r float64) (*physics.Hull, error) {
 
 // Input makes this machine's player's input value for tick t (see
 // InputSize) from its actions, or from the bot (Bot): the scene is an
-// engine.Inputter. Recording or replaying devices (Recorder, Replayer),
-// it first records or sets the tick's device state.
+// engine.Inputter, and its loop must have Config.InputSize = InputSize.
+// It is the only place the scene reads a device.
 func (s *Scene) Input(t engine.Tick, dst []byte) {
-	switch {
-	case t.Rerun: // a sync test's rerun of a loop without InputSize: the devices as they were
-	case s.Recorder != nil:
-		s.Recorder.Tick(s.Keys)
-		if err := s.Recorder.Err(); err != nil {
-			s.inErr = fmt.Errorf("the recording failed at tick %d: %w", t.N, err) // a full disk ends the run now
-		}
-	case s.Replayer != nil:
-		if err := s.Replayer.Tick(s.Keys); err != nil {
-			s.inErr = err
-		}
-	}
 	if s.Bot != 0 {
 		BotInput(s.Bot, t.N, dst)
 		return
@@ -290,19 +267,12 @@ func BotInput(seed, n uint64, dst []byte) {
 }
 
 // Update runs one fixed tick: every player's input, the oscillator, the
-// kicks, physics.
+// kicks, physics. It reads only the tick's input (t.Input, InputSize bytes
+// per player), never a device, so a replay, a sync test's rerun and a
+// netplay rollback run it the same.
 func (s *Scene) Update(t engine.Tick) error {
 	s.rerun = t.Rerun
 	in := t.Input
-	if in.Players() == 0 { // a loop without Config.InputSize: this machine's input, made now
-		clear(s.solo[:])
-		s.Input(t, s.solo[:])
-		in = engine.NewInputs(s.solo[:], InputSize, 0)
-	}
-	if err := s.inErr; err != nil {
-		s.inErr = nil
-		return err
-	}
 	if s.PanicAt > 0 && t.N == uint64(s.PanicAt) {
 		panic(fmt.Sprintf("demo: -panic-at %d", t.N)) // after the input: the recording holds this tick
 	}
@@ -344,10 +314,6 @@ func (s *Scene) Update(t engine.Tick) error {
 	s.World.Step(dt)
 	s.onGround()
 	s.Debris.step(dt)
-
-	if s.Recorder != nil && !t.Rerun && s.World.Ticks()%HashEvery == 0 {
-		s.Recorder.Hash(s.World.Ticks(), s.Hash())
-	}
 	return nil
 }
 

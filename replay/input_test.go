@@ -1,4 +1,4 @@
-package input
+package replay
 
 import (
 	"bytes"
@@ -7,13 +7,15 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // recordGameInput writes ticks ticks of two players' 3-byte inputs (which
 // change every 7th tick) and returns the file and the inputs.
 func recordGameInput(t testing.TB, ticks int) ([]byte, [][]byte) {
 	var buf bytes.Buffer
-	w, err := NewReplayWriter(&buf, ReplayHeader{TPS: 60, Engine: "test", InputSize: 3, Players: 2})
+	w, err := newWriter(&buf, fileHeader{TPS: 60, Engine: "test", InputSize: 3, Players: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,14 +40,14 @@ func recordGameInput(t testing.TB, ticks int) ([]byte, [][]byte) {
 // one before costs one byte.
 func TestGameInputRoundTrip(t *testing.T) {
 	data, want := recordGameInput(t, 250)
-	rr, err := NewReplayReader(bytes.NewReader(data))
+	rr, err := newReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h := rr.Header; h.InputSize != 3 || h.Players != 2 || h.TPS != 60 {
 		t.Fatalf("header %+v", h)
 	}
-	var d InputDecoder
+	var d inputDecoder
 	got := make([]byte, 6)
 	tick := 0
 	for {
@@ -80,26 +82,26 @@ func TestGameInputRoundTrip(t *testing.T) {
 // TestInputDecoderDamage: a chunk whose input does not hold its ticks is
 // refused, naming the tick; the decoder never reads outside the chunk.
 func TestInputDecoderDamage(t *testing.T) {
-	h := ReplayHeader{TPS: 60, InputSize: 2, Players: 1}
+	h := fileHeader{TPS: 60, InputSize: 2, Players: 1}
 	for name, c := range map[string]struct {
-		chunk ReplayChunk
+		chunk chunk
 		want  string
 	}{
-		"repeat first": {ReplayChunk{First: 10, Ticks: 1, Input: []byte{0}}, "tick 10 repeats a tick before its chunk"},
-		"short":        {ReplayChunk{First: 10, Ticks: 1, Input: []byte{1, 5}}, "tick 10 holds 1 bytes of input, want 2"},
-		"unknown":      {ReplayChunk{First: 10, Ticks: 1, Input: []byte{7, 5, 5}}, "tick 10: unknown input record 0x07"},
-		"ends early":   {ReplayChunk{First: 10, Ticks: 3, Input: []byte{1, 5, 5, 0}}, "ends at tick 12"},
-		"trailing":     {ReplayChunk{First: 10, Ticks: 1, Input: []byte{1, 5, 5, 0}}, "1 bytes after the last tick"},
+		"repeat first": {chunk{First: 10, Ticks: 1, Input: []byte{0}}, "tick 10 repeats a tick before its chunk"},
+		"short":        {chunk{First: 10, Ticks: 1, Input: []byte{1, 5}}, "tick 10 holds 1 bytes of input, want 2"},
+		"unknown":      {chunk{First: 10, Ticks: 1, Input: []byte{7, 5, 5}}, "tick 10: unknown input record 0x07"},
+		"ends early":   {chunk{First: 10, Ticks: 3, Input: []byte{1, 5, 5, 0}}, "ends at tick 12"},
+		"trailing":     {chunk{First: 10, Ticks: 1, Input: []byte{1, 5, 5, 0}}, "1 bytes after the last tick"},
 	} {
-		var d InputDecoder
+		var d inputDecoder
 		d.Reset(c.chunk, h)
 		var err error
 		dst := make([]byte, 2)
 		for d.Left() > 0 && err == nil {
 			err = d.Next(dst)
 		}
-		if !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want ErrBadReplay saying %q", name, err, c.want)
+		if !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrBadFile saying %q", name, err, c.want)
 		}
 	}
 }
@@ -107,7 +109,7 @@ func TestInputDecoderDamage(t *testing.T) {
 // TestTickInputAllocs: recording game input allocates nothing once the
 // chunk buffers have grown.
 func TestTickInputAllocs(t *testing.T) {
-	w, err := NewReplayWriter(io.Discard, ReplayHeader{TPS: 60, InputSize: 4, Players: 1})
+	w, err := newWriter(io.Discard, fileHeader{TPS: 60, InputSize: 4, Players: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +132,10 @@ func TestTickInputAllocs(t *testing.T) {
 }
 
 // FuzzInputDecoder: whatever a chunk holds, the decoder returns errors
-// wrapping ErrBadReplay or the ticks, never panics, never allocates.
+// wrapping ErrBadFile or the ticks, never panics, never allocates.
 func FuzzInputDecoder(f *testing.F) {
 	data, _ := recordGameInput(f, 130)
-	rr, err := NewReplayReader(bytes.NewReader(data))
+	rr, err := newReader(bytes.NewReader(data))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -143,15 +145,15 @@ func FuzzInputDecoder(f *testing.F) {
 	}
 	f.Add(uint8(3), uint8(2), c.Ticks, c.Input)
 	f.Fuzz(func(t *testing.T, size, players uint8, ticks uint64, in []byte) {
-		size, players = size%MaxReplayInputSize+1, players%MaxReplayPlayers+1
-		ticks %= MaxReplayChunkTicks + 1
-		var d InputDecoder
-		d.Reset(ReplayChunk{First: 5, Ticks: ticks, Input: in}, ReplayHeader{TPS: 60, InputSize: size, Players: players})
+		size, players = size%engine.MaxInputSize+1, players%engine.MaxPlayers+1
+		ticks %= MaxChunkTicks + 1
+		var d inputDecoder
+		d.Reset(chunk{First: 5, Ticks: ticks, Input: in}, fileHeader{TPS: 60, InputSize: size, Players: players})
 		dst := make([]byte, int(size)*int(players))
 		n := uint64(0)
 		var err error
 		if allocs := testing.AllocsPerRun(1, func() {
-			d.Reset(ReplayChunk{First: 5, Ticks: ticks, Input: in}, ReplayHeader{TPS: 60, InputSize: size, Players: players})
+			d.Reset(chunk{First: 5, Ticks: ticks, Input: in}, fileHeader{TPS: 60, InputSize: size, Players: players})
 			n, err = 0, nil
 			for d.Left() > 0 && err == nil {
 				if err = d.Next(dst); err == nil {
@@ -161,8 +163,8 @@ func FuzzInputDecoder(f *testing.F) {
 		}); allocs > 0 && err == nil {
 			t.Fatalf("decoding %d ticks allocated", n)
 		}
-		if err != nil && !errors.Is(err, ErrBadReplay) {
-			t.Fatalf("error %v does not wrap ErrBadReplay", err)
+		if err != nil && !errors.Is(err, ErrBadFile) {
+			t.Fatalf("error %v does not wrap ErrBadFile", err)
 		}
 		if err == nil && n != ticks {
 			t.Fatal(fmt.Sprintf("%d ticks decoded of %d, no error", n, ticks))

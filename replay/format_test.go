@@ -1,4 +1,4 @@
-package input
+package replay
 
 import (
 	"bytes"
@@ -10,27 +10,33 @@ import (
 	"runtime/metrics"
 	"strings"
 	"testing"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
-// record writes a replay of ticks ticks of the key input below, a hash
-// every 10 ticks, chunks of tps ticks, and the end record (unless end is
-// false: a killed process).
-func record(t testing.TB, tps uint32, ticks int, end bool) ([]byte, []TickHash) {
+// oneByte is the header of the recordings writeFile makes.
+var oneByte = fileHeader{TPS: 60, Seed: 42, Engine: "0.2.0", Params: "n=300", InputSize: 1, Players: 1}
+
+// tickInput is the input writeFile records at tick i: it changes every
+// 7th tick.
+func tickInput(i int) byte { return byte(i / 7) }
+
+// writeFile writes a recording of ticks ticks of tickInput, a hash every
+// 10 ticks, chunks of tps ticks, and the end record (unless end is false:
+// a killed process).
+func writeFile(t testing.TB, tps uint32, ticks int, end bool) ([]byte, []tickHash) {
 	var b bytes.Buffer
-	w, err := NewReplayWriter(&b, ReplayHeader{TPS: tps, Seed: 42, Engine: "0.2.0", Params: "n=300"})
+	h := oneByte
+	h.TPS = tps
+	w, err := newWriter(&b, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s State
-	var hashes []TickHash
+	var hashes []tickHash
 	for i := range ticks {
-		if i%7 == 3 {
-			s.KeyEvent(KeySpace, i%2 == 0)
-		}
-		w.Tick(&s)
-		s.EndTick()
+		w.TickInput([]byte{tickInput(i)})
 		if (i+1)%10 == 0 {
-			h := TickHash{uint64(i + 1), uint64(i) * 0x9e3779b9}
+			h := tickHash{uint64(i + 1), uint64(i) * 0x9e3779b9}
 			w.Hash(h.Tick, h.Hash)
 			hashes = append(hashes, h)
 		}
@@ -46,29 +52,25 @@ func record(t testing.TB, tps uint32, ticks int, end bool) ([]byte, []TickHash) 
 }
 
 func TestReplayRoundTrip(t *testing.T) {
-	data, hashes := record(t, 60, 100, true)
-	h, in, hs, end, err := ReadReplay(data)
+	data, hashes := writeFile(t, 60, 100, true)
+	h, in, hs, end, err := readAll(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h != (ReplayHeader{TPS: 60, Seed: 42, Engine: "0.2.0", Params: "n=300"}) {
+	if h != oneByte {
 		t.Errorf("header %+v", h)
 	}
-	if !reflect.DeepEqual(hs, hashes) || end != (ReplayEnd{100, "panic in Update at tick 99: boom"}) {
+	if !reflect.DeepEqual(hs, hashes) || end != (fileEnd{100, "panic in Update at tick 99: boom"}) {
 		t.Errorf("hashes %v end %+v", hs, end)
 	}
-	// The joined input plays the same ticks a single recorder makes.
-	var rec Recorder
-	var s State
+	// The joined input decodes to the ticks written: chunks stand alone.
+	var dec inputDecoder
+	dec.Reset(chunk{Ticks: 100, Input: in}, h)
+	got := []byte{0}
 	for i := range 100 {
-		if i%7 == 3 {
-			s.KeyEvent(KeySpace, i%2 == 0)
+		if err := dec.Next(got); err != nil || got[0] != tickInput(i) {
+			t.Fatalf("tick %d: %v, input %d, want %d", i, err, got[0], tickInput(i))
 		}
-		rec.Tick(&s)
-		s.EndTick()
-	}
-	if !bytes.Equal(in, rec.Bytes()) {
-		t.Error("the chunks' input differs from one recorder's stream")
 	}
 }
 
@@ -76,9 +78,9 @@ func TestReplayRoundTrip(t *testing.T) {
 // cut is an error, or a clean "recording ends at tick N" where N is the
 // ticks of the complete chunks before the cut, never a panic or more.
 func TestReplayTruncatedAtEveryOffset(t *testing.T) {
-	data, _ := record(t, 20, 65, true) // chunks of 20, 20, 20, 5 ticks
-	var ends []int                     // where each chunk ends in the file
-	rr, _ := NewReplayReader(bytes.NewReader(data))
+	data, _ := writeFile(t, 20, 65, true) // chunks of 20, 20, 20, 5 ticks
+	var ends []int                        // where each chunk ends in the file
+	rr, _ := newReader(bytes.NewReader(data))
 	headerEnd := len(data) - rr.r.Buffered()
 	for {
 		_, err := rr.Next()
@@ -91,9 +93,9 @@ func TestReplayTruncatedAtEveryOffset(t *testing.T) {
 		t.Fatalf("%d chunks, want 4", len(ends))
 	}
 	for cut := 0; cut < len(data); cut++ {
-		_, _, _, end, err := ReadReplay(data[:cut])
+		_, _, _, end, err := readAll(data[:cut])
 		if cut < headerEnd {
-			if !errors.Is(err, ErrBadReplay) {
+			if !errors.Is(err, ErrBadFile) {
 				t.Fatalf("cut at %d, in the header: %v", cut, err)
 			}
 			continue
@@ -104,22 +106,24 @@ func TestReplayTruncatedAtEveryOffset(t *testing.T) {
 				want = uint64(min(20*(i+1), 65))
 			}
 		}
-		if !errors.Is(err, ErrReplayTruncated) || end.Ticks != want ||
+		if !errors.Is(err, ErrTruncated) || end.Ticks != want ||
 			!strings.Contains(err.Error(), "recording ends at tick") {
 			t.Fatalf("cut at %d: ticks %d, %v; want a truncation at tick %d", cut, end.Ticks, err, want)
 		}
 	}
-	if _, _, _, _, err := ReadReplay(data); err != nil {
+	if _, _, _, _, err := readAll(data); err != nil {
 		t.Fatalf("whole file: %v", err)
 	}
 }
 
 func TestReplayDamage(t *testing.T) {
-	data, _ := record(t, 20, 65, true)
+	data, _ := writeFile(t, 20, 65, true)
 	flip := append([]byte(nil), data...)
 	flip[len(data)/2] ^= 1
 	v1 := append([]byte(nil), data...)
 	v1[8] = 1
+	v3 := append([]byte(nil), data...)
+	v3[8] = 3
 	for name, c := range map[string]struct {
 		data []byte
 		want string
@@ -128,15 +132,16 @@ func TestReplayDamage(t *testing.T) {
 		"not a replay":  {[]byte("PNG\x00\x00\x00\x00\x00\x00\x00"), "not a fixstep replay"},
 		"empty":         {nil, "not a fixstep replay"},
 		"header only":   {data[:11], "truncated header"},
-		"old version":   {v1, "format version 1; this build reads versions 3 and 4"},
+		"old version":   {v1, "format version 1; this build reads version 4"},
+		"version 3":     {v3, "format version 3; this build reads version 4 (older recordings hold device input"},
 		"trailing data": {append(append([]byte(nil), data...), 0), "data after the end record"},
 	} {
-		_, _, _, _, err := ReadReplay(c.data)
-		if !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v, want ErrBadReplay saying %q", name, err, c.want)
+		_, _, _, _, err := readAll(c.data)
+		if !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want ErrBadFile saying %q", name, err, c.want)
 		}
 	}
-	if !strings.Contains(func() string { _, _, _, _, err := ReadReplay(flip); return err.Error() }(), "chunk of ticks") {
+	if !strings.Contains(func() string { _, _, _, _, err := readAll(flip); return err.Error() }(), "chunk of ticks") {
 		t.Error("a corrupt chunk's error does not name its ticks")
 	}
 }
@@ -152,7 +157,7 @@ func fixCRC(b []byte, start, end int) {
 func TestReplayLimits(t *testing.T) {
 	headerInput := func(tps uint32, engine, params uint64, size, players byte) []byte {
 		b := append([]byte(nil), replayMagic[:]...)
-		b = binary.LittleEndian.AppendUint16(b, ReplayVersion)
+		b = binary.LittleEndian.AppendUint16(b, formatVersion)
 		b = binary.LittleEndian.AppendUint32(b, tps)
 		b = binary.LittleEndian.AppendUint64(b, 1)
 		b = binary.AppendUvarint(b, engine)
@@ -163,7 +168,7 @@ func TestReplayLimits(t *testing.T) {
 		fixCRC(b, 0, len(b))
 		return b
 	}
-	header := func(tps uint32, engine, params uint64) []byte { return headerInput(tps, engine, params, 0, 0) }
+	header := func(tps uint32, engine, params uint64) []byte { return headerInput(tps, engine, params, 1, 1) }
 	chunk := func(ticks, input, hashes uint64) []byte {
 		b := []byte{markChunk, 0}
 		b = binary.AppendUvarint(b, ticks)
@@ -180,22 +185,23 @@ func TestReplayLimits(t *testing.T) {
 		data []byte
 		want string
 	}{
-		"engine":       {header(60, MaxReplayEngine+1, 5), "engine version length is 65, over the limit of 64"},
+		"engine":       {header(60, MaxEngine+1, 5), "engine version length is 65, over the limit of 64"},
 		"params":       {header(60, 5, 50000000), "parameters length is 50000000, over the limit of 1024"},
 		"tps 0":        {header(0, 5, 5), "TPS 0"},
-		"input size":   {headerInput(60, 5, 5, MaxReplayInputSize+1, 1), "input size 65, over 64"},
-		"players":      {headerInput(60, 5, 5, 4, MaxReplayPlayers+1), "9 players, over 8"},
+		"input size":   {headerInput(60, 5, 5, engine.MaxInputSize+1, 1), "input size 65, over 64"},
+		"players":      {headerInput(60, 5, 5, 4, engine.MaxPlayers+1), "9 players, over 8"},
 		"no players":   {headerInput(60, 5, 5, 4, 0), "input size 4 for 0 players"},
-		"chunk ticks":  {join(ok, chunk(MaxReplayChunkTicks+1, 0, 0)), "ticks in a chunk is 65537, over the limit of 65536"},
+		"device input": {headerInput(60, 5, 5, 0, 0), "a recording of device input, which this build no longer replays"},
+		"chunk ticks":  {join(ok, chunk(MaxChunkTicks+1, 0, 0)), "ticks in a chunk is 65537, over the limit of 65536"},
 		"chunk input":  {join(ok, chunk(10, 1<<40, 0)), "chunk input length is 1099511627776, over the limit of 1048576"},
 		"chunk hashes": {join(ok, chunk(10, 0, 12)), "hashes in a chunk is 12, over the limit of 11"},
 	} {
-		_, _, _, _, err := ReadReplay(c.data)
-		if !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
+		_, _, _, _, err := readAll(c.data)
+		if !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
 	}
-	if _, err := NewReplayWriter(io.Discard, ReplayHeader{TPS: 60, Params: strings.Repeat("x", MaxReplayParams+1)}); err == nil {
+	if _, err := newWriter(io.Discard, fileHeader{TPS: 60, Params: strings.Repeat("x", MaxParams+1)}); err == nil {
 		t.Error("the writer took parameters over the limit")
 	}
 }
@@ -203,12 +209,11 @@ func TestReplayLimits(t *testing.T) {
 // TestReplayWriterAllocs: recording ticks allocates nothing once the
 // chunk buffers have grown.
 func TestReplayWriterAllocs(t *testing.T) {
-	w, _ := NewReplayWriter(io.Discard, ReplayHeader{TPS: 60})
-	var s State
+	w, _ := newWriter(io.Discard, fileHeader{TPS: 60, InputSize: 4, Players: 2})
+	in := make([]byte, 8)
 	tick := func() {
-		s.KeyEvent(KeyA, !s.Down(KeyA))
-		w.Tick(&s)
-		s.EndTick()
+		in[5]++ // every tick whole
+		w.TickInput(in)
 		w.Hash(1, 2)
 	}
 	for range 600 {
@@ -219,14 +224,15 @@ func TestReplayWriterAllocs(t *testing.T) {
 	}
 }
 
-// FuzzReplay feeds damaged replays to the reader and the player. The fuzz
+// FuzzReplay feeds damaged recordings to the reader, which decodes every
+// chunk's input before it hands the chunk out. The fuzz
 // function fixes up every checksum it can find, so the mutations reach the
 // decoders behind them, and it holds the reader to a byte budget: whatever
 // a file declares, reading it allocates at most a few chunks' limits.
 func FuzzReplay(f *testing.F) {
-	data, _ := record(f, 20, 45, true)
+	data, _ := writeFile(f, 20, 45, true)
 	f.Add(data)
-	killed, _ := record(f, 60, 30, false)
+	killed, _ := writeFile(f, 60, 30, false)
 	f.Add(killed)
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	allocated := func() uint64 {
@@ -240,22 +246,15 @@ func FuzzReplay(f *testing.F) {
 				d = fixAllCRCs(b)
 			}
 			before := allocated()
-			_, in, _, _, err := ReadReplay(d)
+			_, in, _, _, err := readAll(d)
 			if used, budget := allocated()-before, uint64(8<<20+4*len(d)); used > budget {
 				t.Fatalf("reading %d bytes allocated %d bytes, over the budget of %d", len(d), used, budget)
 			}
-			if err != nil && !errors.Is(err, ErrBadReplay) && !errors.Is(err, ErrReplayTruncated) {
-				t.Fatalf("error %v wraps neither ErrBadReplay nor ErrReplayTruncated", err)
+			if err != nil && !errors.Is(err, ErrBadFile) && !errors.Is(err, ErrTruncated) {
+				t.Fatalf("error %v wraps neither ErrBadFile nor ErrTruncated", err)
 			}
 			if len(in) > len(d) {
 				t.Fatalf("%d bytes of input from a %d-byte file", len(in), len(d))
-			}
-			p := NewPlayer(in)
-			var s State
-			for range 100 {
-				if p.Tick(&s) != nil {
-					break
-				}
 			}
 		}
 	})
@@ -330,39 +329,38 @@ func fixAllCRCs(b []byte) []byte {
 // cannot make its reader run a million ticks.
 func TestChunkTicksNeedInput(t *testing.T) {
 	var b bytes.Buffer
-	w, err := NewReplayWriter(&b, ReplayHeader{TPS: 60})
+	w, err := newWriter(&b, fileHeader{TPS: 60, InputSize: 1, Players: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s State
 	for range 10 {
-		w.Tick(&s)
+		w.TickInput([]byte{7})
 	}
 	w.Close("")
 	data := b.Bytes()
 	// Forge: the chunk record is the first 0x01 mark after the header;
 	// rewrite its tick count (uvarint 10) to 60,000 and fix the checksum
 	// by re-encoding the chunk with the writer's layout.
-	r, err := NewReplayReader(bytes.NewReader(data))
+	r, err := newReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := r.Next()
-	if err != nil || c.Ticks != 10 || len(c.Input) != 10 {
-		t.Fatalf("chunk %+v, %v: want 10 ticks of 1 byte", c, err)
+	if err != nil || c.Ticks != 10 || len(c.Input) != 11 {
+		t.Fatalf("chunk %+v, %v: want 10 ticks in 11 bytes, a whole one and 9 repeats", c, err)
 	}
 	head := len(data) - len(chunkBytes(c.First, 10, c.Input)) - endBytes(10)
 	forged := append(bytes.Clone(data[:head]), chunkBytes(c.First, 60000, c.Input)...)
-	r, err = NewReplayReader(bytes.NewReader(forged))
+	r, err = newReader(bytes.NewReader(forged))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Next(); !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), "a chunk of 60000 ticks holds 10 bytes of input") {
+	if _, err := r.Next(); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), "a chunk of 60000 ticks holds 11 bytes of input") {
 		t.Errorf("forged chunk: %v", err)
 	}
 }
 
-// chunkBytes encodes a chunk record with no hashes as ReplayWriter does.
+// chunkBytes encodes a chunk record with no hashes as writer does.
 func chunkBytes(first, ticks uint64, in []byte) []byte {
 	b := []byte{markChunk}
 	b = binary.AppendUvarint(b, first)
@@ -384,9 +382,9 @@ func endBytes(ticks uint64) int {
 // is refused when it is read, before any of its ticks runs: the error
 // names the chunk's ticks.
 func TestChunkInputCheckedFirst(t *testing.T) {
-	file := func(h ReplayHeader, ticks uint64, in []byte) []byte {
+	file := func(h fileHeader, ticks uint64, in []byte) []byte {
 		var b bytes.Buffer
-		if _, err := NewReplayWriter(&b, h); err != nil {
+		if _, err := newWriter(&b, h); err != nil {
 			t.Fatal(err)
 		}
 		b.Write(chunkBytes(0, ticks, in))
@@ -395,34 +393,32 @@ func TestChunkInputCheckedFirst(t *testing.T) {
 		b.Write(binary.LittleEndian.AppendUint32(e, crc32.ChecksumIEEE(e)))
 		return b.Bytes()
 	}
-	device := ReplayHeader{TPS: 60}
-	game := ReplayHeader{TPS: 60, InputSize: 2, Players: 2}
+	game := fileHeader{TPS: 60, InputSize: 2, Players: 2}
 	idle := func(n int) []byte { return make([]byte, n) }
 	whole := []byte{1, 7, 0, 3, 0}
 	for name, c := range map[string]struct {
 		data []byte
 		want string
 	}{
-		"device, last tick cut":   {file(device, 60, append(idle(59), recKeys)), "the chunk of ticks 0-59: input: corrupt recording at tick 59"},
-		"device, bytes left over": {file(device, 30, idle(40)), "10 bytes after the last tick of the chunk of ticks 0-29"},
-		"over a second of ticks":  {file(device, 2000, idle(2000)), "a chunk of 2000 ticks (0-1999): a recording at 60 TPS has at most 60 in a chunk"},
-		"game, a tick short":      {file(game, 60, append(whole, idle(58)...)), "the chunk of ticks 0-59 ends at tick 59"},
-		"game, bytes left over":   {file(game, 3, append(whole, idle(5)...)), "3 bytes after the last tick of the chunk of ticks 0-2"},
+		"over a second of ticks": {file(game, 2000, idle(2000)), "a chunk of 2000 ticks (0-1999): a recording at 60 TPS has at most 60 in a chunk"},
+		"game, a repeat first":   {file(game, 3, idle(3)), "tick 0 repeats a tick before its chunk"},
+		"game, unknown record":   {file(game, 1, []byte{2, 0, 0, 0, 0}), "tick 0: unknown input record 0x02"},
+		"game, a tick short":     {file(game, 60, append(whole, idle(58)...)), "the chunk of ticks 0-59 ends at tick 59"},
+		"game, bytes left over":  {file(game, 3, append(whole, idle(5)...)), "3 bytes after the last tick of the chunk of ticks 0-2"},
 	} {
-		r, err := NewReplayReader(bytes.NewReader(c.data))
+		r, err := newReader(bytes.NewReader(c.data))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := r.Next(); !errors.Is(err, ErrBadReplay) || !strings.Contains(err.Error(), c.want) {
+		if _, err := r.Next(); !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
 	}
 	// The same shapes, well formed, read.
 	for name, data := range map[string][]byte{
-		"device": file(device, 60, idle(60)),
-		"game":   file(game, 60, append(whole, idle(59)...)),
+		"game": file(game, 60, append(whole, idle(59)...)),
 	} {
-		if _, _, _, end, err := ReadReplay(data); err != nil || end.Ticks != 60 {
+		if _, _, _, end, err := readAll(data); err != nil || end.Ticks != 60 {
 			t.Errorf("%s: %v, %d ticks", name, err, end.Ticks)
 		}
 	}
