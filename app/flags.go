@@ -84,7 +84,7 @@ func (f *Flags) StartReplay(l *engine.Loop, h replay.Header) (*replay.Run, error
 	if err != nil {
 		return nil, err
 	}
-	s.SetRecorder(r)
+	s.SetTickListener(r)
 	return &replay.Run{Recorder: r}, nil
 }
 

@@ -54,7 +54,7 @@
 //     peers exchange the FNV-1a hash of the saved state after a tick that
 //     can no longer roll back; on a mismatch both stop with a *DesyncError
 //     naming the tick.
-//   - Recording: a Recorder (SetRecorder; replay.RecordSession makes one)
+//   - Recording: a TickListener (SetTickListener; replay.RecordSession makes one)
 //     hears every tick once it is final, with every player's input, so
 //     either peer's recording replays the whole match.
 //   - An end (Config.EndTick): every peer stops with engine.ErrStopped

@@ -74,7 +74,7 @@ type Session struct {
 	tr       Transport
 	clock    engine.Clock
 	scaler   TimeScaler
-	rec      Recorder
+	rec      TickListener
 	recNext  int // the next tick to give rec
 
 	peers         []peer
@@ -215,11 +215,11 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	return s, nil
 }
 
-// Recorder hears every tick of the match once it is final: every player's
+// TickListener hears every tick of the match once it is final: every player's
 // input of it is confirmed and the tick has run on them. A recording of the
 // match is one (replay.RecordSession): either peer's file replays the
 // whole match, everyone's inputs included.
-type Recorder interface {
+type TickListener interface {
 	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
 	// input, and the game's state saved before the tick (engine.Saver's
 	// bytes), or nil where the session kept none (a spectator keeps one
@@ -228,9 +228,9 @@ type Recorder interface {
 	Confirmed(n uint64, in engine.Inputs, state []byte) error
 }
 
-// SetRecorder makes r hear every final tick of the match, from the next
+// SetTickListener makes r hear every final tick of the match, from the next
 // Update on; call it before the loop runs. Nil takes it off.
-func (s *Session) SetRecorder(r Recorder) { s.rec = r }
+func (s *Session) SetTickListener(r TickListener) { s.rec = r }
 
 // SetTimeScaler gives the session the clock to slow when this peer runs
 // ahead: the loop's timestep, as in s.SetTimeScaler(loop.Timestep()). The

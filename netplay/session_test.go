@@ -420,7 +420,7 @@ func TestLargeInputs(t *testing.T) {
 	}
 }
 
-// tape is a test Recorder: it keeps every tick's inputs and, where the
+// tape is a test TickListener: it keeps every tick's inputs and, where the
 // session gave one, the state before it.
 type tape struct {
 	next   uint64
@@ -456,7 +456,7 @@ func TestEndTickAndRecorder(t *testing.T) {
 	tapes := make([]*tape, len(w.nodes))
 	for i, n := range w.nodes {
 		tapes[i] = &tape{states: map[uint64][]byte{}}
-		n.s.SetRecorder(tapes[i])
+		n.s.SetTickListener(tapes[i])
 	}
 	w.run(30 * time.Second)
 	var rollbacks uint64

@@ -164,7 +164,7 @@ func Record(path string, l *engine.Loop, h Header) (*Recorder, error) {
 }
 
 // RecordSession creates the recording at path of a netplay match, which
-// the session feeds (netplay.Session.SetRecorder): every player's
+// the session feeds (netplay.Session.SetTickListener): every player's
 // confirmed input of every tick, and the hash of the state the session
 // saved, every second. tps, players and inputSize are the session's; the
 // file replays on a loop with those (Config.TPS, Players and InputSize)
@@ -263,7 +263,7 @@ func (r *Recorder) Record(t engine.Tick) error {
 
 // Confirmed writes tick n of a netplay match (see RecordSession): the
 // hash of state, the state the session saved before it, every second,
-// then every player's input. It is the session's netplay.Recorder.
+// then every player's input. It is the session's netplay.TickListener.
 func (r *Recorder) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 	if n != r.w.Ticks() {
 		return fmt.Errorf("replay %s: tick %d recorded after tick %d", r.path, n, int64(r.w.Ticks())-1)
