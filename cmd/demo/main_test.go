@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,17 @@ func TestDeterminism(t *testing.T) {
 	want, ticks := hash(engine.ConstantFrames(16_670 * time.Microsecond))
 	if ticks != 3600 {
 		t.Fatalf("ran %d ticks, want 3600", ticks)
+	}
+	// The README says which hash these runs print: it must be this one.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claim := regexp.MustCompile(`-headless -ticks 3600 -sim-frame 6\.94ms +# [^\n]*state-hash=([0-9a-f]{16})`).FindSubmatch(readme)
+	if claim == nil {
+		t.Error("README.md does not say which state hash -headless -ticks 3600 prints")
+	} else if got := fmt.Sprintf("%016x", want); string(claim[1]) != got {
+		t.Errorf("README.md says -headless -ticks 3600 prints state-hash=%s; it prints %s", claim[1], got)
 	}
 	for name, f := range map[string]engine.Frames{
 		"4.17ms": engine.ConstantFrames(4_170 * time.Microsecond),
