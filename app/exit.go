@@ -72,7 +72,7 @@ func leftErr(err error) *netplay.DisconnectError {
 }
 
 // describe says what ended the run, for a message: a panic with its
-// stack, a peer by its number from 1 as the flags and the docs count.
+// stack, a player by its number from 1 as the flags and the docs count.
 func describe(err error) string {
 	var pe *engine.PanicError
 	var de *netplay.DisconnectError
@@ -80,18 +80,18 @@ func describe(err error) string {
 	case errors.As(err, &pe):
 		return fmt.Sprintf("%v\n%s", err, pe.Stack)
 	case errors.As(err, &de) && de.Left:
-		return peer(de.Player) + " left"
+		return player(de.Player) + " left"
 	case errors.As(err, &de) && !de.Handshake:
-		return fmt.Sprintf("%s disconnected: nothing from %v for %v", peer(de.Player), de.Addr, de.Silence.Round(time.Millisecond))
+		return fmt.Sprintf("%s disconnected: nothing from %v for %v", player(de.Player), de.Addr, de.Silence.Round(time.Millisecond))
 	}
 	return err.Error()
 }
 
-// peer names player index i as the flags and the docs count: "peer 2" for
-// index 1, "the host" for a spectator's (-1).
-func peer(i int) string {
+// player names player index i as the flags, the docs and netplay's errors
+// count: "player 2" for index 1, "the host" for a spectator's (-1).
+func player(i int) string {
 	if i < 0 {
 		return "the host"
 	}
-	return fmt.Sprintf("peer %d", i+1)
+	return fmt.Sprintf("player %d", i+1)
 }

@@ -32,7 +32,7 @@
 // verified", with status 1). The exit status is 0
 // for a clean end (a quit, -frames, -ticks, a match that ended, a peer
 // that quit), 128+n after signal n, 2 after a panic, 3 when a netplay
-// peer vanished (silent for the disconnect timeout: "peer 2
+// peer vanished (silent for the disconnect timeout: "player 2
 // disconnected") or never answered (10 s), and 1 for any other error.
 package main
 

@@ -240,8 +240,8 @@ func TestPeerVanished(t *testing.T) {
 	join.Process.Signal(syscall.SIGKILL)
 	join.Wait()
 	err := host.Wait()
-	if code := host.ProcessState.ExitCode(); code != 3 || !strings.Contains(hostErr.String(), name+": peer 2 disconnected") {
-		t.Fatalf("host: %v, exit status %d, want 3 and \"peer 2 disconnected\":\n%s", err, code, hostErr)
+	if code := host.ProcessState.ExitCode(); code != 3 || !strings.Contains(hostErr.String(), name+": player 2 disconnected") {
+		t.Fatalf("host: %v, exit status %d, want 3 and \"player 2 disconnected\":\n%s", err, code, hostErr)
 	}
 	cmd, out, stderr := skeleton(t, "-headless -replay "+rec)
 	if err := cmd.Wait(); err != nil || !stateHash.MatchString(out.String()) || !strings.Contains(stderr.String(), "state hashes verified") {
