@@ -104,7 +104,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx/imagefile
 
 test-gl:
-	$(GO) test -count=1 ./cmd/... ./gfx/... ./audio/...
+	$(GO) test -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
 
 # race runs every test under the race detector (the gfx tests push SDL
 # events through storage of a full SDL_Event's size, so checkptr has
