@@ -81,9 +81,10 @@ type syncTest struct {
 // and what differs. A game runs about depth+1 times slower under it.
 //
 // The game must implement Saver, and its Update must read only its saved
-// state and Tick (its input is Tick.Input, which the rerun gets again):
-// the devices are not saved, so a game that reads them in Update fails
-// the test. Call SyncTest before Run.
+// state and Tick (its input is Tick.Input, which the rerun gets again).
+// The devices are not saved: a rerun of a game that reads them in Update
+// sees them as they are now, and differs as soon as they have changed.
+// Call SyncTest before Run.
 func (l *Loop) SyncTest(depth int) error {
 	g, ok := l.game.(Saver)
 	switch {
