@@ -8,7 +8,7 @@ GO       ?= go
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
 PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena tools,$(if $(wildcard $(p)),./$(p)/...))
 # The pure halves of the cgo packages: sound file checks, image costs, cameras.
-PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/...
+PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/... ./app/apptest/...
 FRAMES   ?= 200
 
 .PHONY: all deps build run test test-pure test-gl cross cross-more fuzz race soak netplay-soak bench bench-sprites bench-physics lint profile clean new

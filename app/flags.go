@@ -154,13 +154,13 @@ func (f *Flags) Pin(l *engine.Loop) {
 }
 
 // StartSyncTest turns on the loop's sync test when -synctest asks for one:
-// the game must implement engine.Saver, and input is what it reads each
-// tick (the window's *input.State). Call it before Run.
-func (f *Flags) StartSyncTest(l *engine.Loop, input engine.Saver) error {
+// the game must implement engine.Saver and read only Tick.Input in Update
+// (engine.Loop.SyncTest). Call it before Run.
+func (f *Flags) StartSyncTest(l *engine.Loop) error {
 	if f.SyncTest == 0 {
 		return nil
 	}
-	if err := l.SyncTest(f.SyncTest, input); err != nil {
+	if err := l.SyncTest(f.SyncTest); err != nil {
 		return fmt.Errorf("-synctest: %w", err)
 	}
 	return nil

@@ -304,7 +304,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		return err
 	}
 	f.Pin(p.loop)
-	if err := f.StartSyncTest(p.loop, nil); err != nil { // Update reads only Tick.Input
+	if err := f.StartSyncTest(p.loop); err != nil {
 		return err
 	}
 	rp, err := f.StartReplay(p.loop, replay.Header{Params: o.Params})

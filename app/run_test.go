@@ -114,7 +114,7 @@ func TestExitCode(t *testing.T) {
 		{&netplay.DisconnectError{Player: 1}, app.ExitPeerVanished},
 		{fmt.Errorf("run: %w", &netplay.DisconnectError{Handshake: true}), app.ExitPeerVanished},
 		{fmt.Errorf("%w", netplay.ErrUnverified), 1},
-		{&netplay.DesyncError{Tick: 60}, 1},
+		{fmt.Errorf("netplay: %w", &engine.DesyncError{Tick: 60, Other: "player 2"}), 1},
 		{errors.New("other"), 1},
 	} {
 		if got := app.ExitCode(c.err); got != c.want {

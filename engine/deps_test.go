@@ -19,7 +19,7 @@ func TestDeps(t *testing.T) {
 	}
 	var pkgs []string
 	for _, p := range []string{"engine", "physics", "input", "replay", "shaders", "detmath", "netplay", "cmd/demo/arena", "tools",
-		"audio/soundfile", "audio/internal/soundtest", "gfx/imagefile", "gfx/internal", "gfx/view"} {
+		"audio/soundfile", "audio/internal/soundtest", "gfx/imagefile", "gfx/internal", "gfx/view", "app/apptest"} {
 		if _, err := os.Stat("../" + p); err == nil {
 			pkgs = append(pkgs, "github.com/fixstep/fixstep/"+p+"/...")
 		}

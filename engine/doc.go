@@ -15,11 +15,13 @@
 //	Draw(frame)       once, at frame.Alpha between the last two ticks
 //	End(stats)        optional: after Present, with FPS and overruns
 //
-// Determinism: Update must be a function of the game's state and its input
-// alone, in portable arithmetic (see package detmath and the README's
-// Determinism section). Loop.SyncTest (and CheckSync, for a game's own
-// test) runs every tick again after a rollback and names the first that
-// differs; Tick.Rerun tells the game a tick is such a second run.
+// Determinism: Update must be a function of the game's state (Saver) and
+// Tick.Input alone, in portable arithmetic (see package detmath and the
+// README's Determinism section); devices are read in Input or Begin, never
+// in Update. Loop.SyncTest (and CheckSync, for a game's own test) saves
+// the game, runs every tick again after a rollback with the same
+// Tick.Input and names the first tick that differs; Tick.Rerun tells the
+// game a tick is such a second run.
 //
 // The package imports no cgo package: it runs the same on a server, in a
 // test or in a tool. The window lives in package gfx, which implements

@@ -93,7 +93,7 @@ func TestGameInputFlow(t *testing.T) {
 	}
 	tape := &script{decide: map[uint64]int16{4: 100, 5: -100}, endAt: 30}
 	l.SetTape(tape)
-	if err := l.SyncTest(3, nil); err != nil {
+	if err := l.SyncTest(3); err != nil {
 		t.Fatal(err)
 	}
 	if err := l.Run(context.Background()); !errors.Is(err, ErrStopped) {

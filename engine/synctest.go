@@ -8,9 +8,8 @@ import (
 )
 
 // Saver is state that can be saved and loaded back: a game's whole
-// simulation for rollback and sync tests (the world, the game's own
-// fields, its random generators' states), or the input it reads each tick
-// (input.State implements it).
+// simulation, for rollback, sync tests and state hashes (the world, the
+// game's own fields, its random generators' states).
 //
 // Save appends the state to dst and returns the extended slice; with room
 // in dst it should allocate nothing, since a sync test or a rollback
@@ -60,11 +59,9 @@ func (e *SyncError) Error() string {
 // depth+1 ticks, the input each read and the tick itself.
 type syncTest struct {
 	game   Saver
-	input  Saver // nil: the game reads no input
 	differ Differ
 	depth  int
 	states [MaxSyncDepth + 1][]byte // the game before tick N, at N % (depth+1)
-	inputs [MaxSyncDepth + 1][]byte
 	// tickInputs holds each tick's game input (Tick.Input), for its rerun.
 	tickInputs [MaxSyncDepth + 1][]byte
 	ticks      [MaxSyncDepth + 1]Tick
@@ -83,10 +80,12 @@ type syncTest struct {
 // left. The first tick that differs stops Run with a *SyncError naming it
 // and what differs. A game runs about depth+1 times slower under it.
 //
-// The game must implement Saver; input is what it reads each tick (the
-// *input.State its window fills), saved before each tick and loaded for
-// each second run; nil when it reads none. Call SyncTest before Run.
-func (l *Loop) SyncTest(depth int, input Saver) error {
+// The game must implement Saver, and its Update must read only its saved
+// state and Tick (its input is Tick.Input, which the rerun gets again).
+// The devices are not saved: a rerun of a game that reads them in Update
+// sees them as they are now, and differs as soon as they have changed.
+// Call SyncTest before Run.
+func (l *Loop) SyncTest(depth int) error {
 	g, ok := l.game.(Saver)
 	switch {
 	case !ok:
@@ -96,7 +95,7 @@ func (l *Loop) SyncTest(depth int, input Saver) error {
 	case depth == 0:
 		depth = DefaultSyncDepth
 	}
-	l.sync = &syncTest{game: g, input: input, depth: depth}
+	l.sync = &syncTest{game: g, depth: depth}
 	l.sync.differ, _ = l.game.(Differ)
 	return nil
 }
@@ -145,9 +144,6 @@ func (l *Loop) updateOnce(t Tick) error {
 	r := uint64(s.depth + 1)
 	k := t.N % r
 	s.states[k] = s.game.Save(s.states[k][:0])
-	if s.input != nil {
-		s.inputs[k] = s.input.Save(s.inputs[k][:0])
-	}
 	// The tick's own input, kept: the loop's buffer holds the next tick's
 	// by the time this one runs again.
 	s.tickInputs[k] = append(s.tickInputs[k][:0], t.Input.Bytes()...)
@@ -169,11 +165,6 @@ func (l *Loop) updateOnce(t Tick) error {
 	}
 	for n := first; n <= t.N; n++ {
 		j := n % r
-		if s.input != nil {
-			if err := s.input.Load(s.inputs[j]); err != nil {
-				return fmt.Errorf("engine: sync test: load the input of tick %d: %w", n, err)
-			}
-		}
 		rerun := s.ticks[j]
 		rerun.Rerun = true
 		if err := l.game.Update(rerun); err != nil {
@@ -189,12 +180,6 @@ func (l *Loop) updateOnce(t Tick) error {
 		}
 	}
 	s.ticked++
-	if s.input != nil {
-		// As the loop left it after the first run, for EndTick.
-		if err := s.input.Load(s.inputs[k]); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -225,10 +210,12 @@ func (l *Loop) SyncChecked() uint64 {
 // CheckSync runs a sync test over ticks ticks of g, headless on a
 // simulated clock at the tick rate of cfg, and returns the *SyncError it
 // finds, another error the game returned, or nil. It is the helper for a
-// game's own test: see SyncTest for what it checks and what g and input
-// must be. The game's Begin, End and other hooks run as in a real run, so
-// a bot that drives the input from Begin drives it here.
-func CheckSync(cfg Config, g Game, input Saver, ticks uint64, depth int) error {
+// game's own test: see SyncTest for what it checks and what g must be.
+// The game's Input (with cfg.InputSize), Begin, End and other hooks run as
+// in a real run, on a platform with no devices: a game whose Input reads
+// a keyboard sees none pressed, so drive it with a bot (an Input that
+// plays, as -bot does, or a Begin that scripts the game's input).
+func CheckSync(cfg Config, g Game, ticks uint64, depth int) error {
 	ts, err := NewTimestep(cfg)
 	if err != nil {
 		return err
@@ -239,31 +226,22 @@ func CheckSync(cfg Config, g Game, input Saver, ticks uint64, depth int) error {
 	if err != nil {
 		return err
 	}
-	if err := l.SyncTest(depth, input); err != nil {
+	if err := l.SyncTest(depth); err != nil {
 		return err
 	}
 	p.ts = &l.ts
-	p.input, _ = input.(TickEnder)
 	if err := l.Run(context.Background()); !errors.Is(err, ErrStopped) || !p.done {
 		return err
 	}
 	return nil
 }
 
-// tickLimit is a simulated platform that stops the loop after its ticks
-// and ends each tick of the input, as a window does.
+// tickLimit is a simulated platform that stops the loop after its ticks.
 type tickLimit struct {
 	*Sim
 	ts    *Timestep
-	input TickEnder
 	ticks uint64
 	done  bool
-}
-
-func (t *tickLimit) EndTick() {
-	if t.input != nil {
-		t.input.EndTick()
-	}
 }
 
 func (t *tickLimit) Poll() error {

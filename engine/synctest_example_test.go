@@ -48,10 +48,10 @@ func (w *walker) Load(src []byte) error {
 // after a rollback of 4 ticks and compared. A game whose Update depends on
 // state that Save leaves out is caught at the first tick it matters.
 func ExampleCheckSync() {
-	err := engine.CheckSync(engine.Config{TPS: 60}, &walker{seed: 1}, nil, 600, 4)
+	err := engine.CheckSync(engine.Config{TPS: 60}, &walker{seed: 1}, 600, 4)
 	fmt.Println("deterministic walker:", err)
 
-	err = engine.CheckSync(engine.Config{TPS: 60}, &walker{seed: 1, leaky: true}, nil, 600, 4)
+	err = engine.CheckSync(engine.Config{TPS: 60}, &walker{seed: 1, leaky: true}, 600, 4)
 	var se *engine.SyncError
 	if errors.As(err, &se) {
 		fmt.Println("leaky walker: tick", se.Tick, "differs")

@@ -11,44 +11,22 @@ import (
 )
 
 // drift is a small deterministic game for sync tests: particles that a
-// seeded generator kicks, and a jump read from its input. From tick
-// bugAt on it can misbehave as games do.
+// seeded generator kicks, and a jump read from its input (Tick.Input, one
+// byte: 1 for a press). From tick bugAt on it can misbehave as games do.
 type drift struct {
 	x, v    [16]float64
 	rng     uint64
 	jumps   int
-	in      *pad
 	bugAt   uint64
 	bug     string // "map", "time", "unsaved", "" for none
 	hidden  float64
 	updates int
 }
 
-// pad is the game's per-tick input: a button with edges, ended each tick
-// by the platform.
-type pad struct{ down, pressed bool }
-
-func (p *pad) Save(dst []byte) []byte { return append(dst, b2u(p.down), b2u(p.pressed)) }
-func (p *pad) Load(src []byte) error {
-	if len(src) != 2 {
-		return errors.New("pad: bad state")
-	}
-	p.down, p.pressed = src[0] == 1, src[1] == 1
-	return nil
-}
-func (p *pad) EndTick() { p.pressed = false }
-
-func b2u(b bool) byte {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func (d *drift) Update(t Tick) error {
 	d.updates++
 	dt := t.DtSeconds()
-	if d.in != nil && d.in.pressed {
+	if t.Input.Players() > 0 && t.Input.Player(0)[0] == 1 {
 		d.jumps++
 		d.v[0] += 3
 	}
@@ -104,27 +82,36 @@ func (d *drift) Load(src []byte) error {
 	return nil
 }
 
-// bot presses the pad's button on every 7th frame, from Begin, as a
-// player's hand would between frames.
+// bot presses the jump button on every 7th frame, from Begin, as a
+// player's hand would between frames; its Input hands the press to the
+// next tick that runs, once, as a game's Input does with a device's edge.
 type bot struct {
 	*drift
-	frame int
+	frame   int
+	pressed bool
 }
 
 func (b *bot) Begin(Frame) error {
 	b.frame++
 	if b.frame%7 == 0 {
-		b.in.down, b.in.pressed = true, true
+		b.pressed = true
 	}
 	return nil
 }
 
+func (b *bot) Input(_ Tick, dst []byte) {
+	if b.pressed {
+		dst[0], b.pressed = 1, false
+	}
+}
+
 // TestSyncTestPassesADeterministicGame: every tick is run depth+1 times
-// and nothing is reported; the input's presses count once each.
+// and nothing is reported; a rerun reads the Tick.Input its tick first
+// read, so each press counts once.
 func TestSyncTestPassesADeterministicGame(t *testing.T) {
 	for _, depth := range []int{1, 2, 8} {
-		g := &bot{drift: &drift{rng: 1, in: &pad{}}}
-		if err := CheckSync(Config{TPS: 60}, g, g.in, 600, depth); err != nil {
+		g := &bot{drift: &drift{rng: 1}}
+		if err := CheckSync(Config{TPS: 60, InputSize: 1}, g, 600, depth); err != nil {
 			t.Fatalf("depth %d: %v", depth, err)
 		}
 		if want := 600 + (600-(depth-1))*depth; g.updates != want {
@@ -142,7 +129,7 @@ func TestSyncTestPassesADeterministicGame(t *testing.T) {
 func TestSyncTestFindsPlantedBugs(t *testing.T) {
 	for _, bug := range []string{"map", "time", "unsaved"} {
 		g := &drift{rng: 1, bug: bug, bugAt: 300}
-		err := CheckSync(Config{TPS: 60}, g, nil, 600, 4)
+		err := CheckSync(Config{TPS: 60}, g, 600, 4)
 		var se *SyncError
 		if !errors.As(err, &se) {
 			t.Errorf("%s: CheckSync = %v, want a *SyncError", bug, err)
@@ -156,10 +143,10 @@ func TestSyncTestFindsPlantedBugs(t *testing.T) {
 
 // TestSyncTestNeedsASaver and a depth in range.
 func TestSyncTestNeedsASaver(t *testing.T) {
-	if err := CheckSync(Config{}, UpdateFunc(func(Tick) error { return nil }), nil, 10, 2); err == nil || !strings.Contains(err.Error(), "engine.Saver") {
+	if err := CheckSync(Config{}, UpdateFunc(func(Tick) error { return nil }), 10, 2); err == nil || !strings.Contains(err.Error(), "engine.Saver") {
 		t.Errorf("a game without Save and Load: %v", err)
 	}
-	if err := CheckSync(Config{}, &drift{}, nil, 10, MaxSyncDepth+1); err == nil || !strings.Contains(err.Error(), "depth 9") {
+	if err := CheckSync(Config{}, &drift{}, 10, MaxSyncDepth+1); err == nil || !strings.Contains(err.Error(), "depth 9") {
 		t.Errorf("depth 9: %v", err)
 	}
 }
@@ -171,7 +158,7 @@ func TestSyncTestAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.SyncTest(8, nil); err != nil {
+	if err := l.SyncTest(8); err != nil {
 		t.Fatal(err)
 	}
 	tk := l.Timestep().Advance(time.Second / 30).Tick(0)

@@ -1,9 +1,12 @@
 package gfx
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/fixstep/fixstep/app/apptest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -46,7 +49,8 @@ func onMain(f func()) {
 
 // openWindow opens a hidden w×h window on the main thread. Without a GL
 // context the test is skipped, except in CI (CI=true), where it fails: a GL
-// test that cannot run there has not passed.
+// test that cannot run there has not passed (apptest.SkipWithoutGL). Any
+// other error fails it.
 func openWindow(t *testing.T, cfg WindowConfig) *Window {
 	t.Helper()
 	cfg.Hidden = true
@@ -54,10 +58,8 @@ func openWindow(t *testing.T, cfg WindowConfig) *Window {
 	var err error
 	onMain(func() { w, err = NewWindow(cfg) })
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no GL context in CI: %v", err)
-		}
-		t.Skipf("no GL context: %v", err)
+		apptest.SkipWithoutGL(t, err.Error())
+		t.Fatalf("NewWindow(%+v): %v", cfg, err)
 	}
 	t.Cleanup(func() { onMain(func() { w.Close() }) })
 	return w
@@ -80,4 +82,14 @@ func withRenderer(f func(r *Renderer) error) error {
 		err = f(r)
 	})
 	return err
+}
+
+// TestNoDisplayIsNoGL: the error NewWindow returns without a display is
+// one apptest.SkipWithoutGL knows, so a game's test skips on it (outside
+// CI) instead of failing.
+func TestNoDisplayIsNoGL(t *testing.T) {
+	err := noDisplay(errors.New("No available video device"))
+	if !errors.Is(err, ErrNoDisplay) || !apptest.NoGL(err.Error()) {
+		t.Errorf("%v: apptest.NoGL = false, want true", err)
+	}
 }

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/app/apptest"
 )
 
 // startXvfb starts a virtual X server for the test and returns its DISPLAY.
@@ -24,10 +26,7 @@ func startXvfb(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("Xvfb")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("Xvfb not installed in CI (make deps installs xvfb)")
-		}
-		t.Skip("Xvfb not installed")
+		apptest.Missing(t, "Xvfb not installed (make deps installs xvfb): %v", err)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -6,8 +6,8 @@
 // several. Actions reads a State through Bindings (loaded from a small text
 // file), so game code asks in.Pressed(Jump) and never names a key. A game
 // turns them into its own per-tick input value (engine.Inputter), which its
-// Update reads and package replay records; State's Save and Load serve a
-// sync test of a game that still reads the devices in Update.
+// Update reads and package replay records: a State is never saved, since
+// nothing that simulates reads it.
 //
 // The package is pure Go: the SDL adapter that feeds a State lives in gfx.
 package input

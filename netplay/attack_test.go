@@ -125,9 +125,9 @@ func TestEndStateDesync(t *testing.T) {
 	w.nodes[1].g.pos[0] += 7 // node 1's last tick drifts
 	w.run(5 * time.Second)
 	for i, n := range w.nodes {
-		var de *DesyncError
-		if !errors.As(n.err, &de) || de.Tick != end-1 {
-			t.Errorf("node %d: %v, want a desync after tick %d", i, n.err, end-1)
+		var de *engine.DesyncError
+		if !errors.As(n.err, &de) || de.Tick != end {
+			t.Errorf("node %d: %v, want a desync before tick %d", i, n.err, end)
 		}
 	}
 }

@@ -52,8 +52,8 @@
 //     500 ms of silence and a *DisconnectError after 2 s.
 //   - Desync detection: every second of game time (Config.HashEvery) the
 //     peers exchange the FNV-1a hash of the saved state after a tick that
-//     can no longer roll back; on a mismatch both stop with a *DesyncError
-//     naming the tick.
+//     can no longer roll back; on a mismatch both stop with an
+//     *engine.DesyncError naming the tick and the peer.
 //   - Recording: a TickListener (SetTickListener; replay.RecordSession makes one)
 //     hears every tick once it is final, with every player's input, so
 //     either peer's recording replays the whole match.

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -503,7 +504,7 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 	switch {
 	case pk.reason == byeDesync:
 		s.stats.Desyncs++
-		s.fail(&DesyncError{Tick: uint64(pk.tick), Player: p.player})
+		s.fail(desync(uint64(pk.tick), p.player, 0, 0))
 	case pk.reason == byeDone && s.cfg.EndTick > 0 && uint64(pk.tick) >= s.cfg.EndTick && p.kind != peerSpectator:
 		// It had all it needed from us (it waits for our acks), and we
 		// have its inputs (we acknowledged them), or it would not end.
@@ -553,7 +554,7 @@ func (s *Session) watch(now time.Duration) {
 // stopped sends the bye that s.err calls for, once, and returns s.err.
 func (s *Session) stopped(now time.Duration) error {
 	if !s.byeSent {
-		if d, ok := s.err.(*DesyncError); ok {
+		if d := (*engine.DesyncError)(nil); errors.As(s.err, &d) {
 			s.bye(byeDesync, uint32(d.Tick), 0)
 		} else if s.err == engine.ErrStopped {
 			s.bye(byeDone, uint32(s.cfg.EndTick), s.final.hash)

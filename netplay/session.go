@@ -261,7 +261,7 @@ func (s *Session) Running() bool { return s.started }
 func (s *Session) Err() error { return s.err }
 
 // Update runs one loop tick of the networked game (see Session). It
-// returns the game's errors, and a *FingerprintError, *DesyncError or
+// returns the game's errors, and a *FingerprintError, *engine.DesyncError or
 // *DisconnectError when the session stops; every later call returns the
 // same error.
 func (s *Session) Update(t engine.Tick) error {
@@ -630,6 +630,13 @@ func (s *Session) ourHash(c int) (uint64, bool) {
 	return h.hash, h.ok && h.tick == c
 }
 
+// desync is the error a desync before tick n with the peer at index
+// player stops the session with: ours and theirs are zero when the peer
+// reported it.
+func desync(n uint64, player int, ours, theirs uint64) error {
+	return fmt.Errorf("netplay: %w", &engine.DesyncError{Tick: n, Other: playerName(player), Ours: ours, Theirs: theirs})
+}
+
 // compareHash stops the session on a mismatch.
 func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
@@ -638,7 +645,7 @@ func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 		return
 	}
 	s.stats.Desyncs++
-	s.fail(&DesyncError{Tick: uint64(c - 1), Player: p.player, Ours: ours, Theirs: theirs})
+	s.fail(desync(uint64(c), p.player, ours, theirs))
 }
 
 // fail stops the session with err, unless it stopped already, and

@@ -385,14 +385,15 @@ func TestDesync(t *testing.T) {
 	w.nodes[1].g.pos[0] += 1000 // node 1's world drifts
 	w.run(3 * time.Second)
 	for i, n := range w.nodes {
-		var de *DesyncError
-		if !errors.As(n.err, &de) || de.Tick%60 != 59 {
+		var de *engine.DesyncError
+		if !errors.As(n.err, &de) || de.Tick == 0 || de.Tick%60 != 0 || de.Other != fmt.Sprintf("player %d", 2-i) {
 			t.Errorf("node %d: %v, want a desync", i, n.err)
 			continue
 		}
 		t.Logf("node %d: %v", i, n.err)
 	}
-	if w.nodes[0].err.(*DesyncError).Tick != w.nodes[1].err.(*DesyncError).Tick {
+	var de0, de1 *engine.DesyncError
+	if errors.As(w.nodes[0].err, &de0) && errors.As(w.nodes[1].err, &de1) && de0.Tick != de1.Tick {
 		t.Error("the peers name different ticks")
 	}
 }

@@ -81,30 +81,6 @@ func (e *SeatError) Error() string {
 	return fmt.Sprintf("netplay: refused by %v: its %d spectator seats are all taken", e.Addr, e.Seats)
 }
 
-// DesyncError is what Update returns when the peers' confirmed states
-// differ: the game's update is not a function of its state and inputs on
-// every peer (see engine.SyncTest to find out why). Both peers stop.
-type DesyncError struct {
-	// Tick is the tick after which the saved states first differed, of
-	// those compared (every Config.HashEvery ticks).
-	Tick uint64
-	// Player is the index of the peer whose hash differs (0 for player
-	// 1; -1: the host of a spectator).
-	Player int
-	// Ours and Theirs are the hashes of the two saved states; zero when
-	// the peer reported the desync and this session stopped with it.
-	Ours, Theirs uint64
-}
-
-// Error names the tick and the peer, players numbered from 1 as the
-// flags and the docs number them.
-func (e *DesyncError) Error() string {
-	if e.Ours == 0 && e.Theirs == 0 {
-		return fmt.Sprintf("netplay: desync after tick %d, reported by %s", e.Tick, playerName(e.Player))
-	}
-	return fmt.Sprintf("netplay: desync after tick %d: %s's state hash is %016x, ours %016x", e.Tick, playerName(e.Player), e.Theirs, e.Ours)
-}
-
 // playerName names the player at index i for a person: "player 1" for
 // index 0, "the host" for -1 (a spectator's).
 func playerName(i int) string {

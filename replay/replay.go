@@ -62,20 +62,6 @@ type Header struct {
 	TPS, Players int
 }
 
-// DesyncError is what a replay returns when the game's state after a tick
-// is not the state the recording saw: the game, or its build, simulates
-// differently.
-type DesyncError struct {
-	// Tick is the number of ticks run when the hashes were taken.
-	Tick uint64
-	// Want is the recorded hash, Got the replay's.
-	Want, Got uint64
-}
-
-func (e *DesyncError) Error() string {
-	return fmt.Sprintf("replay: the state after tick %d differs from the recording's (hash %016x, recorded %016x): the game or its build simulates differently", e.Tick, e.Got, e.Want)
-}
-
 // hasher hashes the game's saved state, and every input the run read: the
 // state hashes a recording holds cover its inputs too.
 type hasher struct {
@@ -449,7 +435,8 @@ func (p *Player) check(ran uint64) error {
 			continue // a hash between two ticks of an earlier chunk: not written by this package
 		}
 		if got := p.h.hash(); got != want.Hash {
-			return &DesyncError{Tick: want.Tick, Want: want.Hash, Got: got}
+			de := &engine.DesyncError{Tick: want.Tick, Other: "the recording", Ours: got, Theirs: want.Hash}
+			return fmt.Errorf("replay %s: %w: the game or its build simulates differently", p.path, de)
 		}
 		p.verified++
 	}

@@ -159,15 +159,16 @@ func TestReplayAcrossAResize(t *testing.T) {
 }
 
 // TestReplayFindsTheTickThatDiffers: a game that simulates differently
-// from tick 200 fails its replay with a DesyncError at the first hash
-// after it.
+// from tick 200 fails its replay with an engine.DesyncError at the first
+// hash after it, naming the recording and the two hashes.
 func TestReplayFindsTheTickThatDiffers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
 	record(t, path, &aimer{winW: 800}, 600)
 	_, err := play(t, path, &aimer{winW: 800, bugAt: 200})
-	var de *DesyncError
-	if !errors.As(err, &de) || de.Tick != 240 {
-		t.Fatalf("replay of a changed game: %v, want a DesyncError at tick 240", err)
+	var de *engine.DesyncError
+	if !errors.As(err, &de) || de.Tick != 240 || de.Other != "the recording" || de.Ours == de.Theirs || de.Ours == 0 ||
+		!strings.HasPrefix(err.Error(), "replay "+path+": desync before tick 240: the recording's state hash is ") {
+		t.Fatalf("replay of a changed game: %v, want a desync before tick 240", err)
 	}
 }
 
@@ -368,7 +369,7 @@ func TestRecordSession(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.fxr")
 	record(bad, 120)
-	var de *DesyncError
+	var de *engine.DesyncError
 	if _, err := play(bad, 2); !errors.As(err, &de) || de.Tick != 120 {
 		t.Errorf("a recording whose state at tick 120 was not the game's: %v, want a desync at 120", err)
 	}

@@ -434,7 +434,7 @@ func runWindow(o options, cfg engine.Config, sc *arena.Scene, snd *sounds, keys 
 	g.loop, g.net, g.local = m.loop, m.np, o.Net.Local()
 	o.Pin(g.loop) // Run calls QualityChanged with the level before the first frame
 	// Update reads only Tick.Input: the sync test saves no device state.
-	if err := o.StartSyncTest(g.loop, nil); err != nil {
+	if err := o.StartSyncTest(g.loop); err != nil {
 		return err
 	}
 	w.watch(g.loop)
@@ -573,7 +573,7 @@ func runHeadless(o options, cfg engine.Config, sc *arena.Scene, stdout io.Writer
 	defer m.close()
 	loop := m.loop
 	// Update reads only Tick.Input: the sync test saves no device state.
-	if err := o.StartSyncTest(loop, nil); err != nil {
+	if err := o.StartSyncTest(loop); err != nil {
 		return err
 	}
 	w.watch(loop)

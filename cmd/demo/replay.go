@@ -108,7 +108,7 @@ func replay(path string, stdout io.Writer) error { return replayWith(path, stdou
 // replayWith re-runs a recording (-record's, alone or of a match, from any
 // peer) headless, as fast as the CPU allows, through package replay: it
 // stops at the first tick whose state hash differs (a
-// *replay.DesyncError), replays a killed run to its last chunk, and
+// *engine.DesyncError), replays a killed run to its last chunk, and
 // re-runs a recording that ended in a panic to that panic, which must
 // happen at the same tick with the same message. A signal (w, when not
 // nil) stops it. before, when not nil, runs before each tick's update:

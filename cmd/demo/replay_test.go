@@ -138,8 +138,8 @@ func TestReplayReportsDivergence(t *testing.T) {
 			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
 	})
-	var de *fxreplay.DesyncError
-	if !errors.As(err, &de) || de.Tick != 300 || de.Got == de.Want {
+	var de *engine.DesyncError
+	if !errors.As(err, &de) || de.Tick != 300 || de.Ours == de.Theirs {
 		t.Errorf("replay of a changed simulation: %v, want a desync at tick 300", err)
 	}
 }

@@ -132,7 +132,6 @@ func gameFiles(root, name, module string) ([]file, error) {
 		s = strings.Replace(s, "// Command skeleton is the smallest complete fixstep game:", "// Command "+name+" is a fixstep game, started from the engine's cmd/skeleton:", 1)
 		s = strings.Replace(s, "// Copy it to start your own: make new NAME=mygame.\n", "", 1)
 		s = strings.ReplaceAll(s, `"skeleton"`, `"`+name+`"`)
-		s = strings.ReplaceAll(s, "FIXSTEP_SKELETON_", "FIXSTEP_GAME_")
 		return []byte(s)
 	}
 	var out []file

@@ -5,44 +5,35 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/app/apptest"
 )
 
-// TestMain lets a test run the game's main in a child process: SDL must
-// own the main thread, which the test runner keeps.
-func TestMain(m *testing.M) {
-	if os.Getenv("FIXSTEP_SKELETON_MAIN") == "1" {
-		os.Args = append([]string{"skeleton"}, strings.Fields(os.Getenv("FIXSTEP_SKELETON_ARGS"))...)
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+// TestMain lets a test run the game's main in a child process
+// (apptest.Start): SDL must own the main thread, which the test runner
+// keeps.
+func TestMain(m *testing.M) { apptest.RunMain(m, name, main) }
 
-func skipWithoutGL(t *testing.T, out string) {
-	t.Helper()
-	if os.Getenv("CI") != "true" && strings.Contains(out, "no display") {
-		t.Skipf("no GL context: %s", out)
-	}
-}
-
-// run runs the skeleton with args to its end, in a window under SDL's
-// offscreen driver unless args say -headless, and returns its stdout and
-// stderr. A windowed run without a GL context skips the test (outside CI).
+// run runs the game with args (split at spaces) to its end, in a window
+// under SDL's offscreen driver unless args say -headless, and returns its
+// stdout and stderr. A windowed run without a GL context skips the test
+// (outside CI); another failure fails it.
 func run(t *testing.T, args string) (stdout, stderr string) {
 	t.Helper()
-	cmd, out, errOut := skeleton(t, args)
-	if err := cmd.Wait(); err != nil {
-		skipWithoutGL(t, errOut.String())
-		t.Fatalf("skeleton %s: %v\n%s%s", args, err, out, errOut)
-	}
-	return out.String(), errOut.String()
+	return apptest.Run(t, strings.Fields(args)...)
+}
+
+// start starts the game in a child process with args (split at spaces),
+// headless or under SDL's offscreen driver.
+func start(t *testing.T, args string) *apptest.Child {
+	t.Helper()
+	return apptest.Start(t, strings.Fields(args)...)
 }
 
 // TestSkeletonRuns runs the skeleton for 30 frames under SDL's offscreen
@@ -98,17 +89,16 @@ func TestSkeletonRecordAndReplay(t *testing.T) {
 // the other stops there too, cleanly.
 func TestSkeletonNetplay(t *testing.T) {
 	addr, dir := freeUDP(t), t.TempDir()
-	host, _, hostErr := skeleton(t, "-frames 240 -host "+addr+" -record "+dir+"/host.fxr")
-	join, _, joinErr := skeleton(t, "-frames 240 -join "+addr+" -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
+	host := start(t, "-frames 240 -host "+addr+" -record "+dir+"/host.fxr")
+	join := start(t, "-frames 240 -join "+addr+" -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
 	for _, p := range []struct {
 		name string
-		cmd  *exec.Cmd
-		out  *bytes.Buffer
-	}{{"host", host, hostErr}, {"join", join, joinErr}} {
-		err := p.cmd.Wait()
-		out := p.out.String()
+		*apptest.Child
+	}{{"host", host}, {"join", join}} {
+		err := p.Wait()
+		out := p.Stderr.String()
 		if err != nil {
-			skipWithoutGL(t, out)
+			apptest.SkipWithoutGL(t, out)
 			t.Errorf("%s: %v\n%s", p.name, err, out)
 			continue
 		}
@@ -137,27 +127,12 @@ func TestBadFlagExitsOne(t *testing.T) {
 		{"-frames x", 1, `invalid value "x" for flag -frames`},
 		{"-h", 0, "-synctest"},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+c.args)
+		cmd := apptest.Command(strings.Fields(c.args)...)
 		out, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(string(out), c.want) {
 			t.Errorf("%s: exit status %d, want %d, with %q in:\n%s", c.args, code, c.code, c.want, out)
 		}
 	}
-}
-
-// skeleton starts the game in a child process with args, headless or
-// under SDL's offscreen driver; its stdout and stderr are kept apart.
-func skeleton(t *testing.T, args string) (cmd *exec.Cmd, stdout, stderr *bytes.Buffer) {
-	t.Helper()
-	cmd = exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen", "FIXSTEP_SKELETON_MAIN=1", "FIXSTEP_SKELETON_ARGS="+args)
-	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, stdout, stderr
 }
 
 var stateHash = regexp.MustCompile(`^state-hash=([0-9a-f]{16})\n$`)
@@ -166,13 +141,13 @@ var stateHash = regexp.MustCompile(`^state-hash=([0-9a-f]{16})\n$`)
 // it printed, failing the test for any other exit or output.
 func hashOf(t *testing.T, args string) string {
 	t.Helper()
-	cmd, stdout, stderr := skeleton(t, args)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("skeleton %s: %v\n%s%s", args, err, stdout, stderr)
+	c := start(t, args)
+	if err := c.Wait(); err != nil {
+		t.Fatalf("%s: %v\n%s%s", args, err, &c.Stdout, &c.Stderr)
 	}
-	m := stateHash.FindStringSubmatch(stdout.String())
+	m := stateHash.FindStringSubmatch(c.Stdout.String())
 	if m == nil {
-		t.Fatalf("skeleton %s: stdout %q, want state-hash=<16 hex digits>\n%s", args, stdout, stderr)
+		t.Fatalf("%s: stdout %q, want state-hash=<16 hex digits>\n%s", args, &c.Stdout, &c.Stderr)
 	}
 	return m[1]
 }
@@ -204,18 +179,17 @@ func TestHeadlessModesAgree(t *testing.T) {
 // replays alone to that hash.
 func TestHeadlessNetplay(t *testing.T) {
 	addr, dir := freeUDP(t), t.TempDir()
-	host, hostOut, hostErr := skeleton(t, "-headless -ticks 180 -host "+addr+" -bot 1 -record "+dir+"/host.fxr")
-	join, joinOut, joinErr := skeleton(t, "-headless -ticks 180 -join "+addr+" -bot 2 -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
+	host := start(t, "-headless -ticks 180 -host "+addr+" -bot 1 -record "+dir+"/host.fxr")
+	join := start(t, "-headless -ticks 180 -join "+addr+" -bot 2 -netsim latency=20ms,jitter=5ms -record "+dir+"/join.fxr")
 	var hashes []string
 	for _, p := range []struct {
-		name        string
-		cmd         *exec.Cmd
-		out, stderr *bytes.Buffer
-	}{{"host", host, hostOut, hostErr}, {"join", join, joinOut, joinErr}} {
-		err := p.cmd.Wait()
-		m := stateHash.FindStringSubmatch(p.out.String())
-		if err != nil || m == nil || !strings.Contains(p.stderr.String(), " desyncs=0 ") {
-			t.Fatalf("%s: %v, stdout %q, want state-hash= and desyncs=0:\n%s", p.name, err, p.out, p.stderr)
+		name string
+		*apptest.Child
+	}{{"host", host}, {"join", join}} {
+		err := p.Wait()
+		m := stateHash.FindStringSubmatch(p.Stdout.String())
+		if err != nil || m == nil || !strings.Contains(p.Stderr.String(), " desyncs=0 ") {
+			t.Fatalf("%s: %v, stdout %q, want state-hash= and desyncs=0:\n%s", p.name, err, &p.Stdout, &p.Stderr)
 		}
 		hashes = append(hashes, m[1])
 	}
@@ -234,18 +208,18 @@ func TestHeadlessNetplay(t *testing.T) {
 // and its recording, whose every tick is final, replays to exit 0.
 func TestPeerVanished(t *testing.T) {
 	addr, rec := freeUDP(t), filepath.Join(t.TempDir(), "host.fxr")
-	host, _, hostErr := skeleton(t, "-headless -host "+addr+" -bot 1 -record "+rec)
-	join, _, _ := skeleton(t, "-headless -join "+addr+" -bot 2")
+	host := start(t, "-headless -host "+addr+" -bot 1 -record "+rec)
+	join := start(t, "-headless -join "+addr+" -bot 2")
 	time.Sleep(1500 * time.Millisecond) // the handshake, then a second of play
-	join.Process.Signal(syscall.SIGKILL)
+	join.Cmd.Process.Signal(syscall.SIGKILL)
 	join.Wait()
 	err := host.Wait()
-	if code := host.ProcessState.ExitCode(); code != 3 || !strings.Contains(hostErr.String(), name+": player 2 disconnected") {
-		t.Fatalf("host: %v, exit status %d, want 3 and \"player 2 disconnected\":\n%s", err, code, hostErr)
+	if code := host.Cmd.ProcessState.ExitCode(); code != 3 || !strings.Contains(host.Stderr.String(), name+": player 2 disconnected") {
+		t.Fatalf("host: %v, exit status %d, want 3 and \"player 2 disconnected\":\n%s", err, code, &host.Stderr)
 	}
-	cmd, out, stderr := skeleton(t, "-headless -replay "+rec)
-	if err := cmd.Wait(); err != nil || !stateHash.MatchString(out.String()) || !strings.Contains(stderr.String(), "state hashes verified") {
-		t.Errorf("-replay of the host's recording: %v, want exit 0 and its state-hash:\n%s%s", err, out, stderr)
+	c := start(t, "-headless -replay "+rec)
+	if err := c.Wait(); err != nil || !stateHash.MatchString(c.Stdout.String()) || !strings.Contains(c.Stderr.String(), "state hashes verified") {
+		t.Errorf("-replay of the host's recording: %v, want exit 0 and its state-hash:\n%s%s", err, &c.Stdout, &c.Stderr)
 	}
 }
 
@@ -265,13 +239,8 @@ var noGarbage = regexp.MustCompile(` allocs_per_frame=0\.000 gc_cycles=0\b`)
 // and the GC never runs, headless on a bot and in a window.
 func TestSkeletonZeroGarbage(t *testing.T) {
 	for _, args := range []string{"-headless -ticks 600 -sim-frame 16ms -bot 3", "-frames 400 -fps-cap 4000"} {
-		cmd, stdout, stderr := skeleton(t, args)
-		err := cmd.Wait()
-		if err != nil {
-			skipWithoutGL(t, stderr.String())
-			t.Fatalf("%s: %v\n%s%s", args, err, stdout, stderr)
-		}
-		if !noGarbage.MatchString(stderr.String()) {
+		_, stderr := run(t, args)
+		if !noGarbage.MatchString(stderr) {
 			t.Errorf("%s: garbage in the steady state:\n%s", args, stderr)
 		}
 	}

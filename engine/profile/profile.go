@@ -6,10 +6,10 @@
 //	var prof profile.Flags
 //	prof.Register(flag.CommandLine)
 //	flag.Parse()
-//	session, err := prof.Start()
+//	capture, err := prof.Start()
 //	if err != nil { ... }
-//	defer session.Stop()
-//	cfg := engine.Config{ProfilePhases: session.Active()}
+//	defer capture.Stop()
+//	cfg := engine.Config{ProfilePhases: capture.Active()}
 //
 // It imports only the standard library.
 package profile
@@ -54,8 +54,10 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Addr, "pprof", "", `serve net/http/pprof on this address (":6060" means 127.0.0.1:6060)`)
 }
 
-// Session is the profiles a Start began.
-type Session struct {
+// Capture is the profiles a Start began, written until Stop: the CPU
+// profile, the allocation profile, the execution trace and the pprof
+// server the Flags ask for.
+type Capture struct {
 	cpu, trace *output
 	mem        *output
 	server     *http.Server
@@ -142,26 +144,26 @@ func (o *output) discard() {
 
 // Start begins the profiles f asks for. On error it stops what it started
 // and leaves no file behind. The same path for two profiles is an error.
-func (f Flags) Start() (*Session, error) {
-	s := &Session{}
-	if err := s.start(f); err != nil {
-		for _, o := range []*output{s.cpu, s.trace, s.mem} {
+func (f Flags) Start() (*Capture, error) {
+	c := &Capture{}
+	if err := c.start(f); err != nil {
+		for _, o := range []*output{c.cpu, c.trace, c.mem} {
 			if o != nil {
 				o.discard()
 			}
 		}
-		if s.cpu != nil {
+		if c.cpu != nil {
 			rpprof.StopCPUProfile()
 		}
-		if s.trace != nil {
+		if c.trace != nil {
 			trace.Stop()
 		}
-		if s.server != nil {
-			s.server.Close()
+		if c.server != nil {
+			c.server.Close()
 		}
-		return &Session{}, err
+		return &Capture{}, err
 	}
-	return s, nil
+	return c, nil
 }
 
 // Outputs returns the files the flags ask to write, by flag name, for a
@@ -176,7 +178,7 @@ func (f Flags) Outputs() map[string]string {
 	return m
 }
 
-func (s *Session) start(f Flags) error {
+func (c *Capture) start(f Flags) error {
 	if f.Mem != "" && (f.Mem == f.CPU || f.Mem == f.Trace) || f.CPU != "" && f.CPU == f.Trace {
 		return errors.New("profile: -cpuprofile, -memprofile and -trace need three different files")
 	}
@@ -187,7 +189,7 @@ func (s *Session) start(f Flags) error {
 		if err != nil {
 			return err
 		}
-		s.mem = o
+		c.mem = o
 		runtime.MemProfileRate = 1
 	}
 	if f.CPU != "" {
@@ -195,9 +197,9 @@ func (s *Session) start(f Flags) error {
 		if err != nil {
 			return err
 		}
-		s.cpu = o
+		c.cpu = o
 		if err := rpprof.StartCPUProfile(o); err != nil {
-			s.cpu = nil
+			c.cpu = nil
 			o.discard()
 			return fmt.Errorf("profile: -cpuprofile: %w", err)
 		}
@@ -207,9 +209,9 @@ func (s *Session) start(f Flags) error {
 		if err != nil {
 			return err
 		}
-		s.trace = o
+		c.trace = o
 		if err := trace.Start(o); err != nil {
-			s.trace = nil
+			c.trace = nil
 			o.discard()
 			return fmt.Errorf("profile: -trace: %w", err)
 		}
@@ -229,25 +231,25 @@ func (s *Session) start(f Flags) error {
 		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-		s.server = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-		s.addr = ln.Addr().String()
-		go s.server.Serve(ln)
+		c.server = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		c.addr = ln.Addr().String()
+		go c.server.Serve(ln)
 	}
 	return nil
 }
 
 // Active reports whether a CPU profile, trace or pprof server runs: then
 // the loop should label its phases (engine.Config.ProfilePhases).
-func (s *Session) Active() bool { return s.cpu != nil || s.trace != nil || s.server != nil }
+func (c *Capture) Active() bool { return c.cpu != nil || c.trace != nil || c.server != nil }
 
 // Addr returns the pprof server's address, "" when there is none.
-func (s *Session) Addr() string { return s.addr }
+func (c *Capture) Addr() string { return c.addr }
 
 // Stop flushes every profile and puts each in its place; it is safe to
 // call twice. A profile that could not be written completely (a full disk)
 // is an error naming it, and no truncated file is left.
-func (s *Session) Stop() error {
-	return s.stop(false)
+func (c *Capture) Stop() error {
+	return c.stop(false)
 }
 
 // Discard stops every profile like Stop but writes none: each stays as it
@@ -255,35 +257,35 @@ func (s *Session) Stop() error {
 // before its loop started (a bad flag, a bindings file that does not
 // parse, no display), so a failed start never replaces the profile of an
 // earlier run. Safe after Stop, and twice.
-func (s *Session) Discard() {
-	s.stop(true)
+func (c *Capture) Discard() {
+	c.stop(true)
 }
 
-func (s *Session) stop(discard bool) error {
+func (c *Capture) stop(discard bool) error {
 	var errs []error
-	if s.cpu != nil {
+	if c.cpu != nil {
 		rpprof.StopCPUProfile()
-		errs = append(errs, s.cpu.end(discard))
-		s.cpu = nil
+		errs = append(errs, c.cpu.end(discard))
+		c.cpu = nil
 	}
-	if s.trace != nil {
+	if c.trace != nil {
 		trace.Stop()
-		errs = append(errs, s.trace.end(discard))
-		s.trace = nil
+		errs = append(errs, c.trace.end(discard))
+		c.trace = nil
 	}
-	if s.mem != nil {
+	if c.mem != nil {
 		if !discard {
 			runtime.GC() // up-to-date statistics
-			if err := rpprof.Lookup("allocs").WriteTo(s.mem, 0); err != nil && s.mem.err == nil {
-				s.mem.err = err
+			if err := rpprof.Lookup("allocs").WriteTo(c.mem, 0); err != nil && c.mem.err == nil {
+				c.mem.err = err
 			}
 		}
-		errs = append(errs, s.mem.end(discard))
-		s.mem = nil
+		errs = append(errs, c.mem.end(discard))
+		c.mem = nil
 	}
-	if s.server != nil {
-		errs = append(errs, s.server.Close())
-		s.server = nil
+	if c.server != nil {
+		errs = append(errs, c.server.Close())
+		c.server = nil
 	}
 	return errors.Join(errs...)
 }

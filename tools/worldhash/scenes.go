@@ -281,7 +281,7 @@ func demo() (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := loop.SyncTest(2, nil); err != nil {
+	if err := loop.SyncTest(2); err != nil {
 		return 0, err
 	}
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
