@@ -23,7 +23,9 @@ func BenchmarkRollback8(b *testing.B) {
 		}
 		for _, t := range ticks {
 			t.Rerun = true
-			s.Update(t)
+			if err := s.Update(t); err != nil {
+				b.Fatal(err)
+			}
 			state = s.Save(state[:0])
 		}
 	}
@@ -37,7 +39,9 @@ func BenchmarkTick(b *testing.B) {
 		if err := s.Load(saved); err != nil { // the same tick every time, not a world at rest
 			b.Fatal(err)
 		}
-		s.Update(ticks[0])
+		if err := s.Update(ticks[0]); err != nil {
+			b.Fatal(err)
+		}
 		state = s.Save(state[:0])
 	}
 }
@@ -59,13 +63,21 @@ func rollbackScene(b *testing.B) (*Scene, []engine.Tick, []byte) {
 		b.Fatal(err)
 	}
 	f := ts.Advance(2*1e9 + 8*16_666_667)
+	in := engine.NewInputs(make([]byte, InputSize), InputSize, 0) // the player stands still
+	tick := func(i int) engine.Tick {
+		t := f.Tick(i)
+		t.Input = in
+		return t
+	}
 	for i := range f.Ticks - 8 {
-		s.Update(f.Tick(i))
+		if err := s.Update(tick(i)); err != nil {
+			b.Fatal(err)
+		}
 	}
 	saved := s.Save(nil)
 	var ticks []engine.Tick
 	for i := f.Ticks - 8; i < f.Ticks; i++ {
-		ticks = append(ticks, f.Tick(i))
+		ticks = append(ticks, tick(i))
 	}
 	return s, ticks, saved
 }
