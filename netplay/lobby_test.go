@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // lobbyTable is a host's lobby and its joiners' on one MemNet and one
@@ -275,5 +277,87 @@ func TestLobbyNoHost(t *testing.T) {
 	var de *DisconnectError
 	if !errors.As(err, &de) || !de.Handshake || de.Addr != addr(0) {
 		t.Fatalf("no host: %v, want a handshake *DisconnectError", err)
+	}
+}
+
+// TestSessionWithLobby: four sessions made with Config.Lobby, a host's
+// and three joiners' that arrive one by one (each learns the count, then
+// makes its session): they run no tick while seating, then play a match
+// of 200 ticks to its end, every peer in one state, hashes compared.
+func TestSessionWithLobby(t *testing.T) {
+	clk := &fakeClock{now: time.Second}
+	net := NewMemNet()
+	type peer struct {
+		s   *Session
+		g   *testGame
+		ts  engine.Timestep
+		err error
+	}
+	newPeer := func(l *Lobby, at netip.AddrPort, seed uint64) *peer {
+		c := lobbyCfg(clk, seed)
+		c.Lobby, c.EndTick = l, 200
+		p := &peer{g: &testGame{player: l.Local(), players: 4}}
+		var err error
+		if p.s, err = NewSession(c, p.g, net.Listen(at)); err != nil {
+			t.Fatal(err)
+		}
+		if p.ts, err = newTimestep(60); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	frame := func(ps []*peer) {
+		for _, p := range ps {
+			if p.err != nil {
+				continue
+			}
+			f := p.ts.Advance(16_666_667)
+			p.err = p.s.Begin(f)
+			for i := 0; i < f.Ticks && p.err == nil; i++ {
+				p.err = p.s.Update(f.Tick(i))
+			}
+		}
+		clk.now += 16_666_667
+	}
+	hc := lobbyCfg(clk, 1)
+	hc.Players = 4
+	hl, err := NewLobby(hc, net.Listen(addr(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []*peer{newPeer(hl, addr(0), 1)}
+	for k, at := range []netip.AddrPort{addr(3), addr(1), addr(2)} {
+		c := lobbyCfg(clk, uint64(10+k))
+		c.Host, c.Sim = addr(0), 0
+		jl, err := NewLobby(c, net.Listen(at))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			if err := jl.Poll(); err != nil {
+				t.Fatal(err)
+			}
+			frame(ps)
+		}
+		if jl.Players() != 4 || jl.Local() != k+1 {
+			t.Fatalf("joiner %d: seat %d of %d, want %d of 4", k, jl.Local(), jl.Players(), k+1)
+		}
+		jl.SetSim(0xb1)
+		ps = append(ps, newPeer(jl, at, uint64(20+k)))
+		if ps[0].s.Tick() != 0 || ps[0].s.Running() {
+			t.Fatalf("the host ran %d ticks with %d players seated", ps[0].s.Tick(), k+1)
+		}
+	}
+	for range 1000 {
+		frame(ps)
+	}
+	for i, p := range ps {
+		if p.err != engine.ErrStopped || p.g.n != 200 || p.g.h != ps[0].g.h || p.s.Stats().Hashes == 0 {
+			t.Fatalf("peer %d: %v after %d ticks, hash %x (host's %x), %d hashes compared; want the end of 200 ticks on one hash",
+				i, p.err, p.g.n, p.g.h, ps[0].g.h, p.s.Stats().Hashes)
+		}
+	}
+	if st := ps[0].s.Stats(); st.Waiting == 0 || st.PacketsIn == 0 {
+		t.Fatalf("host stats: waiting %d, packets in %d", st.Waiting, st.PacketsIn)
 	}
 }
