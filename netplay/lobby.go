@@ -33,8 +33,9 @@ import (
 // a caller whose version, tick rate, input size, Params or Sim differs is
 // refused, naming the field, and the host goes on waiting (Stats.Refused);
 // a caller that finds every seat taken stops with a *SeatError. A seat is
-// free again when its caller is silent for DisconnectTimeout before the
-// table is full; once the roster went out, a caller whose session does not
+// free again when its caller is silent before the table is full, for
+// DisconnectTimeout once it is ready, for HandshakeTimeout before (it may
+// be building its world, loading what it draws); once the roster went out, a caller whose session does not
 // call the host within HandshakeTimeout stops the host's Poll with a
 // *DisconnectError (Handshake). A joiner whose host does not answer for
 // HandshakeTimeout stops the same way. Datagrams are hostile as in a
@@ -370,8 +371,8 @@ func (l *Lobby) hostWatch(now time.Duration) {
 		st := &l.seats[k]
 		switch silence := now - st.lastRecv; {
 		case !st.addr.IsValid() || st.playing:
-		case !l.full && silence > l.c.DisconnectTimeout:
-			*st = lobbySeat{}
+		case !l.full && (st.ready && silence > l.c.DisconnectTimeout || silence > l.c.HandshakeTimeout):
+			*st = lobbySeat{} // a caller not ready yet may be building its world: it has HandshakeTimeout
 		case l.full && silence > l.c.HandshakeTimeout:
 			l.err = &DisconnectError{Player: k, Addr: st.addr, Silence: silence, Handshake: true}
 			return

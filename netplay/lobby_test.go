@@ -361,3 +361,52 @@ func TestSessionWithLobby(t *testing.T) {
 		t.Fatalf("host stats: waiting %d, packets in %d", st.Waiting, st.PacketsIn)
 	}
 }
+
+// TestLobbySeatWaitsForWorld: a joiner seated but not ready (building
+// its world for the count it learned) keeps its seat through a silence
+// longer than DisconnectTimeout, and loses it past HandshakeTimeout.
+func TestLobbySeatWaitsForWorld(t *testing.T) {
+	lt := newLobbyTable(t, 3)
+	c := lobbyCfg(lt.clock, 50)
+	c.Host, c.Sim = addr(0), 0
+	j, err := NewLobby(c, lt.net.Listen(addr(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		j.Poll()
+		lt.poll(t, 1)
+	}
+	if j.Local() != 1 || j.Players() != 3 {
+		t.Fatalf("seat %d of %d, want 1 of 3", j.Local(), j.Players())
+	}
+	lt.poll(t, 500) // 5 s without a word from j
+	y := lt.join(t, addr(2), 0xb1)
+	lt.poll(t, 3)
+	j.SetSim(0xb1)
+	for range 12 {
+		j.Poll()
+		lt.poll(t, 1)
+	}
+	if err := j.Poll(); err != nil || !j.Done() || j.Local() != 1 || y.Local() != 2 || !y.Done() {
+		t.Fatalf("after 5 s building its world: %v, done %v, seat %d; the next caller's seat %d, done %v; want 1 and 2, done",
+			err, j.Done(), j.Local(), y.Local(), y.Done())
+	}
+	lt2 := newLobbyTable(t, 2)
+	c = lobbyCfg(lt2.clock, 51)
+	c.Host, c.Sim = addr(0), 0
+	k, err := NewLobby(c, lt2.net.Listen(addr(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		k.Poll()
+		lt2.poll(t, 1)
+	}
+	lt2.poll(t, 1100) // 11 s: gone
+	x := lt2.join(t, addr(2), 0xb1)
+	lt2.poll(t, 3)
+	if k.Local() != 1 || x.Local() != 1 || !x.Done() {
+		t.Fatalf("after 11 s of silence the seat was %d's, then %d's (done %v): want 1 for both", k.Local(), x.Local(), x.Done())
+	}
+}
