@@ -65,9 +65,10 @@ func crowdRun(g *crowd, args ...string) (stdout, stderr string, err error) {
 }
 
 // TestFourPlayers: a host of -players 4 and three -join peers, each a
-// bot of its own seed, on loopback: the joiners learn the count from the
-// host before their worlds are built, take seats 2 to 4, and all four end
-// at -ticks on one state hash that each recording replays to.
+// bot of its own seed, and a spectator, on loopback: the joiners learn
+// the count from the host before their worlds are built, take seats 2 to
+// 4, and all five end at -ticks on one state hash that each recording
+// replays to.
 func TestFourPlayers(t *testing.T) {
 	addr, dir := freeAddr(t), t.TempDir()
 	type result struct {
@@ -75,14 +76,17 @@ func TestFourPlayers(t *testing.T) {
 		err            error
 		g              *crowd
 	}
-	res := make([]result, 4)
+	res := make([]result, 5)
 	var wg sync.WaitGroup
 	for i := range res {
-		args := []string{"-headless", "-ticks", "180", "-bot", fmt.Sprint(i + 1), "-record", filepath.Join(dir, fmt.Sprintf("p%d.fxr", i))}
-		if i == 0 {
-			args = append(args, "-host", addr, "-players", "4")
-		} else {
-			args = append(args, "-join", addr)
+		args := []string{"-headless", "-ticks", "180", "-record", filepath.Join(dir, fmt.Sprintf("p%d.fxr", i))}
+		switch i {
+		case 0:
+			args = append(args, "-bot", "1", "-host", addr, "-players", "4")
+		case 4:
+			args = append(args, "-spectate", addr, "-players", "4")
+		default:
+			args = append(args, "-bot", fmt.Sprint(i+1), "-join", addr)
 		}
 		res[i].g = &crowd{}
 		wg.Add(1)
