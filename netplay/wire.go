@@ -419,6 +419,9 @@ func (p *packet) decodeSeat(b []byte) error {
 	return nil
 }
 
+// zeros pads sits and empty roster entries without allocating.
+var zeros [sitLen]byte
+
 // zero reports whether b is all zero bytes.
 func zero(b []byte) bool {
 	for _, c := range b {
@@ -438,7 +441,7 @@ func (p *packet) appendSit(dst []byte) []byte {
 	dst = le.AppendUint32(dst, p.tps)
 	dst = le.AppendUint64(dst, p.params)
 	dst = le.AppendUint64(dst, p.sim)
-	return append(dst, make([]byte, sitLen-40)...)
+	return append(dst, zeros[:sitLen-40]...)
 }
 
 // appendSeat appends p as a seat, with its token (the joiner's nonce).
@@ -449,7 +452,7 @@ func (p *packet) appendSeat(dst []byte) []byte {
 	for i := range MaxPeers {
 		a := p.roster[i]
 		if !a.IsValid() {
-			dst = append(dst, make([]byte, addrLen)...)
+			dst = append(dst, zeros[:addrLen]...)
 			continue
 		}
 		ip := a.Addr().As16()
