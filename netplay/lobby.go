@@ -244,7 +244,9 @@ func (l *Lobby) hostRead(from netip.AddrPort, n int, now time.Duration) {
 	pk := &l.pk
 	err := pk.decode(l.in[:n])
 	switch {
-	case err == errVersion && pk.kind == kindSit:
+	case err == errVersion && (pk.kind == kindSit || pk.kind == kindHello):
+		// A joiner of another version (before 3, a joiner's first word
+		// was a hello) learns why, instead of waiting out its timeout.
 		l.refuse(from, n, fieldVersion, ProtocolVersion, uint64(pk.version))
 	case err != nil:
 		l.stats.PacketsBad++

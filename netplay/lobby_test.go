@@ -410,3 +410,33 @@ func TestLobbySeatWaitsForWorld(t *testing.T) {
 		t.Fatalf("after 11 s of silence the seat was %d's, then %d's (done %v): want 1 for both", k.Local(), x.Local(), x.Done())
 	}
 }
+
+// TestLobbyRefusesOtherVersions: a hello or a sit of another protocol
+// version (a joiner of version 2 says hello first) is refused, naming the
+// version, and takes no seat.
+func TestLobbyRefusesOtherVersions(t *testing.T) {
+	lt := newLobbyTable(t, 2)
+	old := lt.net.Listen(addrStranger)
+	hello := forgedHello(5, 1, nil)
+	hello[2] = 2
+	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: fnvString("test")}).appendSit(nil)
+	sit[2] = 4
+	for _, b := range [][]byte{hello, sit} {
+		old.WriteTo(b, addr(0))
+		lt.poll(t, 1)
+		buf := make([]byte, MaxPacket)
+		n, _, ok := old.ReadFrom(buf)
+		var p packet
+		if !ok || p.decode(buf[:n]) != nil || p.kind != kindRefuse || p.field != fieldVersion || p.ours != ProtocolVersion || p.theirs != uint64(b[2]) {
+			t.Fatalf("version %d, kind %d: answered %x, want a refuse naming the version", b[2], b[3], buf[:n])
+		}
+	}
+	if st := lt.host.Stats(); st.Refused != 2 {
+		t.Fatalf("host Refused = %d, want 2", st.Refused)
+	}
+	j := lt.join(t, addr(1), 0xb1)
+	lt.poll(t, 3)
+	if !j.Done() || j.Local() != 1 {
+		t.Fatalf("a caller of this version: done %v, seat %d, want the seat the others did not take", j.Done(), j.Local())
+	}
+}
