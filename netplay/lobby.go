@@ -23,9 +23,9 @@ import (
 // session has called it.
 //
 // A joiner learns the player count from the host (Players, once seated),
-// before it builds its world: a game whose simulation depends on the
-// count (engine.Fingerprint of the world built for it) calls SetSim then,
-// and the host checks it before the seat counts as taken. A joiner's
+// before it builds its world; once built, it must call SetSim with the
+// world's Sim (engine.Fingerprint of it; 0 where Sim is not used), which
+// the host checks before the seat counts as taken. A joiner's
 // Config.Players, when set, is the count it asks for: a host of another
 // count refuses it.
 //
@@ -35,20 +35,24 @@ import (
 // a caller that finds every seat taken stops with a *SeatError. A seat is
 // free again when its caller is silent before the table is full, for
 // DisconnectTimeout once it is ready, for HandshakeTimeout before (it may
-// be building its world, loading what it draws); once the roster went out, a caller whose session does not
-// call the host within HandshakeTimeout stops the host's Poll with a
-// *DisconnectError (Handshake). A joiner whose host does not answer for
-// HandshakeTimeout stops the same way. Datagrams are hostile as in a
-// Session: a sit is as large as any answer to it, a seat must carry the
-// joiner's nonce and come from the host's address, forged and malformed
-// ones are counted (Stats.PacketsStale, PacketsBad, PacketsUnknown) and
-// change nothing. The first well-formed sit wins a seat, as with Accept.
+// be building its world, loading what it draws); once the roster went
+// out, a caller whose session does not call the host within
+// HandshakeTimeout stops the host's Poll with a *DisconnectError
+// (Handshake). A joiner whose host does not answer for HandshakeTimeout
+// stops the same way. Datagrams are hostile as in a Session: a sit is as
+// large as any answer to it, a seat must carry the joiner's nonce and
+// come from the host's address, forged and malformed ones are counted
+// (Stats.PacketsStale, PacketsBad, PacketsUnknown) and change nothing.
+// The first well-formed sit wins a seat, as with Accept.
 //
 // Spectators call the host's Session, once the match started: a hello
 // during the lobby is dropped, and the spectator's calls go on. A Lobby
 // is driven like a Session, by the caller's loop: Poll until Done, then
-// NewSession with Config on the same transport. It is not safe for
-// concurrent use.
+// NewSession with Config on the same transport; or give it to NewSession
+// as Config.Lobby, and the session polls it. The roster holds the
+// addresses the host sees: joiners that cannot reach each other there
+// (behind different NATs) cannot play, as nothing is relayed. A Lobby is
+// not safe for concurrent use.
 type Lobby struct {
 	cfg    Config // as given, for Config
 	c      Config // defaults filled in
