@@ -63,6 +63,7 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzLobby -fuzztime 20000x ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_COUNT) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_COUNT) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime 5000x ./gfx/imagefile

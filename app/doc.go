@@ -28,7 +28,10 @@
 //	                     back (headless: as fast as the CPU goes), ending on
 //	                     the recorded state-hash
 //	-synctest N          run every tick again after a rollback of N ticks
-//	-host, -join, -spectate, -netsim, -input-delay, -max-prediction
+//	-host ADDR -players N  host a match of N players (2 to 4; 2 by default):
+//	                     each -join ADDR takes the next free seat as it calls,
+//	                     and learns N from the host before the game's Start
+//	-spectate, -netsim, -input-delay, -max-prediction
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //

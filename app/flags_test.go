@@ -30,6 +30,13 @@ func TestNetFlagsCheck(t *testing.T) {
 		{Flags{Net: NetFlags{Host: ":7000", InputDelay: 99}}, "-input-delay 99"},
 		{Flags{Net: NetFlags{Host: ":7000", MaxPrediction: -2}}, "-max-prediction -2"},
 		{Flags{Net: NetFlags{NetSim: "latency=50ms"}}, "need -host, -join or -spectate"},
+		{Flags{Net: NetFlags{Host: ":7000", Count: 4}}, ""},
+		{Flags{Net: NetFlags{Spectate: "127.0.0.1:7000", Count: 3}}, ""},
+		{Flags{Net: NetFlags{Spectate: "127.0.0.1:7000", NetSim: "loss=0.1"}}, ""},
+		{Flags{Net: NetFlags{Host: ":7000", Count: 5}}, "-players 5: want 2 to 4"},
+		{Flags{Net: NetFlags{Host: ":7000", Count: 1}}, "-players 1: want 2 to 4"},
+		{Flags{Net: NetFlags{Join: "127.0.0.1:7000", Count: 3}}, "-players with -join"},
+		{Flags{Net: NetFlags{Count: 3}}, "need -host, -join or -spectate"},
 	} {
 		err := c.f.Check(3)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

@@ -12,23 +12,36 @@ import (
 	"github.com/fixstep/fixstep/replay"
 )
 
-// NetFlags are the two-player netplay flags: -host ADDR listens on ADDR as
-// player 1 (index 0) and takes the first peer that calls, and up to
-// HostSpectators spectators (netplay.Accept); -join ADDR calls the host at
-// ADDR as player 2 (index 1), from a free port; -spectate ADDR watches the
-// game the host at ADDR plays. -netsim runs outgoing datagrams through a
-// simulated bad link; -input-delay and -max-prediction set the session's
-// (0: netplay's defaults). -record records the match: every player's
-// confirmed inputs, so either peer's file replays it.
+// NetFlags are the netplay flags: -host ADDR listens on ADDR as player 1
+// (index 0) for a match of -players players (2 to netplay.MaxPeers, 2 by
+// default), seats the callers of -join in the order they call, players 2,
+// 3 and on, and once every seat is taken tells each one the others'
+// addresses (netplay.Lobby): the peers then play peer to peer. A -host
+// also takes up to HostSpectators spectators (netplay.Accept) once the
+// match started. -join ADDR calls the host at ADDR from a free port and
+// learns its player and the player count from it; -spectate ADDR watches
+// the match the host at ADDR plays (of -players players). -netsim runs
+// this peer's outgoing datagrams through a simulated bad link, in every
+// networked mode; -input-delay and -max-prediction set the session's (0:
+// netplay's defaults). -record records the match: every player's
+// confirmed inputs, so any peer's file replays it.
 type NetFlags struct {
 	Host, Join, Spectate string
-	NetSim               string
-	InputDelay           int
-	MaxPrediction        int
+	// Count is -players: with -host, how many players the match seats;
+	// with -spectate, how many the watched match has. 0 means 2.
+	Count         int
+	NetSim        string
+	InputDelay    int
+	MaxPrediction int
 
 	// EndTick, when set, ends the match after that many ticks on every
 	// peer (netplay.Config.EndTick): not a flag, a game's -ticks sets it.
 	EndTick uint64
+
+	np    *Netplay // the socket, from open until StartNetplay takes it
+	tr    netplay.Transport
+	lobby *netplay.Lobby // a joiner's, from seat on
+	stop  func() error   // the run's signal check while a lobby waits, or nil
 }
 
 // HostSpectators is how many spectators a -host takes. A -spectate that
@@ -38,10 +51,11 @@ type NetFlags struct {
 const HostSpectators = 4
 
 func (n *NetFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&n.Host, "host", "", "host a two-player game: listen on this address (\":7000\") as player 1 and wait for -join")
-	fs.StringVar(&n.Join, "join", "", "join the game hosted at this address (\"192.168.1.5:7000\") as player 2")
+	fs.StringVar(&n.Host, "host", "", "host a game: listen on this address (\":7000\") as player 1 and seat -players players as they -join")
+	fs.StringVar(&n.Join, "join", "", "join the game hosted at this address (\"192.168.1.5:7000\") as its next free player")
 	fs.StringVar(&n.Spectate, "spectate", "", "watch the game hosted at this address (\"192.168.1.5:7000\")")
-	fs.StringVar(&n.NetSim, "netsim", "", "with -host or -join, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
+	fs.IntVar(&n.Count, "players", 0, fmt.Sprintf("with -host: how many players the match seats, 2 to %d; with -spectate: how many it has (0: 2)", netplay.MaxPeers))
+	fs.StringVar(&n.NetSim, "netsim", "", "with -host, -join or -spectate, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
 	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host or -join, ticks of input delay, 1 to %d (0: %d, -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
 	fs.IntVar(&n.MaxPrediction, "max-prediction", 0, fmt.Sprintf("with -host or -join, ticks predicted before stalling, 1 to %d (0: %d, -1: lockstep)", netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction))
 }
@@ -49,19 +63,27 @@ func (n *NetFlags) register(fs *flag.FlagSet) {
 // On reports whether -host, -join or -spectate is set.
 func (n *NetFlags) On() bool { return n.Host != "" || n.Join != "" || n.Spectate != "" }
 
-// Players returns the game's player count: 2 with -host, -join or
-// -spectate, else 1.
+// Players returns the game's player count: -players with -host or
+// -spectate (2 without it); with -join, the host's once the host seated
+// this peer (Run does that before the game's Start), 2 before; 1 alone.
 func (n *NetFlags) Players() int {
-	if n.On() {
+	switch {
+	case n.Join != "" && n.lobby != nil && n.lobby.Players() > 0:
+		return n.lobby.Players()
+	case !n.On():
+		return 1
+	case n.Count == 0 || n.Join != "":
 		return 2
 	}
-	return 1
+	return n.Count
 }
 
-// Local returns this peer's player index: 1 with -join, -1 with -spectate,
-// else 0.
+// Local returns this peer's player index: the host's seat for it with
+// -join (1 before it is seated), -1 with -spectate, else 0.
 func (n *NetFlags) Local() int {
 	switch {
+	case n.Join != "" && n.lobby != nil && n.lobby.Local() > 0:
+		return n.lobby.Local()
 	case n.Join != "":
 		return 1
 	case n.Spectate != "":
@@ -72,23 +94,30 @@ func (n *NetFlags) Local() int {
 
 // players returns the run's player count: with -replay, the recording's
 // (a netplay match's holds every player's input), which it reads from the
-// file's header; else NetFlags.Players.
-func (f *Flags) players() (int, error) {
-	if f.Replay == "" {
-		return f.Net.Players(), nil
+// file's header; with -join, the host's, which it asks the host for
+// (seat); else NetFlags.Players. stop is checked while it waits.
+func (f *Flags) players(o Options, stop func() error) (int, error) {
+	f.Net.stop = stop
+	switch {
+	case f.Replay != "":
+		h, err := replay.ReadHeader(f.Replay)
+		if err != nil {
+			return 0, err
+		}
+		return h.Players, nil
+	case f.Net.Join != "":
+		if err := f.Net.seat(engine.Config{TPS: o.TPS, InputSize: o.InputSize}, o.Params); err != nil {
+			return 0, err
+		}
 	}
-	h, err := replay.ReadHeader(f.Replay)
-	if err != nil {
-		return 0, err
-	}
-	return h.Players, nil
+	return f.Net.Players(), nil
 }
 
 func (f *Flags) checkNet() error {
 	n := &f.Net
 	if !n.On() {
-		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 {
-			return errors.New("-netsim, -input-delay and -max-prediction need -host, -join or -spectate")
+		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 || n.Count != 0 {
+			return errors.New("-players, -netsim, -input-delay and -max-prediction need -host, -join or -spectate")
 		}
 		return nil
 	}
@@ -102,6 +131,12 @@ func (f *Flags) checkNet() error {
 		if c.set {
 			return fmt.Errorf("%s with -host, -join or -spectate: not supported in a netplay session (replay a match's -record file alone)", c.name)
 		}
+	}
+	if n.Count != 0 && (n.Count < 2 || n.Count > netplay.MaxPeers) {
+		return fmt.Errorf("-players %d: want 2 to %d", n.Count, netplay.MaxPeers)
+	}
+	if n.Count != 0 && n.Join != "" {
+		return errors.New("-players with -join: the host says how many players its match seats")
 	}
 	if n.Host != "" {
 		if _, err := netip.ParseAddrPort(hostPort(n.Host)); err != nil {
@@ -153,72 +188,156 @@ type Netplay struct {
 	lag     time.Duration         // the longest a -netsim datagram is held
 }
 
-// StartNetplay opens the socket and makes the session for -host or -join
-// (Check has validated them), or returns nil without them. game runs under
-// cfg (its TPS and InputSize travel in the handshake) and must implement
-// engine.Saver and engine.Inputter; params names what its simulation
-// depends on besides the input, the same on both peers. The handshake
-// also carries engine.Fingerprint of game, which StartNetplay runs first
-// (120 ticks, the state put back): a peer running another version of the
-// game's simulating code is refused, naming the simulation, while builds
-// of the same code for other CPUs play together. Make the loop
-// with the result's NewLoop, and Close it after Run:
-//
-//	np, err := g.flags.StartNetplay(cfg, g, "mygame v1")
-//	...
-//	defer np.Close()
-//	g.loop, err = np.NewLoop(cfg, win, g)
-func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string) (*Netplay, error) {
-	n := &f.Net
-	if !n.On() {
-		return nil, nil
+// open opens the socket (and -netsim's link) for -host, -join or
+// -spectate, once.
+func (n *NetFlags) open() error {
+	if n.np != nil {
+		return nil
 	}
-	listen, peer := hostPort(n.Host), netplay.Unknown
+	listen := hostPort(n.Host)
 	if remote := n.Join + n.Spectate; remote != "" {
-		listen, peer = ":0", netip.MustParseAddrPort(remote)
-		if peer.Addr().IsLoopback() {
+		listen = ":0"
+		if netip.MustParseAddrPort(remote).Addr().IsLoopback() {
 			listen = "127.0.0.1:0"
 		}
 	}
 	udp, err := netplay.ListenUDP(listen)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	np := &Netplay{udp: udp}
-	var tr netplay.Transport = udp
+	n.np, n.tr = &Netplay{udp: udp}, udp
 	if n.NetSim != "" {
 		sim, _ := netplay.ParseNetSim(n.NetSim)
-		np.sim = netplay.NewSimTransport(udp, sim, nil, uint64(time.Now().UnixNano()))
-		np.lag = sim.Latency + sim.Jitter + 50*time.Millisecond // reordering holds up to 50 ms more
-		tr = np.sim
+		n.np.sim = netplay.NewSimTransport(udp, sim, nil, uint64(time.Now().UnixNano()))
+		n.np.lag = sim.Latency + sim.Jitter + 50*time.Millisecond // reordering holds up to 50 ms more
+		n.tr = n.np.sim
+	}
+	return nil
+}
+
+// release closes the socket if StartNetplay did not take it: a run that
+// failed between seat and StartNetplay. Nil-safe and idempotent.
+func (n *NetFlags) release() {
+	if n.np != nil {
+		n.np.udp.Close()
+		n.np = nil
+	}
+}
+
+// seat opens the socket and calls the -join host until it seats this
+// peer: then Players and Local are the host's for it.
+func (n *NetFlags) seat(cfg engine.Config, params string) error {
+	if n.lobby != nil {
+		return nil
+	}
+	if err := n.open(); err != nil {
+		return err
+	}
+	l, err := netplay.NewLobby(netplay.Config{Host: netip.MustParseAddrPort(n.Join), InputSize: cfg.InputSize,
+		TPS: cfg.TPS, Params: params}, n.tr)
+	if err != nil {
+		return err
+	}
+	n.lobby = l
+	return n.wait(l, func() bool { return l.Players() > 0 })
+}
+
+// wait polls lobby l until done says so, it fails, or a signal came.
+func (n *NetFlags) wait(l *netplay.Lobby, done func() bool) error {
+	for {
+		if err := l.Poll(); err != nil {
+			return err
+		}
+		if done() {
+			return nil
+		}
+		if n.stop != nil {
+			if err := n.stop(); err != nil {
+				return err
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// StartNetplay opens the socket and makes the session for -host, -join or
+// -spectate (Check has validated them), or returns nil without them. game
+// runs under cfg (its TPS and InputSize travel in the handshake) and must
+// implement engine.Saver and engine.Inputter; params names what its
+// simulation depends on besides the input, the same on every peer. The
+// handshake also carries engine.Fingerprint of game, which StartNetplay
+// runs first (120 ticks, the state put back): a peer running another
+// version of the game's simulating code is refused, naming the
+// simulation, while builds of the same code for other CPUs play together.
+//
+// The session seats the players (netplay.Lobby) as the loop runs: a
+// -host's waits until every seat is taken by a caller of the same version
+// (one of another is refused and its seat freed at once), a -join's until
+// the host sent the others' addresses; the loop runs no tick meanwhile.
+// The game's world must be built for cfg.Players players: Run asks a
+// -join host for the count before the game's Start. A game that wires its
+// own loop builds it for Net.Players, 2 for -join until StartNetplay asks
+// the host: a count that is not cfg.Players is then an error.
+// Make the loop with the result's NewLoop, and Close it after Run:
+//
+//	np, err := g.flags.StartNetplay(cfg, g, "mygame v1")
+//	...
+//	defer np.Close()
+//	g.loop, err = np.NewLoop(cfg, win, g)
+func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string) (np *Netplay, err error) {
+	n := &f.Net
+	if !n.On() {
+		return nil, nil
+	}
+	defer func() {
+		if err != nil {
+			n.release()
+		}
+	}()
+	if n.Join != "" {
+		if err := n.seat(cfg, params); err != nil {
+			return nil, err
+		}
+		if cfg.Players != 0 && cfg.Players != n.lobby.Players() {
+			return nil, fmt.Errorf("the match at %s has %d players, and this game was built for %d", n.Join, n.lobby.Players(), cfg.Players)
+		}
+	}
+	if err := n.open(); err != nil {
+		return nil, err
 	}
 	// What the game's code simulates: peers of another version of it are
 	// refused at the handshake, builds of this one for other CPUs play.
 	fcfg := cfg
-	fcfg.Players = 2
+	fcfg.Players = n.Players()
 	sim, err := engine.Fingerprint(fcfg, game)
 	if err != nil {
-		udp.Close()
 		return nil, err
 	}
-	c := netplay.Config{Players: 2, InputSize: cfg.InputSize, InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction,
-		TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick}
+	c := netplay.Config{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
+		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
+	tr := n.tr
 	switch {
 	case n.Spectate != "":
-		c.Spectate, c.Host = true, peer
+		c.Players, c.Spectate, c.Host = fcfg.Players, true, netip.MustParseAddrPort(n.Spectate)
 	case n.Host != "":
-		c.Local, c.Addrs = 0, []netip.AddrPort{{}, peer}
+		lc := c
+		lc.Players = fcfg.Players
+		if c.Lobby, err = netplay.NewLobby(lc, tr); err != nil {
+			return nil, err
+		}
 		for i := range HostSpectators {
 			c.Spectators = append(c.Spectators, netplay.SpectatorSeat(i))
 		}
 		tr = netplay.NewAccept(tr, HostSpectators)
 	default:
-		c.Local, c.Addrs = 1, []netip.AddrPort{peer, {}}
+		n.lobby.SetSim(sim)
+		c.Lobby = n.lobby
 	}
+	np = n.np
 	if np.Session, err = netplay.NewSession(c, game, tr); err != nil {
-		udp.Close()
 		return nil, err
 	}
+	n.np = nil // np owns the socket now
 	return np, nil
 }
 

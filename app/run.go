@@ -31,8 +31,9 @@ type Game interface {
 
 // Starter is an optional Game hook: Start runs once, after the flags are
 // parsed and before anything opens, with how many players the run has
-// (1 alone; 2 with -host, -join or -spectate; a recording's count with
-// -replay). Build the world for them here.
+// (1 alone; -players with -host or -spectate, 2 by default; with -join,
+// the host's, asked before Start; a recording's count with -replay).
+// Build the world for them here.
 type Starter interface {
 	Start(players int) error
 }
@@ -237,7 +238,8 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if err := m.check(&f, o); err != nil {
 		return err
 	}
-	players, err := f.players() // 2 with -host, -join or -spectate, or a recording's
+	defer f.Net.release()                 // the socket -join opened, if StartNetplay did not take it
+	players, err := f.players(o, sig.Err) // -players, the -join host's, or a recording's
 	if err != nil {
 		return err
 	}

@@ -3,8 +3,10 @@ package netplay
 import "net/netip"
 
 // Accept is a Transport for a host that does not know its peers'
-// addresses before they call: a two-player game's -host, where the
-// joiner and the spectators listen on any port. The host's Config names
+// addresses before they call: its spectators', and, in a two-player
+// game, its joiner's, who listen on any port. (A Lobby seats the
+// players of a match of any size; app's -host seats them with one and
+// its spectators with an Accept.) The host's Config names
 // the joiner by a stand-in address, Unknown, and its spectators by
 // SpectatorSeat(0), SpectatorSeat(1) and on. The first hello from an
 // address takes a seat: a player's hello the joiner's, a spectator's the

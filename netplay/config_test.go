@@ -31,6 +31,8 @@ func TestConfigValidate(t *testing.T) {
 		{"TPS", func(c *Config) { c.TPS = -60 }},
 		{"Host", func(c *Config) { c.Spectate = true }},
 		{"Spectators", func(c *Config) { c.Spectators = make([]netip.AddrPort, 9) }},
+		{"Lobby with", func(c *Config) { c.Lobby = &Lobby{host: true, players: 3} }}, // with Addrs
+		{"Lobby has no seat", func(c *Config) { c.Lobby, c.Addrs = &Lobby{}, nil }},  // a joiner's, before the host answered
 	} {
 		c := ok
 		c.Addrs = append([]netip.AddrPort(nil), ok.Addrs...)
@@ -67,5 +69,14 @@ func TestNewRefuses(t *testing.T) {
 	c.Players, c.Addrs = 3, []netip.AddrPort{{}, addr(1), addr(1)}
 	if _, err := NewSession(c, &testGame{}, tr); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("an address twice: %v", err)
+	}
+}
+
+// A host's lobby gives its session the player count and the local seat;
+// the addresses come once it is done.
+func TestConfigLobby(t *testing.T) {
+	c, err := Config{Lobby: &Lobby{host: true, players: 3}, InputSize: 1}.withDefaults()
+	if err != nil || c.Players != 3 || c.Local != 0 || len(c.Addrs) != 3 {
+		t.Fatalf("%v: players %d, local %d, %d addresses; want 3, 0, 3 stand-ins", err, c.Players, c.Local, len(c.Addrs))
 	}
 }

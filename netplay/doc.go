@@ -32,6 +32,13 @@
 //     past its first 64 ticks) is refused and stops with a *SeatError
 //     saying why; a seat is freed when its spectator leaves, is dropped,
 //     or never finishes the handshake.
+//   - Seating (Lobby): a host that knows its player count waits for
+//     callers that know only its address; each takes the next free seat
+//     as it calls, and once all are seated the host sends everyone the
+//     others' addresses, so the mesh forms as if they had been known
+//     from the start. A caller of another game is refused, naming the
+//     field, and the host goes on waiting; one that finds every seat
+//     taken stops with a *SeatError.
 //   - Input delay (2 ticks by default): the local input applies that
 //     many ticks after it is read, so it often arrives before it is
 //     needed, and fewer ticks roll back.
@@ -49,7 +56,9 @@
 //     stop with a *FingerprintError naming the field.
 //   - Inputs go redundantly, every tick, from the first one the peer has
 //     not acknowledged; round-trip times, keep-alives, a warning after
-//     500 ms of silence and a *DisconnectError after 2 s.
+//     500 ms of silence and a *DisconnectError after 2 s. A player that
+//     times out another tells the rest (a "gone" goodbye), so every peer
+//     stops naming the player that vanished, not the one that told it.
 //   - Desync detection: every second of game time (Config.HashEvery) the
 //     peers exchange the FNV-1a hash of the saved state after a tick that
 //     can no longer roll back; on a mismatch both stop with an

@@ -93,3 +93,44 @@ func ExampleParseNetSim() {
 	// latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0 <nil>
 	// netplay: netsim latency="50": want a duration from 0 to 10s
 }
+
+// A host seats three players: the joiners know only its address, and
+// take seats 2 and 3 in the order they call (the one at .3 first); once
+// the table is full each one's Config names every player's address, for
+// NewSession (or hand the lobby itself to NewSession as Config.Lobby, and
+// the session seats the players as its loop runs).
+func ExampleLobby() {
+	net := netplay.NewMemNet()
+	clk := &clock{}
+	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
+	host, err := netplay.NewLobby(netplay.Config{Players: 3, InputSize: 1, Params: "walker", Clock: clk, Seed: 1},
+		net.Listen(hostAddr))
+	if err != nil {
+		panic(err)
+	}
+	var joiners []*netplay.Lobby
+	for i, a := range []string{"10.0.0.3:7000", "10.0.0.2:7000"} {
+		j, err := netplay.NewLobby(netplay.Config{Host: hostAddr, InputSize: 1, Params: "walker", Clock: clk, Seed: uint64(i + 2)},
+			net.Listen(netip.MustParseAddrPort(a)))
+		if err != nil {
+			panic(err)
+		}
+		j.SetSim(0) // the Sim of its world, built for j.Players() once seated
+		joiners = append(joiners, j)
+		for range 15 { // 150 ms: a joiner calls every 100 ms
+			for _, l := range append([]*netplay.Lobby{host}, joiners...) {
+				if err := l.Poll(); err != nil {
+					panic(err)
+				}
+			}
+			clk.now += 10 * time.Millisecond
+		}
+	}
+	for _, j := range joiners {
+		c := j.Config()
+		fmt.Println("player", c.Local+1, "of", c.Players, "done:", j.Done(), "addresses:", c.Addrs)
+	}
+	// Output:
+	// player 2 of 3 done: true addresses: [10.0.0.1:7000 invalid AddrPort 10.0.0.2:7000]
+	// player 3 of 3 done: true addresses: [10.0.0.1:7000 10.0.0.3:7000 invalid AddrPort]
+}

@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"bytes"
+	"errors"
 	"net/netip"
 	"testing"
 	"time"
@@ -33,7 +34,18 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	p = packet{token: s.nonce, tick: 5, adv: -3, flags: flagHash | flagEcho, ack: 2, ts: 1000, echoTs: 900, hold: 50,
 		hashTick: 1, hash: 0x1234, start: 0, count: 3, first: 1, per: 1, size: 2}
 	input := append(p.appendInputHead(nil), 1, 0, 2, 0, 0, 1)
+	p = packet{nonce: 99, echo: 7, players: 3, player: 1, isize: 2, hflags: sitReady, tps: 60, params: fnvString("test"), sim: 0xb1}
+	sit := p.appendSit(nil)
+	p = packet{token: 5, nonce: 7, player: 2, players: 3, seated: 3, hflags: seatRoster}
+	p.roster[1], p.roster[2] = addr(1), netip.MustParseAddrPort("[2001:db8::1]:7000")
+	roster := p.appendSeat(nil)
+	p.hflags, p.seated, p.roster = 0, 2, [MaxPeers]netip.AddrPort{}
 	return [][]byte{
+		sit,
+		roster,
+		p.appendSeat(nil),
+		appendRefuse(nil, fieldTable, 4, 0),
+		appendBye(nil, s.nonce, byeGone, 1, 0),
 		hello,
 		appendRefuse(nil, fieldParams, 1, 2),
 		input,
@@ -79,5 +91,42 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("one datagram counted %d times as dropped", st.PacketsBad+st.PacketsStale+st.PacketsUnknown)
 		}
 		s.Update(tick)
+	})
+}
+
+// FuzzLobby feeds a host's lobby (3 players, one seated) and a joiner's
+// arbitrary datagrams from a seated caller's address and the host's: each
+// is counted once at most, as dropped or handled, and neither panics; a
+// joiner's only way to stop is a refuse.
+func FuzzLobby(f *testing.F) {
+	for _, b := range fuzzSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lt := newLobbyTable(t, 3)
+		j := lt.join(t, addr(1), 0xb1)
+		lt.poll(t, 2)
+		hs, js := *lt.host.Stats(), *j.Stats()
+		lt.net.Listen(addr(1)).WriteTo(b, addr(0))
+		lt.net.Listen(addr(0)).WriteTo(b, addr(1))
+		herr, jerr := lt.host.Poll(), j.Poll()
+		h2, j2 := lt.host.Stats(), j.Stats()
+		if herr != nil {
+			t.Fatalf("host: %v", herr)
+		}
+		var fe *FingerprintError
+		var se *SeatError
+		if jerr != nil && !errors.As(jerr, &fe) && !errors.As(jerr, &se) {
+			t.Fatalf("joiner: %v", jerr)
+		}
+		for _, d := range []uint64{h2.PacketsBad + h2.PacketsStale + h2.PacketsUnknown - hs.PacketsBad - hs.PacketsStale - hs.PacketsUnknown,
+			j2.PacketsBad + j2.PacketsStale + j2.PacketsUnknown - js.PacketsBad - js.PacketsStale - js.PacketsUnknown} {
+			if d > 1 {
+				t.Fatalf("one datagram counted %d times as dropped", d)
+			}
+		}
+		if j.Players() != 3 {
+			t.Fatalf("the joiner's match changed to %d players", j.Players())
+		}
 	})
 }

@@ -515,6 +515,17 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 	case p.kind == peerSpectator:
 		s.freeSeat(p)
 		s.stats.SpectatorsDropped++
+	case pk.reason == byeGone && p.kind == peerPlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
+		// The sender stopped because another player vanished: so does
+		// this peer, naming the same player, whose silence it may not
+		// have timed out yet (its inputs stop there for everyone).
+		de := &DisconnectError{Player: int(pk.tick)}
+		for i := range s.peers {
+			if q := &s.peers[i]; q.kind == peerPlayer && q.player == de.Player {
+				de.Addr, de.Silence = s.callerOf(q), now-q.lastRecv
+			}
+		}
+		s.fail(de)
 	default:
 		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
 	}
@@ -558,6 +569,8 @@ func (s *Session) stopped(now time.Duration) error {
 			s.bye(byeDesync, uint32(d.Tick), 0)
 		} else if s.err == engine.ErrStopped {
 			s.bye(byeDone, uint32(s.cfg.EndTick), s.final.hash)
+		} else if de, ok := s.err.(*DisconnectError); ok && !de.Left && !de.Handshake && de.Player >= 0 {
+			s.bye(byeGone, uint32(de.Player), 0)
 		} else {
 			s.bye(byeQuit, 0, 0)
 		}

@@ -111,6 +111,7 @@ type Session struct {
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
+	lobby      *Lobby          // Config.Lobby until it is done, then nil
 	stats      Stats
 }
 
@@ -174,7 +175,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		s.peers = append(s.peers, peer{addr: c.Host, kind: peerHost, player: -1})
 	}
 	for p, a := range c.Addrs {
-		if p == c.Local || c.Spectate {
+		if p == c.Local || c.Spectate || c.Lobby != nil {
 			continue
 		}
 		if seen(a) {
@@ -212,7 +213,41 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	}
 	s.nextHash = c.HashEvery
 	s.stats.TimeScale = 1
+	if c.Lobby != nil {
+		s.lobby, s.cfg.Addrs = c.Lobby, nil
+	}
 	return s, nil
+}
+
+// seat polls the lobby, mirroring its counts in the session's stats, and
+// once it is done makes the player peers from the addresses it found.
+func (s *Session) seat() {
+	l := s.lobby
+	err := l.Poll()
+	ls, st := &l.stats, &s.stats
+	st.PacketsIn, st.PacketsOut, st.BytesIn, st.BytesOut = ls.PacketsIn, ls.PacketsOut, ls.BytesIn, ls.BytesOut
+	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if !l.Done() {
+		return
+	}
+	c := l.Config()
+	s.lobby, s.local, s.cfg.Local, s.cfg.Addrs = nil, c.Local, c.Local, c.Addrs
+	s.recv = [MaxPeers]int{}
+	s.recv[s.local] = s.cfg.InputDelay
+	for p, a := range c.Addrs {
+		if p == s.local {
+			continue
+		}
+		if s.peerAt(a) != nil || !a.IsValid() {
+			s.fail(fmt.Errorf("netplay: the lobby's address of player %d, %v, is no other peer's", p+1, a))
+			return
+		}
+		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
+	}
 }
 
 // TickListener hears every tick of the match once it is final: every player's
@@ -275,6 +310,16 @@ func (s *Session) Update(t engine.Tick) error {
 		}
 	}
 	now := s.clock.Now()
+	if s.lobby != nil {
+		if s.seat(); s.err != nil {
+			return s.stopped(now)
+		}
+		if s.lobby != nil {
+			s.stats.Waiting++
+			s.fillStats(now)
+			return nil
+		}
+	}
 	s.poll(now)
 	s.watch(now)
 	if s.err != nil {
@@ -679,12 +724,19 @@ func (s *Session) Begin(f engine.Frame) error {
 		return s.err
 	}
 	now := s.clock.Now()
-	s.poll(now)
-	s.watch(now)
-	if s.err != nil {
-		return s.stopped(now)
+	if s.lobby != nil {
+		if s.seat(); s.err != nil {
+			return s.stopped(now)
+		}
 	}
-	s.send(now, true)
+	if s.lobby == nil {
+		s.poll(now)
+		s.watch(now)
+		if s.err != nil {
+			return s.stopped(now)
+		}
+		s.send(now, true)
+	}
 	if s.begin != nil {
 		return s.begin.Begin(f)
 	}

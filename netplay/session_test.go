@@ -560,3 +560,23 @@ func TestHandshakeTimeout(t *testing.T) {
 	}
 	t.Log(joinErr)
 }
+
+// TestVanishedInThreeNamesIt: in a three-player match, player 3 vanishes
+// (no bye). Whichever of the others times it out first stops and tells
+// the last one why (a "gone" bye): both stop with a *DisconnectError
+// naming player 3 as vanished, not the messenger as one that left.
+func TestVanishedInThreeNamesIt(t *testing.T) {
+	for seed := range uint64(4) {
+		w := newWorld(t, worldOpts{players: 3, seed: seed, jitter: true})
+		w.run(time.Second)
+		w.noErrors(t)
+		w.nodes[2].off = true
+		w.run(4 * time.Second)
+		for i, n := range w.nodes[:2] {
+			var de *DisconnectError
+			if !errors.As(n.err, &de) || de.Player != 2 || de.Left || de.Addr != addr(2) {
+				t.Fatalf("seed %d: node %d: %v, want player 3 (%v) vanished", seed, i, n.err, addr(2))
+			}
+		}
+	}
+}

@@ -53,14 +53,20 @@ var fieldNames = [...]string{
 	fieldPlayer:    "player",
 	fieldSeats:     "spectator seats",
 	fieldLate:      "join tick",
+	fieldTable:     "seats",
 }
 
 // SeatError is what a spectator's Update returns when its host refused to
 // seat it: every spectator seat is taken (or the host takes none), or the
-// match is too far along to watch from its start.
+// match is too far along to watch from its start; and what a joiner's
+// Lobby.Poll returns when every player's seat of the host's match is
+// taken (Players is set).
 type SeatError struct {
 	// Addr is the host's address.
 	Addr netip.AddrPort
+	// Players is, for a joiner, how many players the host's match seats,
+	// all taken; 0 for a spectator.
+	Players int
 	// Late is true when the match had gone past Limit, the last tick a
 	// spectator may join at: Tick is the host's tick then.
 	Late        bool
@@ -73,6 +79,8 @@ type SeatError struct {
 // Error names the host and why it has no seat.
 func (e *SeatError) Error() string {
 	switch {
+	case e.Players > 0:
+		return fmt.Sprintf("netplay: refused by %v: the %d players of its match are all seated", e.Addr, e.Players)
 	case e.Late:
 		return fmt.Sprintf("netplay: refused by %v: its match is at tick %d, and a spectator must join by tick %d to watch it from the start", e.Addr, e.Tick, e.Limit)
 	case e.Seats == 0:

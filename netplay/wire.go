@@ -3,14 +3,16 @@ package netplay
 import (
 	"encoding/binary"
 	"errors"
+	"net/netip"
 )
 
 // The wire format. Every datagram starts with an 8-byte header:
 //
 //	0  "fx"          magic, 2 bytes
 //	2  version       ProtocolVersion, 1 byte
-//	3  kind          1 hello, 2 refuse, 3 input, 4 bye
-//	4  token         u32: the receiver's handshake nonce (0 in hello and refuse)
+//	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat
+//	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
+//	                 and sit)
 //
 // All integers are little-endian. After the header:
 //
@@ -29,7 +31,9 @@ import (
 //	                 4 input size, 5 params, 6 simulation, 7 player,
 //	                 8 spectator seats (all taken; ours: how many, 0
 //	                 when none are offered), 9 too late to watch (ours:
-//	                 the host's tick, theirs: the last tick to join at)
+//	                 the host's tick, theirs: the last tick to join at),
+//	                 10 table (every player's seat is taken; ours: the
+//	                 players)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -53,14 +57,40 @@ import (
 //	50 inputs        count·per·size bytes, tick by tick
 //
 //	bye (21 bytes; a peer leaves):
-//	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end)
-//	9  tick u32      the tick a desync names; the end tick, for done
+//	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end),
+//	                 4 gone (another player vanished: the sender stops)
+//	9  tick u32      the tick a desync names; the end tick, for done; the
+//	                 player that vanished, for gone
 //	13 hash u64      for done, FNV-1a of the game's state after the end
 //	                 tick (the state before tick EndTick); 0 otherwise,
 //	                 or when the sender's desync check is off
 //
+//	sit (88 bytes; a joiner asks a Lobby's host for a seat, until the
+//	host sends the roster; as large as the answer, which is never larger):
+//	8  nonce u32     the joiner's, never 0
+//	12 echo u32      the host's nonce as the joiner knows it, 0 if not
+//	16 players u8    the players the joiner asks for: 0 any, else 2 to 4
+//	17 seat u8       the seat the host gave it, 0 before
+//	18 input size u8, flags u8 (1: ready: sim is the joiner's, else 0)
+//	20 tps u32
+//	24 params u64    FNV-1a of Config.Params
+//	32 sim u64       Config.Sim, once ready
+//	40 zero          48 bytes
+//
+//	seat (88 bytes; the host's answer to a sit; token: the joiner's nonce):
+//	8  nonce u32     the host's, never 0
+//	12 seat u8       the joiner's player, 1 to players-1
+//	13 players u8    2 to 4
+//	14 seated u8     the players seated so far, the host included
+//	15 flags u8      1: the roster follows (every seat is taken and ready)
+//	16 roster        4 addresses of 18 bytes (IPv6 or IPv4-mapped u8[16],
+//	                 port u16): player p's at 16+18p; zero for the host
+//	                 (the joiner has its address), without the roster, and
+//	                 past players
+//
 // Version 2 added the bye's hash and the refuse fields 8 (spectator
-// seats) and 9 (too late to watch).
+// seats) and 9 (too late to watch); version 3 the sit and the seat, the
+// refuse field 10 (table) and the bye reason 4 (gone).
 
 // Protocol limits.
 const (
@@ -70,7 +100,7 @@ const (
 	MaxPacket = 508
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 2
+	ProtocolVersion = 3
 )
 
 // Datagram kinds.
@@ -79,6 +109,8 @@ const (
 	kindRefuse = 2
 	kindInput  = 3
 	kindBye    = 4
+	kindSit    = 5
+	kindSeat   = 6
 )
 
 // Sizes of the fixed parts.
@@ -88,6 +120,15 @@ const (
 	refuseLen = 25
 	inputHead = 50
 	byeLen    = 21
+	sitLen    = 88
+	seatLen   = 88
+	addrLen   = 18 // a roster address: u8[16] IP, u16 port
+)
+
+// Sit and seat flags.
+const (
+	sitReady   = 1 // the sit's sim is the joiner's
+	seatRoster = 1 // the seat carries the roster
 )
 
 // Input packet flags.
@@ -101,6 +142,7 @@ const (
 	byeQuit   = 1
 	byeDesync = 2
 	byeDone   = 3 // the match ended at the bye's tick (Config.EndTick)
+	byeGone   = 4 // the player of the bye's tick vanished: the sender stops
 )
 
 // Refuse fields: what differs between two peers' fingerprints.
@@ -114,6 +156,7 @@ const (
 	fieldPlayer
 	fieldSeats // not a fingerprint's: no spectator seat is free
 	fieldLate  // not a fingerprint's: the match is too far along to watch
+	fieldTable // not a fingerprint's: every player's seat is taken
 )
 
 // spectatorIndex is a hello's player byte for a spectator.
@@ -164,6 +207,12 @@ type packet struct {
 	// bye
 	reason uint8
 	// bye's tick is in tick, its hash in hash
+
+	// sit: nonce, echo, players, player (the seat), isize, hflags, tps,
+	// params and sim as in a hello. seat: nonce, player (the seat),
+	// players, hflags, and:
+	seated uint8
+	roster [MaxPeers]netip.AddrPort
 }
 
 var le = binary.LittleEndian
@@ -209,7 +258,7 @@ func (p *packet) decode(b []byte) error {
 			return errField
 		}
 		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldLate {
+		if p.field < fieldVersion || p.field > fieldTable {
 			return errField
 		}
 	case kindInput:
@@ -237,9 +286,13 @@ func (p *packet) decode(b []byte) error {
 			return errLength
 		}
 		p.reason, p.tick, p.hash = b[8], le.Uint32(b[9:]), le.Uint64(b[13:])
-		if p.reason < byeQuit || p.reason > byeDone {
+		if p.reason < byeQuit || p.reason > byeGone || p.reason == byeGone && p.tick >= MaxPeers {
 			return errField
 		}
+	case kindSit:
+		return p.decodeSit(b)
+	case kindSeat:
+		return p.decodeSeat(b)
 	default:
 		return errKind
 	}
@@ -309,6 +362,101 @@ func (p *packet) encode(dst []byte) []byte {
 		return append(p.appendInputHead(dst), p.inputs...)
 	case kindBye:
 		return appendBye(dst, p.token, p.reason, p.tick, p.hash)
+	case kindSit:
+		return p.appendSit(dst)
+	case kindSeat:
+		return p.appendSeat(dst)
+	}
+	return dst
+}
+
+// decodeSit reads a sit: b has the header of one.
+func (p *packet) decodeSit(b []byte) error {
+	if len(b) != sitLen {
+		return errLength
+	}
+	p.nonce, p.echo = le.Uint32(b[8:]), le.Uint32(b[12:])
+	p.players, p.player, p.isize, p.hflags = b[16], b[17], b[18], b[19]
+	p.tps = le.Uint32(b[20:])
+	p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
+	switch {
+	case p.token != 0 || p.nonce == 0 || p.hflags&^sitReady != 0 || p.hflags&sitReady == 0 && p.sim != 0,
+		p.players == 1 || p.players > MaxPeers, p.player >= MaxPeers, !zero(b[40:]):
+		return errField
+	}
+	return nil
+}
+
+// decodeSeat reads a seat: b has the header of one.
+func (p *packet) decodeSeat(b []byte) error {
+	if len(b) != seatLen {
+		return errLength
+	}
+	p.nonce = le.Uint32(b[8:])
+	p.player, p.players, p.seated, p.hflags = b[12], b[13], b[14], b[15]
+	roster := p.hflags&seatRoster != 0
+	switch {
+	case p.token == 0 || p.nonce == 0 || p.hflags&^seatRoster != 0,
+		p.players < 2 || p.players > MaxPeers, p.player < 1 || p.player >= p.players,
+		p.seated < 2 || p.seated > p.players, roster && p.seated != p.players:
+		return errField
+	}
+	for i := range MaxPeers {
+		e := b[16+i*addrLen : 16+(i+1)*addrLen]
+		if i == 0 || !roster || i >= int(p.players) {
+			if !zero(e) {
+				return errField
+			}
+			p.roster[i] = netip.AddrPort{}
+			continue
+		}
+		a := netip.AddrPortFrom(netip.AddrFrom16([16]byte(e[:16])).Unmap(), le.Uint16(e[16:]))
+		if a.Port() == 0 || a.Addr().IsUnspecified() {
+			return errField
+		}
+		p.roster[i] = a
+	}
+	return nil
+}
+
+// zeros pads sits and empty roster entries without allocating.
+var zeros [sitLen]byte
+
+// zero reports whether b is all zero bytes.
+func zero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendSit appends p as a sit.
+func (p *packet) appendSit(dst []byte) []byte {
+	dst = appendHeader(dst, kindSit, 0)
+	dst = le.AppendUint32(dst, p.nonce)
+	dst = le.AppendUint32(dst, p.echo)
+	dst = append(dst, p.players, p.player, p.isize, p.hflags)
+	dst = le.AppendUint32(dst, p.tps)
+	dst = le.AppendUint64(dst, p.params)
+	dst = le.AppendUint64(dst, p.sim)
+	return append(dst, zeros[:sitLen-40]...)
+}
+
+// appendSeat appends p as a seat, with its token (the joiner's nonce).
+func (p *packet) appendSeat(dst []byte) []byte {
+	dst = appendHeader(dst, kindSeat, p.token)
+	dst = le.AppendUint32(dst, p.nonce)
+	dst = append(dst, p.player, p.players, p.seated, p.hflags)
+	for i := range MaxPeers {
+		a := p.roster[i]
+		if !a.IsValid() {
+			dst = append(dst, zeros[:addrLen]...)
+			continue
+		}
+		ip := a.Addr().As16()
+		dst = le.AppendUint16(append(dst, ip[:]...), a.Port())
 	}
 	return dst
 }

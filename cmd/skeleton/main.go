@@ -40,7 +40,7 @@ type game struct {
 	keys    input.State // the devices: the window fills it
 	in      input.Actions
 	world   physics.World
-	players []physics.BodyID // one box per player: 2 with -host or -join
+	players []physics.BodyID // one box per player
 	win     *gfx.Window      // nil headless
 	r       *gfx.Renderer
 	sound   *audio.Mixer
@@ -144,6 +144,6 @@ func (g *game) Draw(f engine.Frame) {
 	g.r.EndFrame()
 }
 
-var colors = []gfx.Color{gfx.RGBA(0.3, 0.9, 0.4, 1), gfx.RGBA(0.9, 0.5, 0.3, 1)} // the players' boxes'
+var colors = []gfx.Color{gfx.RGBA(0.3, 0.9, 0.4, 1), gfx.RGBA(0.9, 0.5, 0.3, 1), gfx.RGBA(0.4, 0.6, 1, 1), gfx.RGBA(0.9, 0.8, 0.3, 1)} // the players' boxes': up to 4 (-host ADDR -players 4)
 
 func (g *game) SuspendChanged(on bool) { g.sound.Suspend(on) } // the window was minimized or restored

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fixstep/fixstep/app/apptest"
+)
+
+// peers starts a four-player match of skeleton processes on a loopback
+// address: a host with -players 4 and three -join peers, bots of seeds 1
+// to 4, each recording to p1.fxr ... p4.fxr in dir, with args.
+func peers(t *testing.T, dir, args string) []*apptest.Child {
+	t.Helper()
+	addr := freeUDP(t)
+	var cs []*apptest.Child
+	for i := range 4 {
+		a := fmt.Sprintf("-headless %s -bot %d -record %s", args, i+1, filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1)))
+		if i == 0 {
+			a += " -host " + addr + " -players 4"
+		} else {
+			a += " -join " + addr
+		}
+		cs = append(cs, start(t, a))
+	}
+	return cs
+}
+
+// TestFourHeadlessBots: four skeleton processes on loopback, one hosting
+// -players 4, end a -ticks match on one state hash, and each one's
+// recording replays alone to it.
+func TestFourHeadlessBots(t *testing.T) {
+	dir := t.TempDir()
+	cs := peers(t, dir, "-ticks 180")
+	var hashes []string
+	for i, c := range cs {
+		err := c.Wait()
+		m := stateHash.FindStringSubmatch(c.Stdout.String())
+		if err != nil || m == nil || !strings.Contains(c.Stderr.String(), " desyncs=0 ") {
+			t.Fatalf("process %d: %v, stdout %q, want state-hash= and desyncs=0:\n%s", i+1, err, &c.Stdout, &c.Stderr)
+		}
+		hashes = append(hashes, m[1])
+	}
+	for i, h := range hashes {
+		if h != hashes[0] {
+			t.Errorf("process %d: state-hash=%s, host's %s: one match, two worlds", i+1, h, hashes[0])
+		}
+	}
+	for i := range 4 {
+		if got := hashOf(t, "-headless -replay "+filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1))); got != hashes[0] {
+			t.Errorf("-replay p%d.fxr: state-hash=%s, want the match's %s", i+1, got, hashes[0])
+		}
+	}
+}
+
+// TestFourPlayersOneKilled kills a joiner with SIGKILL mid-match: the
+// three others report the vanished peer and exit 3, and each one's
+// recording, whose every tick is final, replays to exit 0.
+func TestFourPlayersOneKilled(t *testing.T) {
+	dir := t.TempDir()
+	cs := peers(t, dir, "")
+	time.Sleep(2500 * time.Millisecond) // the seating, the handshakes, then a second of play
+	cs[2].Cmd.Process.Signal(syscall.SIGKILL)
+	cs[2].Wait()
+	for i, c := range cs {
+		if i == 2 {
+			continue
+		}
+		err := c.Wait()
+		if code := c.Cmd.ProcessState.ExitCode(); code != 3 || !strings.Contains(c.Stderr.String(), " disconnected: nothing from ") {
+			t.Fatalf("process %d: %v, exit status %d, want 3 and \"disconnected\":\n%s", i+1, err, code, &c.Stderr)
+		}
+		t.Logf("process %d: %s", i+1, strings.TrimSpace(c.Stderr.String()))
+		r := start(t, "-headless -replay "+filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1)))
+		if err := r.Wait(); err != nil || !stateHash.MatchString(r.Stdout.String()) || !strings.Contains(r.Stderr.String(), "state hashes verified") {
+			t.Errorf("-replay of process %d's recording: %v, want exit 0 and its state-hash:\n%s%s", i+1, err, &r.Stdout, &r.Stderr)
+		}
+	}
+}
