@@ -11,8 +11,8 @@ import (
 // though its edge lasts until a tick ends and frames may run no tick; a
 // new press after a tick acts again.
 func TestHotkeyActsOncePerPress(t *testing.T) {
-	keys := &input.State{}
-	g := &game{keys: keys}
+	g := &game{}
+	keys := &g.keys
 	const f3 = 1 // hotkeys[1]
 	if hotkeys[f3] != input.KeyF3 {
 		t.Fatalf("hotkeys[%d] is %v", f3, hotkeys[f3])
