@@ -44,3 +44,12 @@ func TestHotkeyActsOncePerPress(t *testing.T) {
 		t.Fatal("a third press, after the tick that ended the second's edge, did not act")
 	}
 }
+
+// TestQualityLevelsAreTheRunners: the runner's loop and -quality have
+// engine.DefaultQualityLevels above the lowest; the demo's knobs must
+// name each of them, no more.
+func TestQualityLevelsAreTheRunners(t *testing.T) {
+	if top := len(levels) - 1; top != engine.DefaultQualityLevels {
+		t.Errorf("the demo's knobs go up to level %d, the runner's to %d", top, engine.DefaultQualityLevels)
+	}
+}
