@@ -14,11 +14,11 @@ import (
 	"github.com/fixstep/fixstep/replay"
 )
 
-// Flags are the command-line flags every fixstep game has, in one place so
-// that Run and a game that wires its own loop (cmd/demo) share them:
+// Flags are the command-line flags every fixstep game has, in one place:
 // -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
-// -replay, the netplay flags (-host, -join, ...) and the profiling flags.
-// Run adds the modes only it runs (-headless, -ticks, -bot, -sim-frame).
+// -replay, -compare, the netplay flags (-host, -join, ...) and the
+// profiling flags. Run adds the modes only it runs (-headless, -ticks,
+// -bot, -sim-frame, -sim-jitter), and a Configurer's own flags.
 // The zero value, registered and parsed, runs until quit, alone, with
 // automatic quality and adaptive vsync.
 type Flags struct {

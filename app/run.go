@@ -23,8 +23,9 @@ import (
 // devices into that value at each tick (engine.Inputter), Save and Load
 // (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
 // which a headless run never calls. engine's optional hooks (Begin, End,
-// Diff, QualityChanged, SuspendChanged, GPUTime) and Starter and Opener
-// are discovered by type assertion.
+// Diff, QualityChanged, SuspendChanged, GPUTime) and this package's
+// (Starter, Opener, Configurer, Hasher, Reporter, Attacher) are
+// discovered by type assertion.
 type Game interface {
 	engine.Game
 	engine.Inputter
