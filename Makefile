@@ -135,8 +135,8 @@ netplay-soak: build
 	./bin/udpflood -for $$(( $(MATCH_TICKS) / 60 + 10 ))s 127.0.0.1:$(MATCH_PORT) & \
 	./bin/demo -headless -ticks $(MATCH_TICKS) -join 127.0.0.1:$(MATCH_PORT) -bot 2 -record bin/match-join.fxr -netsim $(MATCH_LINK); \
 	wait %1; cat bin/match-host.out; kill %2 2>/dev/null; true
-	./bin/demo -replay bin/match-host.fxr
-	./bin/demo -replay bin/match-join.fxr
+	./bin/demo -headless -replay bin/match-host.fxr
+	./bin/demo -headless -replay bin/match-join.fxr
 	./bin/demo -compare bin/match-host.fxr bin/match-join.fxr
 
 bench:

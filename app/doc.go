@@ -16,17 +16,26 @@
 // discovered by type assertion, as package engine discovers Begin and End:
 // Starter builds the world once the player count is known, Opener loads
 // what the game draws with once the window and the renderer exist.
+// A game with flags of its own (a world's size, a level) is a Configurer:
+// its flags sit beside the runner's, and those its simulation depends on
+// go in the Params a recording carries and netplay peers agree on, so a
+// replay takes them from the recording. Hasher gives the state-hash= of
+// the game's own making, Reporter its fields of the stats line, and
+// Attacher the loop that runs it (for an overlay of its stats).
 //
 // Every game gets every mode, on the same flags (see Flags, and -h):
 //
 //	-headless            no window: frames paced in real time, or on a
-//	                     simulated clock with -sim-frame D (as fast as the CPU goes)
+//	                     simulated clock with -sim-frame D, or -sim-jitter SEED's
+//	                     random 4-40 ms frames (as fast as the CPU goes)
 //	-ticks N             with -headless: stop after exactly N ticks (on every
 //	                     peer, with netplay) and print state-hash=<hex>
 //	-bot SEED            this machine's player is Options.Bot, from SEED
 //	-record F, -replay F record the run's inputs and state hashes; play them
 //	                     back (headless: as fast as the CPU goes), ending on
 //	                     the recorded state-hash
+//	-compare A B         name the first tick whose input or state hash
+//	                     differs between two recordings of one run
 //	-synctest N          run every tick again after a rollback of N ticks
 //	-host ADDR -players N  host a match of N players (2 to 4; 2 by default):
 //	                     each -join ADDR takes the next free seat as it calls,
@@ -35,8 +44,8 @@
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //
-// The state hash (Hash) is FNV-1a (64 bits) of the game's Save bytes: the
-// hash netplay peers compare.
+// The state hash (Hash) is FNV-1a (64 bits) of the game's Save bytes, or
+// the game's own (Hasher).
 //
 // # Endings
 //
@@ -57,10 +66,14 @@
 //	-h                                        0      (nothing runs)
 //
 // On every ending the recording, the profiles and the stats line are
-// written. The stats line ("stats frames=... ticks=...", with the window's,
-// the sync test's and the session's fields) and the recording's report go
-// to Options.Stderr; state-hash= goes to Options.Stdout, the run's one
-// result.
+// written. The stats line ("stats frames=... ticks=...", ticks being those
+// the game's state ran, with the window's, the game's, the sync test's and
+// the session's fields) and the recording's report go to Options.Stderr
+// (with, for a replay that panics as its recording did, "replay
+// reproduced the recorded crash"); state-hash= goes to Options.Stdout, the
+// run's one result. Every output is checked against every other and
+// against the files the run reads (-replay, a Configurer's Inputs) before
+// anything runs.
 //
 // Run must be called from the main goroutine: SDL and GL run on the main
 // OS thread (go-sdl2 locks it in its init).

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"io"
 
@@ -46,4 +47,50 @@ func Example() {
 	// Output:
 	// state-hash=4843d153ec10ce56
 	// err: <nil> exit status: 0
+}
+
+// pacer is a walker with a flag of its own, -push: how hard each tick
+// pushes, which its simulation depends on, so its Params carry it.
+type pacer struct {
+	walker
+	push int
+}
+
+func (p *pacer) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&p.push, "push", 1, "how hard each tick pushes, 1 to 9")
+}
+
+func (p *pacer) Configure(c *app.Config) error {
+	if c.Replay != nil { // a replay walks as its recording did, whatever -push says
+		if _, err := fmt.Sscanf(c.Replay.Params, "pacer push=%d", &p.push); err != nil {
+			return fmt.Errorf("-replay: parameters %q: %w", c.Replay.Params, err)
+		}
+	}
+	if p.push < 1 || p.push > 9 {
+		return fmt.Errorf("-push %d: want 1 to 9", p.push)
+	}
+	c.Params = fmt.Sprintf("pacer push=%d", p.push)
+	return nil
+}
+
+func (p *pacer) Update(t engine.Tick) error {
+	p.v += int64(p.push) * int64(int8(t.Input.Player(0)[0]))
+	p.x += p.v
+	return nil
+}
+
+// A game with flags of its own is a Configurer: its flags sit beside the
+// runner's, checked as theirs are, and its Params carry those the
+// simulation depends on, into a recording and a netplay handshake.
+func ExampleConfigurer() {
+	run := func(args ...string) {
+		err := app.Run(&pacer{}, app.Options{Name: "pacer", InputSize: 1, Stderr: io.Discard, Args: args})
+		fmt.Println("err:", err)
+	}
+	run("-headless", "-ticks", "60", "-sim-frame", "16ms", "-push", "3")
+	run("-headless", "-ticks", "60", "-sim-frame", "16ms", "-push", "0")
+	// Output:
+	// state-hash=f6468d73e1660f74
+	// err: <nil>
+	// err: -push 0: want 1 to 9
 }

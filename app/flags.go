@@ -14,11 +14,11 @@ import (
 	"github.com/fixstep/fixstep/replay"
 )
 
-// Flags are the command-line flags every fixstep game has, in one place so
-// that Run and a game that wires its own loop (cmd/demo) share them:
+// Flags are the command-line flags every fixstep game has, in one place:
 // -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
-// -replay, the netplay flags (-host, -join, ...) and the profiling flags.
-// Run adds the modes only it runs (-headless, -ticks, -bot, -sim-frame).
+// -replay, -compare, the netplay flags (-host, -join, ...) and the
+// profiling flags. Run adds the modes only it runs (-headless, -ticks,
+// -bot, -sim-frame, -sim-jitter), and a Configurer's own flags.
 // The zero value, registered and parsed, runs until quit, alone, with
 // automatic quality and adaptive vsync.
 type Flags struct {
@@ -40,6 +40,10 @@ type Flags struct {
 	// state differs. StartReplay does both for a game with an input value
 	// of its own (engine.Inputter).
 	Record, Replay string
+	// Compare compares the two recordings given as arguments and names
+	// the first tick whose input or state hash differs (replay.Compare);
+	// Run does nothing else.
+	Compare bool
 	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
 	Profile profile.Flags
 	// Net holds -host, -join, -netsim, -input-delay and -max-prediction;
@@ -57,6 +61,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.SyncTest, "synctest", 0, fmt.Sprintf("run every tick again after a rollback of this many ticks (1 to %d) and stop at the first that differs: finds nondeterminism (0: off)", engine.MaxSyncDepth))
 	fs.StringVar(&f.Record, "record", "", "record the run's input and state hashes to this file, to replay it with -replay")
 	fs.StringVar(&f.Replay, "replay", "", "play a recording made with -record back, and stop at the first tick whose state differs")
+	fs.BoolVar(&f.Compare, "compare", false, "compare two recordings given as arguments (-compare a.fxr b.fxr): name the first tick whose input or state hash differs")
 	f.Profile.Register(fs)
 	f.Net.register(fs)
 }

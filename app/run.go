@@ -9,10 +9,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/replay"
 )
 
@@ -21,8 +23,9 @@ import (
 // devices into that value at each tick (engine.Inputter), Save and Load
 // (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
 // which a headless run never calls. engine's optional hooks (Begin, End,
-// Diff, QualityChanged, SuspendChanged, GPUTime) and Starter and Opener
-// are discovered by type assertion.
+// Diff, QualityChanged, SuspendChanged, GPUTime) and this package's
+// (Starter, Opener, Configurer, Hasher, Reporter, Attacher) are
+// discovered by type assertion.
 type Game interface {
 	engine.Game
 	engine.Inputter
@@ -85,6 +88,11 @@ type Options struct {
 	// Stdout receives state-hash=, Stderr the stats line, reports and
 	// messages. Nil means os.Stdout and os.Stderr.
 	Stdout, Stderr io.Writer
+	// Signals are the stop signals a program caught before Run (in a
+	// package variable, as early as Go code can): Run watches and releases
+	// them as it would its own. Nil means Run catches them at its first
+	// line.
+	Signals *engine.Signals
 }
 
 // defaults returns o with its zero fields filled in, or an error naming
@@ -151,10 +159,10 @@ func Run(g Game, o Options) (err error) {
 	if err != nil {
 		return err
 	}
-	sig := engine.CatchSignals(func(s os.Signal) {
-		fmt.Fprintf(o.Stderr, "%s: %v again: exiting at once\n", o.Name, s)
-		os.Exit(ExitCode(&engine.SignalError{Signal: s})) // the runner is the program: it exits as main would
-	})
+	sig := o.Signals
+	if sig == nil {
+		sig = engine.CatchSignals(func(s os.Signal) { ExitOnSecondSignal(o.Name, o.Stderr, s) })
+	}
 	defer sig.Release() // last: everything is written
 	defer func() {
 		if err == nil {
@@ -164,12 +172,22 @@ func Run(g Game, o Options) (err error) {
 	return run(g, o, sig)
 }
 
+// ExitOnSecondSignal is what a second stop signal does while a run stops,
+// for engine.CatchSignals: it says so on w and exits at once, with the
+// status of the signal (the runner is the program: it exits as main
+// would).
+func ExitOnSecondSignal(name string, w io.Writer, s os.Signal) {
+	fmt.Fprintf(w, "%s: %v again: exiting at once\n", name, s)
+	os.Exit(ExitCode(&engine.SignalError{Signal: s}))
+}
+
 // modes are the flags only Run runs.
 type modes struct {
-	headless bool
-	ticks    uint64
-	bot      uint64
-	simFrame time.Duration
+	headless  bool
+	ticks     uint64
+	bot       uint64
+	simFrame  time.Duration
+	simJitter uint64
 }
 
 func (m *modes) register(fs *flag.FlagSet) {
@@ -177,6 +195,7 @@ func (m *modes) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&m.ticks, "ticks", 0, "with -headless: stop after exactly this many ticks (on every peer, with netplay) and print state-hash=<hex>")
 	fs.Uint64Var(&m.bot, "bot", 0, "this machine's player is the game's bot, playing from this seed (0: the devices)")
 	fs.DurationVar(&m.simFrame, "sim-frame", 0, "with -headless: a simulated clock with this constant frame interval, as fast as the CPU goes")
+	fs.Uint64Var(&m.simJitter, "sim-jitter", 0, "with -headless: a simulated clock with random 4-40 ms frames from this seed, as fast as the CPU goes")
 }
 
 // minSimFrame is the shortest -sim-frame: 10,000 frames a second.
@@ -185,14 +204,16 @@ const minSimFrame = 100 * time.Microsecond
 // check refuses modes that do not go together, rather than ignoring one.
 func (m *modes) check(f *Flags, o Options) error {
 	switch {
-	case !m.headless && (m.ticks != 0 || m.simFrame != 0):
-		return errors.New("-ticks and -sim-frame need -headless")
+	case !m.headless && (m.ticks != 0 || m.simFrame != 0 || m.simJitter != 0):
+		return errors.New("-ticks, -sim-frame and -sim-jitter need -headless")
+	case m.simFrame != 0 && m.simJitter != 0:
+		return errors.New("-sim-frame and -sim-jitter do not go together: a run has one clock")
 	case m.headless && (f.Frames != 0 || f.Screenshot != ""):
 		return errors.New("-headless and -frames or -screenshot do not go together: -ticks N stops a headless run")
 	case m.simFrame != 0 && (m.simFrame < minSimFrame || m.simFrame > time.Second):
 		return fmt.Errorf("-sim-frame %v: want %v to 1s", m.simFrame, minSimFrame)
-	case m.simFrame != 0 && f.Net.On():
-		return errors.New("-sim-frame and -host, -join or -spectate do not go together: a match runs in real time")
+	case (m.simFrame != 0 || m.simJitter != 0) && f.Net.On():
+		return errors.New("-sim-frame, -sim-jitter and -host, -join or -spectate do not go together: a match runs in real time")
 	case f.Replay != "" && m.ticks != 0:
 		return errors.New("-replay and -ticks do not go together: a replay ends where its recording does")
 	case m.bot != 0 && o.Bot == nil:
@@ -205,13 +226,21 @@ func (m *modes) check(f *Flags, o Options) error {
 	return nil
 }
 
+// simulated reports whether a headless run's frames run on a simulated
+// clock, as fast as the CPU goes.
+func (m *modes) simulated(replaying bool) bool {
+	return m.headless && (m.simFrame != 0 || m.simJitter != 0 || replaying)
+}
+
 // platform returns the headless platform the modes ask for: -sim-frame's
-// simulated clock, a replay's as fast as the CPU goes (a tick a frame), or
-// frames paced in real time.
+// or -sim-jitter's simulated clock, a replay's as fast as the CPU goes (a
+// tick a frame), or frames paced in real time.
 func (m *modes) platform(tps int, replaying bool) engine.Platform {
 	switch {
 	case m.simFrame != 0:
 		return engine.NewSim(engine.ConstantFrames(m.simFrame))
+	case m.simJitter != 0:
+		return engine.NewSim(engine.NewJitterFrames(m.simJitter, 4*time.Millisecond, 40*time.Millisecond))
 	case replaying:
 		return engine.NewSim(engine.ConstantFrames(time.Second / time.Duration(tps)))
 	}
@@ -226,8 +255,14 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	fs.SetOutput(o.Stderr)
 	f.Register(fs)
 	m.register(fs)
+	if c, ok := g.(Configurer); ok {
+		c.Flags(fs)
+	}
 	if err := fs.Parse(o.Args); err != nil {
 		return err // flag printed it with the usage; -h is flag.ErrHelp, exit 0
+	}
+	if f.Compare {
+		return compare(fs.Args(), o.Stdout)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -236,6 +271,16 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		return err
 	}
 	if err := m.check(&f, o); err != nil {
+		return err
+	}
+	if err := checkFiles(&f, nil); err != nil { // before a file is read
+		return err
+	}
+	inputs, err := configure(g, &o, &m, &f) // the game's own flags, or a recording's parameters
+	if err != nil {
+		return err
+	}
+	if err := checkFiles(&f, inputs); err != nil { // and against the game's inputs
 		return err
 	}
 	defer f.Net.release()                 // the socket -join opened, if StartNetplay did not take it
@@ -311,7 +356,14 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}
 	rp, err := f.StartReplay(p.loop, replay.Header{Params: o.Params})
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", recordFlag(&f), err)
+	}
+	if a, ok := g.(Attacher); ok {
+		var s *netplay.Session
+		if np != nil {
+			s = np.Session
+		}
+		a.Attach(p.loop, s)
 	}
 	sig.Watch(p.loop) // a signal caught before now stops it after one frame
 	started = true
@@ -323,14 +375,21 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		err = nil
 	}
 	err = errors.Join(err, p.close())
-	stats := "stats " + p.loop.Report()
+	stats := "stats " + p.report()
 	if p.r != nil {
 		err = errors.Join(err, p.r.Close()) // report the GL objects left: none
 		stats += " " + gfx.Report(p.win, p.r)
 	}
+	if r, ok := g.(Reporter); ok {
+		stats += r.Report()
+	}
 	fmt.Fprintf(o.Stderr, "%s%s%s\n", stats, f.SyncReport(p.loop), np.Report())
 	if s := rp.Report(); s != "" {
 		fmt.Fprintln(o.Stderr, s)
+	}
+	var pe *engine.PanicError
+	if rp.Replaying() && errors.As(err, &pe) && pe.Error() == rp.Player.EndMessage() {
+		fmt.Fprintf(o.Stderr, "%s: replay reproduced the recorded crash: the same panic at the same tick\n", o.Name)
 	}
 	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying()) {
 		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", Hash(g))
@@ -338,9 +397,46 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	return errors.Join(err, p.shotErr)
 }
 
+// report is the loop's part of the stats line, with ticks= the ticks the
+// game's state ran: a -ticks run stops in the middle of its last frame,
+// which the loop's figures do not count, and the loop of a netplay match
+// counts the ticks its session stalled.
+func (p *play) report() string {
+	r := p.loop.Report()
+	if n := p.loop.Stats().Ticks; p.ticks != n {
+		r = strings.Replace(r, fmt.Sprintf(" ticks=%d ", n), fmt.Sprintf(" ticks=%d ", p.ticks), 1)
+	}
+	return r
+}
+
+// recordFlag names the flag of a recording that failed to start.
+func recordFlag(f *Flags) string {
+	if f.Replay != "" {
+		return "-replay"
+	}
+	return "-record"
+}
+
+// compare is -compare A B: the first tick whose input or state hash
+// differs between two recordings of one run (replay.Compare).
+func compare(args []string, stdout io.Writer) error {
+	if len(args) != 2 {
+		return errors.New("-compare takes two recordings: -compare a.fxr b.fxr")
+	}
+	same, err := replay.Compare(args[0], args[1])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "compare: %s\n", same)
+	return nil
+}
+
 // Hash returns the hash of g's state that -ticks prints as state-hash=:
-// FNV-1a (64 bits) of its Save bytes, the hash netplay peers compare.
+// the game's own (Hasher), or FNV-1a (64 bits) of its Save bytes.
 func Hash(g engine.Saver) uint64 {
+	if h, ok := g.(Hasher); ok {
+		return h.Hash()
+	}
 	h := fnv.New64a()
 	h.Write(g.Save(nil))
 	return h.Sum64()

@@ -3,15 +3,19 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"image"
 	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
 )
 
@@ -123,7 +127,90 @@ func benchResult(w io.Writer, name string, n, textures int, intervals []time.Dur
 	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, textures, len(s), med, 1000/med)
 }
 
-func runBunnymark(o options, stdout io.Writer, w *watcher) error {
+// benchmark reports whether args ask for -bench: a mode of the demo's
+// own, which main runs instead of the runner.
+func benchmark(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "bench" {
+			return true
+		}
+	}
+	return false
+}
+
+// benchFlags are -bench's flags: the benchmark, its sprites and textures,
+// the seed and the profiles.
+type benchFlags struct {
+	bench    string
+	n        int
+	textures int
+	seed     uint64
+	profile  profile.Flags
+}
+
+// parseBench parses and checks -bench's flags.
+func parseBench(args []string, stderr io.Writer) (benchFlags, error) {
+	var b benchFlags
+	fs := flag.NewFlagSet("demo -bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&b.bench, "bench", "", "the benchmark: sprites (800x600, vsync off, -n sprites)")
+	fs.IntVar(&b.n, "n", 300, fmt.Sprintf("sprites, 0 to %d", maxSprites))
+	fs.IntVar(&b.textures, "textures", 1, "sprite i uses texture i%K of K textures")
+	fs.Uint64Var(&b.seed, "seed", 1, "random seed of the sprites")
+	b.profile.Register(fs)
+	if err := fs.Parse(args); err != nil {
+		return b, fmt.Errorf("-bench takes -n, -textures, -seed and the profiling flags: %w", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return b, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case b.bench != "sprites":
+		return b, fmt.Errorf("-bench %q: the only benchmark is sprites", b.bench)
+	case b.n < 0 || b.n > maxSprites:
+		return b, fmt.Errorf("-n %d: want 0 to %d sprites", b.n, maxSprites)
+	case b.textures < 1 || b.textures > 256:
+		return b, fmt.Errorf("-textures %d: want 1 to 256", b.textures)
+	}
+	return b, nil
+}
+
+// bench runs -bench and returns its exit status, as app.Main does: sig,
+// when not nil, stops it and is released at the end.
+func bench(args []string, stdout, stderr io.Writer, sig *engine.Signals) int {
+	err := runBench(args, stdout, stderr, sig)
+	if sig != nil {
+		if err == nil {
+			err = sig.Err()
+		}
+		sig.Release()
+	}
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stderr, "demo:", err)
+	}
+	return app.ExitCode(err)
+}
+
+func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err error) {
+	o, err := parseBench(args, stderr)
+	if err != nil {
+		return err
+	}
+	prof, err := o.profile.Start()
+	if err != nil {
+		return err
+	}
+	started := false
+	defer func() {
+		if err != nil && !started {
+			prof.Discard() // a failed start keeps an earlier run's profiles
+			return
+		}
+		err = errors.Join(err, prof.Stop())
+	}()
 	win, err := gfx.NewWindow(gfx.WindowConfig{Title: "fixstep bunnymark", Width: benchW, Height: benchH,
 		Vsync: gfx.VsyncOff, Unpaced: true})
 	if err != nil {
@@ -153,7 +240,10 @@ func runBunnymark(o options, stdout io.Writer, w *watcher) error {
 	if err != nil {
 		return err
 	}
-	w.watch(loop)
+	if sig != nil {
+		sig.Watch(loop)
+	}
+	started = true
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}

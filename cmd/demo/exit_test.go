@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/app"
+	"github.com/fixstep/fixstep/engine"
 )
 
 // startDemo starts the demo's main in a child process under SDL's
@@ -75,9 +78,8 @@ func TestSignalsEndTheRunCleanly(t *testing.T) {
 		if top, err := exec.Command("go", "tool", "pprof", "-top", os.Args[0], prof).CombinedOutput(); err != nil {
 			t.Errorf("%v: pprof cannot read the profile: %v\n%s", sig, err, top)
 		}
-		var rout bytes.Buffer
-		if err := replay(rec, &rout); err != nil || !strings.HasPrefix(rout.String(), "replay ok: ") {
-			t.Errorf("%v: replay of the recording: %v %s", sig, err, rout.String())
+		if out, stderr, err := replay(t, rec); err != nil || !strings.HasPrefix(out, "state-hash=") || !strings.Contains(stderr, " state hashes verified") {
+			t.Errorf("%v: replay of the recording: %v, stdout %q\n%s", sig, err, out, stderr)
 		}
 	}
 }
@@ -90,12 +92,12 @@ func TestKill9LeavesAReplayableRecording(t *testing.T) {
 	waitForSize(t, rec, 250) // two chunks
 	cmd.Process.Kill()
 	cmd.Wait()
-	var out bytes.Buffer
-	if err := replay(rec, &out); err != nil {
-		t.Fatal(err)
+	out, stderr, err := replay(t, rec)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(out.String(), ": the rest was not written") || !strings.Contains(out.String(), "state hashes verified") {
-		t.Errorf("replay of a killed run said %q", out.String())
+	if !strings.Contains(stderr, ": the rest was not written") || !strings.Contains(stderr, "state hashes verified") || !strings.HasPrefix(out, "state-hash=") {
+		t.Errorf("replay of a killed run: stdout %q\n%s", out, stderr)
 	}
 }
 
@@ -121,9 +123,12 @@ func TestPanicExitsTwoAndLeavesACrashReplay(t *testing.T) {
 	if top, err := exec.Command("go", "tool", "pprof", "-top", os.Args[0], prof).CombinedOutput(); err != nil {
 		t.Errorf("pprof cannot read the profile: %v\n%s", err, top)
 	}
-	var rout bytes.Buffer
-	if err := replay(rec, &rout); err != nil || !strings.Contains(rout.String(), "replay reproduced the recorded crash") {
-		t.Errorf("replay of the crash: %v %s", err, rout.String())
+	// Its replay panics again at the same tick, exit status 2, and says
+	// it reproduced the recorded crash.
+	_, stderr, err := replay(t, rec)
+	var pe *engine.PanicError
+	if !errors.As(err, &pe) || pe.Tick != 90 || app.ExitCode(err) != 2 || !strings.Contains(stderr, "replay reproduced the recorded crash") {
+		t.Errorf("replay of the crash: %v\n%s", err, stderr)
 	}
 }
 
@@ -217,9 +222,8 @@ func TestSignalAtStartEndsCleanly(t *testing.T) {
 			t.Errorf("SIGTERM after %v: status %d, want 143 and the stats line:\n%s", delay, code, out.String())
 			continue
 		}
-		var rout bytes.Buffer
-		if err := replay(rec, &rout); err != nil {
-			t.Errorf("SIGTERM after %v: the recording does not replay: %v", delay, err)
+		if _, stderr, err := replay(t, rec); err != nil {
+			t.Errorf("SIGTERM after %v: the recording does not replay: %v\n%s", delay, err, stderr)
 		}
 		if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
 			t.Errorf("SIGTERM after %v: no CPU profile: %v", delay, err)

@@ -2,56 +2,123 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/physics"
 )
 
-// game runs the scene in a window: it adds drawing, the overlay, the
-// cube and the demo's hotkeys to the simulation.
+// game is the demo as package app runs it: the scene (package arena, the
+// simulation) with what the demo adds around it: its flags, drawing, the
+// overlay, the cube, the sounds and the hotkeys. A headless run has no
+// window: no Open, no Draw.
 type game struct {
 	*arena.Scene
+	flags   flags
+	stderr  io.Writer
 	sound   *sounds
 	cube    gfx.Interpolated[gfx.Transform]
-	win     *gfx.Window
+	win     *gfx.Window // nil headless
 	r       *gfx.Renderer
-	keys    *input.State
+	keys    input.State // the devices: the window fills it
 	overlay gfx.Overlay
 	loop    *engine.Loop
-	net     *app.Netplay // -host, -join or -spectate; nil alone
-	local   int          // this machine's player, -1 for a spectator
+	net     *netplay.Session // -host, -join or -spectate; nil alone
+	local   int              // this machine's player, -1 for a spectator
 
 	lastRollbackTicks uint64 // Stats.RollbackTicks at the last frame
 
-	flags    app.Flags // -frames and -screenshot among them
+	// Headless: the progress line every second (not with -ticks or
+	// -replay), and -seconds on a real clock.
+	headless, quiet  bool
+	until, lastPrint time.Duration
+
 	shots    int
 	wantShot bool
-	err      error // a screenshot error, reported at exit
+	err      error // a screenshot or scaler error, reported at exit
 	extra    []byte
+	live     bool // the audio device was open, for the stats line
 
 	scaler gfx.Scaler
 	hull   [physics.MaxHullVertices]mgl32.Vec2 // a polygon's vertices as Draw hands them over
-	load   time.Duration                       // artificial work per frame (-load, L toggles)
-	loadOn bool
+	loadOn bool                                // -load's work is on (L toggles)
 	// hotSeen holds, for each of hotkeys, 1 + the frame's FirstTick when
 	// Begin last acted on it.
 	hotSeen [len(hotkeys)]uint64
 }
 
+// newGame makes the demo, before its flags are parsed; stderr gets its
+// messages.
+func newGame(stderr io.Writer) *game { return &game{stderr: stderr} }
+
+// Start builds the scene for the run's players, from the flags (or a
+// recording's parameters), before anything opens.
+func (g *game) Start(players int) error {
+	f := &g.flags
+	bindings, err := loadBindings(f.bindings)
+	if err != nil {
+		return err
+	}
+	g.Scene, err = arena.NewMatch(f.n, f.seed, players, input.NewActions(&g.keys, bindings))
+	if err != nil {
+		return err
+	}
+	g.PanicAt = f.panicAt
+	// Sound: counted from the start, played once the window has shown its
+	// first frame (opening a device can take 100 ms or more; start-up does
+	// not wait for it), counted only, headless.
+	g.sound = newSounds(g.Scene, g.stderr)
+	g.cube.Teleport(gfx.Identity())
+	g.overlay.Visible = true
+	g.loadOn = f.load > 0
+	return nil
+}
+
+// Open keeps the window and the renderer for Draw.
+func (g *game) Open(w *gfx.Window, r *gfx.Renderer) error {
+	g.win, g.r = w, r
+	return nil
+}
+
+// Close frees what the demo made on the renderer and the audio device,
+// and returns a screenshot's or the scaler's error.
+func (g *game) Close() error {
+	g.scaler.Delete()
+	g.live = g.sound.mixer.Live()
+	g.sound.close()
+	return g.err
+}
+
+// Attach keeps the loop and the netplay session, for the overlay.
+func (g *game) Attach(l *engine.Loop, s *netplay.Session) {
+	g.loop, g.net, g.local = l, s, 0
+	if s != nil {
+		if c := s.Config(); c.Spectate {
+			g.local = -1
+		} else {
+			g.local = c.Local
+		}
+	}
+}
+
+// Report is the demo's fields of the stats line: the bounces played (or,
+// without an audio device, counted).
+func (g *game) Report() string {
+	m := g.sound.mixer
+	return fmt.Sprintf(" sounds=%d sounds_dropped=%d audio=%v", m.Played, m.Dropped, g.live)
+}
+
 // SuspendChanged pauses the sound while the window is minimized.
 func (g *game) SuspendChanged(on bool) { g.sound.mixer.Suspend(on) }
-
-// GPUTime reports the renderer's GPU time to the quality governor.
-func (g *game) GPUTime() time.Duration { return g.r.GPUTime() }
 
 // QualityChanged applies a new quality level's knobs that live in the
 // simulation side (the debris pool); the rendering knobs are read each
@@ -94,6 +161,9 @@ func (g *game) hotkey(f engine.Frame, i int) bool {
 // -load's work. Then it builds the overlay's input line: the keys held
 // and the last action edge.
 func (g *game) Begin(f engine.Frame) error {
+	if g.win == nil {
+		return nil // headless: no keys, no overlay
+	}
 	if g.hotkey(f, 0) {
 		return engine.ErrStopped
 	}
@@ -103,7 +173,7 @@ func (g *game) Begin(f engine.Frame) error {
 	if g.hotkey(f, 2) {
 		g.wantShot = true
 	}
-	if g.hotkey(f, 3) && g.load > 0 {
+	if g.hotkey(f, 3) && g.flags.load > 0 {
 		g.loadOn = !g.loadOn
 	}
 	b := append(g.extra[:0], "keys"...)
@@ -137,9 +207,9 @@ func (g *game) Begin(f engine.Frame) error {
 	if g.net != nil {
 		b = g.appendNet(b)
 	}
-	if g.load > 0 {
+	if g.flags.load > 0 {
 		b = append(b, "\nload "...)
-		b = strconv.AppendFloat(b, float64(g.load)/1e6, 'f', 1, 64)
+		b = strconv.AppendFloat(b, float64(g.flags.load)/1e6, 'f', 1, 64)
 		if g.loadOn {
 			b = append(b, "ms on (L)"...)
 		} else {
@@ -238,14 +308,10 @@ func (g *game) Draw(f engine.Frame) {
 		g.burn()
 	}
 
-	if g.wantShot || g.flags.Last(f.Index) && g.flags.Screenshot != "" {
-		path := g.flags.Screenshot
-		if g.wantShot {
-			g.shots++
-			path = fmt.Sprintf("fixstep-%d.png", g.shots)
-			g.wantShot = false
-		}
-		if err := r.Screenshot(path, w, h); err != nil {
+	if g.wantShot { // F12; -screenshot is the runner's
+		g.shots++
+		g.wantShot = false
+		if err := r.Screenshot(fmt.Sprintf("fixstep-%d.png", g.shots), w, h); err != nil {
 			g.err = err
 		}
 		g.loop.ExcludeFrame() // reading back and encoding a PNG allocates
@@ -254,20 +320,36 @@ func (g *game) Draw(f engine.Frame) {
 
 // burn spins for the -load time: artificial work to watch the governor.
 func (g *game) burn() {
-	deadline := time.Now().Add(g.load)
+	deadline := time.Now().Add(g.flags.load)
 	for time.Now().Before(deadline) {
 	}
 }
 
-// End feeds the overlay and stops after -frames frames.
+// End opens the audio device after the first frame and feeds the
+// overlay; headless, it prints the progress and stops after -seconds.
 func (g *game) End(s *engine.Stats) error {
+	if g.win == nil {
+		return g.endHeadless(s)
+	}
 	if s.Frames == 1 {
 		if err := g.sound.open(); err != nil {
 			return err
 		}
 	}
 	g.overlay.Record(s)
-	if g.flags.Done(s) {
+	return nil
+}
+
+// endHeadless prints the progress every second of game time (not with
+// -ticks or -replay), and stops a real-clock run after -seconds.
+func (g *game) endHeadless(s *engine.Stats) error {
+	if !g.quiet && s.Sim-g.lastPrint >= time.Second {
+		g.lastPrint = s.Sim
+		p := g.World.Body(g.Osc).Pos
+		fmt.Fprintf(g.stderr, "t=%-4v box=(%.3f, %.3f) ticks=%d fps=%.1f p99=%v dropped=%v\n",
+			s.Sim, p.X, p.Y, s.Ticks, s.FPS, s.FrameP99, s.Dropped)
+	}
+	if g.until > 0 && s.Sim >= g.until {
 		return engine.ErrStopped
 	}
 	return nil
@@ -328,7 +410,7 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 // runs ahead of the other (the frame advantage, which the time sync
 // brings to 0), and the ticks run on predictions.
 func (g *game) appendNet(b []byte) []byte {
-	st := g.net.Session.Stats()
+	st := g.net.Stats()
 	b = append(b, "\nnet rtt "...)
 	b = strconv.AppendFloat(b, float64(st.RTT)/1e6, 'f', 1, 64)
 	b = append(b, "ms rollback "...)
@@ -341,7 +423,7 @@ func (g *game) appendNet(b []byte) []byte {
 	b = strconv.AppendFloat(b, st.TimeScale, 'f', 3, 64)
 	b = append(b, " predicted "...)
 	b = strconv.AppendUint(b, st.Predicted, 10)
-	if !g.net.Session.Running() {
+	if !g.net.Running() {
 		b = append(b, "\n  waiting for the other peer"...)
 	}
 	g.lastRollbackTicks = st.RollbackTicks

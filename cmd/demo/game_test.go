@@ -11,8 +11,8 @@ import (
 // though its edge lasts until a tick ends and frames may run no tick; a
 // new press after a tick acts again.
 func TestHotkeyActsOncePerPress(t *testing.T) {
-	keys := &input.State{}
-	g := &game{keys: keys}
+	g := &game{}
+	keys := &g.keys
 	const f3 = 1 // hotkeys[1]
 	if hotkeys[f3] != input.KeyF3 {
 		t.Fatalf("hotkeys[%d] is %v", f3, hotkeys[f3])
@@ -42,5 +42,14 @@ func TestHotkeyActsOncePerPress(t *testing.T) {
 	keys.KeyEvent(input.KeyF3, true) // pressed again before the next Begin
 	if !acts(12) {
 		t.Fatal("a third press, after the tick that ended the second's edge, did not act")
+	}
+}
+
+// TestQualityLevelsAreTheRunners: the runner's loop and -quality have
+// engine.DefaultQualityLevels above the lowest; the demo's knobs must
+// name each of them, no more.
+func TestQualityLevelsAreTheRunners(t *testing.T) {
+	if top := len(levels) - 1; top != engine.DefaultQualityLevels {
+		t.Errorf("the demo's knobs go up to level %d, the runner's to %d", top, engine.DefaultQualityLevels)
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
@@ -46,33 +47,30 @@ func runDemo(t *testing.T, env []string, args ...string) (string, error) {
 	return string(out), err
 }
 
-// TestDeterminism runs the demo's world for exactly 3,600 ticks under frame
-// intervals of 4.17, 6.94, 16.67 and 33.3 ms and a seeded jittery clock:
-// one hash for all.
+// run runs the demo as main does, in process (headless, or failing
+// before a window opens): its stdout, its stderr and its error.
+func run(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if benchmark(args) {
+		err := runBench(args, &stdout, &stderr, nil)
+		return stdout.String(), stderr.String(), err
+	}
+	g := newGame(&stderr)
+	err := app.Run(g, g.options(args, &stdout, &stderr, nil))
+	return stdout.String(), stderr.String(), err
+}
+
+// replay runs -headless -replay path in process.
+func replay(t *testing.T, path string) (string, string, error) {
+	t.Helper()
+	return run(t, "-headless", "-replay", path)
+}
+
+// TestDeterminism runs the demo headless for exactly 3,600 ticks under
+// frame intervals of 4.17, 6.94, 16.67 and 33.3 ms and a seeded jittery
+// clock: one hash for all, the README's.
 func TestDeterminism(t *testing.T) {
-	hash := func(frames engine.Frames) (uint64, uint64) {
-		bindings, err := loadBindings("")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc, err := arena.New(300, 1, input.NewActions(&input.State{}, bindings))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := &headless{Scene: sc, ticks: 3600, quiet: true}
-		loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize}, engine.NewSim(frames), h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
-			t.Fatal(err)
-		}
-		return sc.Hash(), sc.World.Ticks()
-	}
-	want, ticks := hash(engine.ConstantFrames(16_670 * time.Microsecond))
-	if ticks != 3600 {
-		t.Fatalf("ran %d ticks, want 3600", ticks)
-	}
 	// The README says which hash these runs print: it must be this one.
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -80,48 +78,46 @@ func TestDeterminism(t *testing.T) {
 	}
 	claim := regexp.MustCompile(`-headless -ticks 3600 -sim-frame 6\.94ms +# [^\n]*state-hash=([0-9a-f]{16})`).FindSubmatch(readme)
 	if claim == nil {
-		t.Error("README.md does not say which state hash -headless -ticks 3600 prints")
-	} else if got := fmt.Sprintf("%016x", want); string(claim[1]) != got {
-		t.Errorf("README.md says -headless -ticks 3600 prints state-hash=%s; it prints %s", claim[1], got)
+		t.Fatal("README.md does not say which state hash -headless -ticks 3600 prints")
 	}
-	for name, f := range map[string]engine.Frames{
-		"4.17ms": engine.ConstantFrames(4_170 * time.Microsecond),
-		"6.94ms": engine.ConstantFrames(6_940 * time.Microsecond),
-		"33.3ms": engine.ConstantFrames(33_300 * time.Microsecond),
-		"jitter": engine.NewJitterFrames(42, 4*time.Millisecond, 40*time.Millisecond),
+	want := "state-hash=" + string(claim[1]) + "\n"
+	for _, clock := range [][]string{
+		{"-sim-frame", "16.67ms"}, {"-sim-frame", "4.17ms"}, {"-sim-frame", "6.94ms"}, {"-sim-frame", "33.3ms"}, {"-sim-jitter", "42"},
 	} {
-		if got, n := hash(f); got != want || n != 3600 {
-			t.Errorf("%s frames: hash %016x after %d ticks, want %016x after 3600", name, got, n, want)
+		out, stderr, err := run(t, append([]string{"-headless", "-ticks", "3600"}, clock...)...)
+		if err != nil || out != want || !strings.Contains(stderr, " ticks=3600 ") {
+			t.Errorf("%q: %v, stdout %q, want the README's %q after 3600 ticks\n%s", clock, err, out, want, stderr)
 		}
 	}
 }
 
 func TestHeadlessTicksPrintsHash(t *testing.T) {
-	var a, b bytes.Buffer
-	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "6.94ms", "-n", "50"}, &a, nil); err != nil {
+	a, stderr, err := run(t, "-headless", "-ticks", "600", "-sim-frame", "6.94ms", "-n", "50")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{"-headless", "-ticks", "600", "-sim-frame", "33.3ms", "-n", "50"}, &b, nil); err != nil {
+	b, _, err := run(t, "-headless", "-ticks", "600", "-sim-frame", "33.3ms", "-n", "50")
+	if err != nil {
 		t.Fatal(err)
 	}
-	last := func(s string) string {
-		lines := strings.Split(strings.TrimSpace(s), "\n")
-		return lines[len(lines)-1]
+	if !strings.HasPrefix(a, "state-hash=") || a != b {
+		t.Errorf("stdout %q and %q: want the same state-hash=", a, b)
 	}
-	if !strings.HasPrefix(last(a.String()), "state-hash=") || last(a.String()) != last(b.String()) {
-		t.Errorf("last lines %q and %q: want the same state-hash=", last(a.String()), last(b.String()))
-	}
-	if !strings.Contains(a.String(), "stats frames=") || !strings.Contains(a.String(), " ticks=600 ") {
-		t.Errorf("no stats line with ticks=600 in\n%s", a.String())
+	if !strings.Contains(stderr, "stats frames=") || !strings.Contains(stderr, " ticks=600 ") {
+		t.Errorf("no stats line with ticks=600 in\n%s", stderr)
 	}
 }
 
+// TestFlagLimitsAccepted: each limit itself runs (headless, a tick).
 func TestFlagLimitsAccepted(t *testing.T) {
-	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "2000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-headless", "-seconds", "1e6"},
-		{"-headless", "-sim-frame", "100us"}, {"-headless", "-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}, {"-n", "50000", "-bench", "sprites"}} {
-		if _, err := parse(args); err != nil {
-			t.Errorf("parse(%q) = %v, want the limit itself accepted", args, err)
+	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "2000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-seconds", "1e6"},
+		{"-sim-frame", "100us"}, {"-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}} {
+		if _, stderr, err := run(t, append([]string{"-headless", "-ticks", "1", "-n", "10"}, args...)...); err != nil {
+			t.Errorf("%q: %v, want the limit itself accepted\n%s", args, err, stderr)
 		}
+	}
+	if _, err := parseBench([]string{"-n", "1000000", "-bench", "sprites", "-textures", "256"}, io.Discard); err != nil {
+		t.Errorf("-bench sprites at its limits: %v", err)
 	}
 }
 
@@ -134,7 +130,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-ticks", "5"}, "need -headless"},
 		{[]string{"-vsync", "sometimes", "-frames", "1"}, `unknown vsync mode "sometimes"`},
 		{[]string{"-tps", "-1", "-headless"}, "-tps -1: want 1 to 1000 ticks per second"},
-		// Each limit at its boundary: the max is accepted (below), max+1 is not.
+		// Each limit at its boundary: the max is accepted (above), max+1 is not.
 		{[]string{"-tps", "0", "-headless"}, "-tps 0: want 1 to 1000 ticks per second"},
 		{[]string{"-tps", "1001", "-headless"}, "-tps 1001: want 1 to 1000 ticks per second"},
 		{[]string{"-n", "2001", "-headless"}, "-n 2001: want 0 to 2000 bodies"},
@@ -143,23 +139,29 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-headless", "-seconds", "NaN"}, "-seconds NaN: want more than 0"},
 		{[]string{"-headless", "-seconds", "Inf"}, "-seconds +Inf: want more than 0"},
 		{[]string{"-headless", "-sim-frame", "1ns"}, "-sim-frame 1ns: want 100µs to 1s"},
+		{[]string{"-headless", "-sim-frame", "5ms", "-sim-jitter", "3"}, "-sim-frame and -sim-jitter do not go together"},
+		{[]string{"-sim-jitter", "3"}, "need -headless"},
 		{[]string{"-fps-cap", "NaN"}, "-fps-cap NaN: want 0"},
 		{[]string{"-fps-cap", "0.01"}, "-fps-cap 0.01: want 0"},
 		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},
 		{[]string{"-height", "16384"}, "-width 1280 -height 16384: want 1 to 7680 each"},
-		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-replay and -record do not go together"},
-		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench and -record do not go together"},
-		{[]string{"-headless", "-frames", "5"}, "-headless and -frames do not go together"},
+		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-record and -replay together"},
+		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed and the profiling flags: flag provided but not defined: -record"},
+		{[]string{"-bench", "bunnies"}, `-bench "bunnies": the only benchmark is sprites`},
+		{[]string{"-headless", "-frames", "5"}, "-headless and -frames or -screenshot do not go together"},
 		{[]string{"-record", "/dev/null", "-headless"}, "/dev/null: not a regular file"},
 		{[]string{"-n", "1000001", "-bench", "sprites"}, "-n 1000001: want 0 to 1000000 sprites"},
+		{[]string{"-textures", "257", "-bench", "sprites"}, "-textures 257: want 1 to 256"},
 		{[]string{"-load", "-5ms"}, "-load -5ms: want 0 to 1s"},
 		{[]string{"-load", "1.001s"}, "-load 1.001s: want 0 to 1s"},
 		{[]string{"-bindings", "/nonexistent"}, "no such file"},
 		{[]string{"-record", "x.out", "-cpuprofile", "x.out", "-headless"}, "-cpuprofile x.out and -record x.out are the same file"},
 		{[]string{"-replay", "x.fxr", "-cpuprofile", "./x.fxr"}, "-cpuprofile ./x.fxr and -replay x.fxr are the same file"},
 		{[]string{"-trace", "t.out", "-memprofile", "t.out", "-headless"}, "are the same file"},
+		{[]string{"-bindings", "b.txt", "-memprofile", "b.txt", "-headless"}, "-memprofile b.txt and -bindings b.txt are the same file"},
+		{[]string{"-compare", "a.fxr"}, "-compare takes two recordings"},
 	} {
-		err := run(c.args, &bytes.Buffer{}, nil)
+		_, _, err := run(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run(%q) = %v, want an error containing %q", c.args, err, c.want)
 		}
@@ -217,8 +219,7 @@ func TestQualityNeverChangesTheSimulation(t *testing.T) {
 			t.Fatal(err)
 		}
 		sc.Debris.Limit = limit
-		h := &headless{Scene: sc, ticks: 600, quiet: true}
-		g := &debrisCounter{headless: h}
+		g := &debrisCounter{Scene: sc, stop: 600}
 		loop, err := engine.NewLoop(engine.Config{InputSize: arena.InputSize}, engine.NewSim(engine.ConstantFrames(16*time.Millisecond)), g)
 		if err != nil {
 			t.Fatal(err)
@@ -226,8 +227,8 @@ func TestQualityNeverChangesTheSimulation(t *testing.T) {
 		if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 			t.Fatalf("debris limit %d: the run ended with %v", limit, err)
 		}
-		if g.updates != 600 {
-			t.Fatalf("debris limit %d: %d ticks ran, want 600", limit, g.updates)
+		if g.updates != 600 || sc.World.Ticks() != 600 {
+			t.Fatalf("debris limit %d: %d ticks ran, the world's count %d, want 600", limit, g.updates, sc.World.Ticks())
 		}
 		return sc.Hash(), g.seen
 	}
@@ -241,14 +242,20 @@ func TestQualityNeverChangesTheSimulation(t *testing.T) {
 	}
 }
 
-// debrisCounter counts the most debris particles alive after a tick.
+// debrisCounter runs the scene alone until tick stop, and counts the most
+// debris particles alive after a tick.
 type debrisCounter struct {
-	*headless
+	*arena.Scene
+	stop          uint64
 	seen, updates int
 }
 
+func (g *debrisCounter) Draw(engine.Frame) {}
+
 func (g *debrisCounter) Update(t engine.Tick) error {
-	err := g.headless.Update(t)
+	if err := g.Scene.Update(t); err != nil {
+		return err
+	}
 	g.updates++
 	n := 0
 	for _, p := range g.Debris.P {
@@ -257,7 +264,10 @@ func (g *debrisCounter) Update(t engine.Tick) error {
 		}
 	}
 	g.seen = max(g.seen, n)
-	return err
+	if t.N+1 >= g.stop {
+		return engine.ErrStopped
+	}
+	return nil
 }
 
 // TestZeroGarbage runs the windowed demo for 1,000 frames after its

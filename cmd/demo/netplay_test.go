@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/engine"
 	fxreplay "github.com/fixstep/fixstep/replay"
 )
@@ -90,14 +91,12 @@ func TestNetplayMatch(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"host.fxr", "join.fxr", "spectator.fxr"} {
-		var out bytes.Buffer
-		if err := replay(filepath.Join(dir, f), &out); err != nil || !strings.Contains(out.String(), "state-hash="+hash) {
-			t.Errorf("-replay %s: %v\n%s", f, err, out.String())
+		if out, stderr, err := replay(t, filepath.Join(dir, f)); err != nil || out != "state-hash="+hash+"\n" {
+			t.Errorf("-replay %s: %v, stdout %q\n%s", f, err, out, stderr)
 		}
 	}
-	var out bytes.Buffer
-	if err := compare(dir+"/host.fxr", dir+"/join.fxr", &out); err != nil || !strings.HasPrefix(out.String(), "compare: the same 300 ticks") {
-		t.Errorf("-compare: %v\n%s", err, out.String())
+	if out, _, err := run(t, "-compare", dir+"/host.fxr", dir+"/join.fxr"); err != nil || !strings.HasPrefix(out, "compare: the same 300 ticks") {
+		t.Errorf("-compare: %v\n%s", err, out)
 	}
 }
 
@@ -120,9 +119,9 @@ func TestNetplayRefusesOtherRules(t *testing.T) {
 }
 
 // TestNetplayPeerKilled: a joiner killed with kill -9 mid-match is
-// reported by the host within the disconnect timeout ("player 2
+// reported by the host within the disconnect timeout ("peer 2
 // disconnected"); the host prints its stats line and exits 3, its
-// recording closed, and that recording replays.
+// recording closed, and that recording of a match of 2 players replays.
 func TestNetplayPeerKilled(t *testing.T) {
 	addr, dir := freePort(t), t.TempDir()
 	rec := filepath.Join(dir, "host.fxr")
@@ -136,15 +135,17 @@ func TestNetplayPeerKilled(t *testing.T) {
 	took := time.Since(killed)
 	out := hostOut.String()
 	t.Logf("host, %v after the kill:\n%s", took, out)
-	if code != exitPeerVanished || !strings.Contains(out, "player 2 disconnected") || !strings.Contains(out, "stats frames=") {
-		t.Fatalf("host exit %d, want %d with \"player 2 disconnected\" and a stats line", code, exitPeerVanished)
+	if code != app.ExitPeerVanished || !strings.Contains(out, "demo: peer 2 disconnected") || !strings.Contains(out, "stats frames=") {
+		t.Fatalf("host exit %d, want %d with \"peer 2 disconnected\" and a stats line", code, app.ExitPeerVanished)
 	}
 	if took > 4*time.Second {
 		t.Errorf("the host took %v to notice, the timeout is 2 s", took)
 	}
-	var rout bytes.Buffer
-	if err := replay(rec, &rout); err != nil || !strings.HasPrefix(rout.String(), "replay ok: a match of 2 players") {
-		t.Errorf("-replay of the host's recording: %v\n%s", err, rout.String())
+	if h, err := fxreplay.ReadHeader(rec); err != nil || h.Players != 2 {
+		t.Errorf("the host's recording: %+v, %v; want a match of 2 players", h, err)
+	}
+	if rout, stderr, err := replay(t, rec); err != nil || !strings.HasPrefix(rout, "state-hash=") || !strings.Contains(stderr, " state hashes verified") {
+		t.Errorf("-replay of the host's recording: %v, stdout %q\n%s", err, rout, stderr)
 	}
 }
 
@@ -194,7 +195,7 @@ func TestCompareNamesTheFirstDifference(t *testing.T) {
 		{c, "differ first after 180 ticks: the state hash is"},
 		{d, "of different runs"},
 	} {
-		if err := compare(a, k.b, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), k.want) {
+		if _, _, err := run(t, "-compare", a, k.b); err == nil || !strings.Contains(err.Error(), k.want) {
 			t.Errorf("compare a.fxr %s: %v, want %q", filepath.Base(k.b), err, k.want)
 		}
 	}

@@ -1,15 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
@@ -43,35 +44,54 @@ func (p *pressing) Poll() error {
 
 func (p *pressing) EndTick() { p.keys.EndTick() }
 
-// record runs the demo scene with scripted input on a jittery clock and
-// records it as the demo does (startMatch: created before the first
-// frame, closed with the run's end). It returns what the run returned.
+// record runs the demo with scripted input on a jittery clock and records
+// it, through its own Input (the devices turned into the tick's value),
+// with the parameters a run of -n 80 -seed 5 -panic-at panicAt has. It
+// returns what the run returned.
 func record(t *testing.T, path string, panicAt int64) error {
 	t.Helper()
-	o := options{tps: 60, seed: 5, n: 80, panicAt: panicAt}
-	o.Record = path
-	bindings, _ := loadBindings("")
-	keys := &input.State{}
-	sc, err := arena.New(o.n, o.seed, input.NewActions(keys, bindings))
+	g := newGame(io.Discard)
+	g.flags = flags{tps: 60, seed: 5, n: 80, panicAt: panicAt, seconds: 4, width: 1280, height: 720}
+	if err := g.Start(1); err != nil {
+		t.Fatal(err)
+	}
+	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: &g.keys}
+	h := &untilTick{game: g, stop: 900}
+	loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize, Players: 1}, p, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc.PanicAt = panicAt
-	h := &headless{Scene: sc, ticks: 900, quiet: true}
-	p := &pressing{Sim: engine.NewSim(engine.NewJitterFrames(8, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
-	m, err := startMatch(o, engine.Config{TPS: 60, InputSize: arena.InputSize}, p, h)
+	g.Attach(loop, nil)
+	rec, err := fxreplay.Record(path, loop, fxreplay.Header{Params: g.flags.params()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.close()
-	runErr := m.loop.Run(context.Background())
-	if sc.World.Body(sc.Player).Pos.X == 0 {
+	runErr := loop.Run(context.Background())
+	if g.World.Body(g.Player).Pos.X == 0 {
 		t.Fatal("the player never moved: the input did not reach the scene")
 	}
-	if err := m.end(runErr); err != nil && !errors.Is(err, engine.ErrStopped) && !errors.As(err, new(*engine.PanicError)) {
+	if err := rec.Close(runErr); err != nil {
 		t.Fatal(err)
 	}
 	return runErr
+}
+
+// untilTick is the demo, headless, stopped after tick stop as -ticks does.
+type untilTick struct {
+	*game
+	stop uint64
+}
+
+func (u *untilTick) Draw(engine.Frame) {}
+
+func (u *untilTick) Update(t engine.Tick) error {
+	if err := u.game.Update(t); err != nil {
+		return err
+	}
+	if t.N+1 >= u.stop {
+		return engine.ErrStopped
+	}
+	return nil
 }
 
 func TestRecordAndReplay(t *testing.T) {
@@ -79,18 +99,18 @@ func TestRecordAndReplay(t *testing.T) {
 	if err := record(t, path, 0); !errors.Is(err, engine.ErrStopped) {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := replay(path, &out); err != nil {
-		t.Fatal(err)
+	out, stderr, err := replay(t, path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(out.String(), "replay ok: 900 ticks, 15 state hashes verified") {
-		t.Errorf("replay said %q", out.String())
+	if !strings.Contains(stderr, "replay: 900 ticks, 15 state hashes verified") || !strings.HasPrefix(out, "state-hash=") {
+		t.Errorf("replay: stdout %q\n%s", out, stderr)
 	}
 }
 
 // TestReplayReproducesACrash records a run that panics at tick 500: the
 // recording survives the panic, and its replay panics at the same tick
-// with the same message, and says so.
+// with the same message (exit status 2), and says so.
 func TestReplayReproducesACrash(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.fxr")
 	err := record(t, path, 500)
@@ -98,16 +118,16 @@ func TestReplayReproducesACrash(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Tick != 500 {
 		t.Fatalf("the run returned %v, want a panic at tick 500", err)
 	}
-	var out bytes.Buffer
-	if err := replay(path, &out); err != nil {
-		t.Fatal(err)
+	_, stderr, err := replay(t, path)
+	if !errors.As(err, &pe) || pe.Tick != 500 || pe.Error() != "engine: panic in Update at tick 500: demo: -panic-at 500" {
+		t.Fatalf("the replay returned %v, want the same panic at tick 500", err)
 	}
 	for _, want := range []string{
-		"replay reproduced the recorded crash: engine: panic in Update at tick 500: demo: -panic-at 500",
-		"replay ok: 501 ticks, 8 state hashes verified, then the same panic at the same tick",
+		"replay: 501 ticks, 8 state hashes verified; the recorded run ended with: engine: panic in Update at tick 500: demo: -panic-at 500",
+		"replay reproduced the recorded crash: the same panic at the same tick",
 	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("replay said %q, want %q", out.String(), want)
+		if !strings.Contains(stderr, want) {
+			t.Errorf("replay said %q, want %q", stderr, want)
 		}
 	}
 }
@@ -119,25 +139,38 @@ func TestReplayOfAKilledRun(t *testing.T) {
 	record(t, path, 0)
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)-40], 0o644)
-	var out bytes.Buffer
-	if err := replay(path, &out); err != nil {
-		t.Fatal(err)
+	_, stderr, err := replay(t, path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(out.String(), "recording ends at tick 840: the rest was not written") ||
-		!strings.Contains(out.String(), "replay ok: 840 ticks, 14 state hashes verified") {
-		t.Errorf("replay said %q", out.String())
+	if !strings.Contains(stderr, "recording ends at tick 840: the rest was not written") ||
+		!strings.Contains(stderr, "replay: 840 ticks, 14 state hashes verified") {
+		t.Errorf("replay said %q", stderr)
 	}
+}
+
+// tampered runs a hook before each tick's update: a test's change to the
+// simulation, as a code change would make.
+type tampered struct {
+	*game
+	before func(*arena.Scene, engine.Tick)
+}
+
+func (t *tampered) Update(tk engine.Tick) error {
+	t.before(t.Scene, tk)
+	return t.game.Update(tk)
 }
 
 func TestReplayReportsDivergence(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.fxr")
 	record(t, path, 0)
 	// The simulation changes at tick 299, as a code change would.
-	err := replayWith(path, &bytes.Buffer{}, nil, func(sc *arena.Scene, tk engine.Tick) {
+	g := newGame(io.Discard)
+	err := app.Run(&tampered{game: g, before: func(sc *arena.Scene, tk engine.Tick) {
 		if tk.N == 299 {
 			sc.World.Body(sc.Player).Vel.Y += 0.001
 		}
-	})
+	}}, g.options([]string{"-headless", "-replay", path}, io.Discard, io.Discard, nil))
 	var de *engine.DesyncError
 	if !errors.As(err, &de) || de.Tick != 300 || de.Ours == de.Theirs {
 		t.Errorf("replay of a changed simulation: %v, want a desync at tick 300", err)
@@ -160,12 +193,12 @@ func TestReplayBadFiles(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, c.data, 0o644)
-		err := replay(p, &bytes.Buffer{})
+		_, _, err := replay(t, p)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, fxreplay.ErrBadFile) {
 			t.Errorf("%s: %v, want replay.ErrBadFile saying %q", name, err, c.want)
 		}
 	}
-	if err := replay(filepath.Join(dir, "missing.fxr"), &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "no such file") {
+	if _, _, err := replay(t, filepath.Join(dir, "missing.fxr")); err == nil || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -176,20 +209,46 @@ func TestReplayBadFiles(t *testing.T) {
 func TestReplayParamsAreCheckedLikeFlags(t *testing.T) {
 	dir := t.TempDir()
 	for params, want := range map[string]string{
-		"n=50000000 panic-at=0": "-n 50000000: want 0 to 2000 bodies",
-		"n=-5 panic-at=0":       "-n -5: want 0 to 2000 bodies",
-		"n=3 evil=1":            "unknown parameter \"evil=1\"",
-		"panic-at=0":            "no n=<bodies>",
+		"n=50000000 seed=1 panic-at=0": "-n 50000000: want 0 to 2000 bodies",
+		"n=-5 seed=1 panic-at=0":       "-n -5: want 0 to 2000 bodies",
+		"n=3 seed=1 panic-at=-2":       "-panic-at -2: must not be negative",
+		"n=3 evil=1":                   "unknown parameter \"evil=1\"",
+		"n=x seed=1":                   "parameter \"n=x\": not a number",
+		"panic-at=0":                   "no n=<bodies>",
+		"n=3 panic-at=0":               "no seed=<seed>",
 	} {
 		p := crafted(t, dir, 60, params)
-		err := replay(p, &bytes.Buffer{})
+		_, _, err := replay(t, p)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("params %q: %v, want %q", params, err, want)
 		}
 	}
-	p := crafted(t, dir, 100000, "n=3 panic-at=0")
-	if err := replay(p, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
+	p := crafted(t, dir, 100000, "n=3 seed=1 panic-at=0")
+	if _, _, err := replay(t, p); err == nil || !strings.Contains(err.Error(), "-tps 100000: want 1 to 1000") {
 		t.Errorf("TPS 100000: %v", err)
+	}
+}
+
+// TestReplayTakesTheRecordingsParams: a recording made with -n 100 -seed 7
+// -tps 30 replays with them, whatever the flags of the replay say, to the
+// recorded state hash.
+func TestReplayTakesTheRecordingsParams(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run.fxr")
+	want, stderr, err := run(t, "-headless", "-ticks", "120", "-sim-frame", "10ms", "-n", "100", "-seed", "7", "-tps", "30", "-bot", "4", "-record", p)
+	if err != nil || !strings.HasPrefix(want, "state-hash=") {
+		t.Fatalf("%v, stdout %q\n%s", err, want, stderr)
+	}
+	if h, err := fxreplay.ReadHeader(p); err != nil || h.Params != "n=100 seed=7 panic-at=0" || h.TPS != 30 {
+		t.Fatalf("the recording's header: %+v, %v", h, err)
+	}
+	other, _, _ := run(t, "-headless", "-ticks", "120", "-sim-frame", "10ms", "-n", "300", "-seed", "7", "-tps", "30", "-bot", "4")
+	if other == want {
+		t.Fatalf("-n 300 ends on -n 100's %q: -n changes nothing", want)
+	}
+	for _, args := range [][]string{{"-headless", "-replay", p}, {"-headless", "-replay", p, "-n", "300", "-tps", "60"}} {
+		if out, stderr, err := run(t, args...); err != nil || out != want {
+			t.Errorf("%q: %v, stdout %q, want %q\n%s", args, err, out, want, stderr)
+		}
 	}
 }
 
@@ -218,17 +277,16 @@ func TestCompareRunsAlone(t *testing.T) {
 		t.Helper()
 		p := filepath.Join(dir, name)
 		args := []string{"-headless", "-ticks", "300", "-n", "40", "-sim-frame", frame, "-bot", bot, "-record", p}
-		if err := run(args, &bytes.Buffer{}, nil); err != nil {
-			t.Fatalf("%v: %v", args, err)
+		if _, stderr, err := run(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
 		}
 		return p
 	}
 	fast, slow, other := rec("fast.fxr", "6.94ms", "3"), rec("slow.fxr", "33.3ms", "3"), rec("other.fxr", "6.94ms", "4")
-	var out bytes.Buffer
-	if err := compare(fast, slow, &out); err != nil || out.String() != "compare: the same 300 ticks and 5 state hashes\n" {
-		t.Errorf("-compare of one bot at two frame rates: %v %q", err, out.String())
+	if out, _, err := run(t, "-compare", fast, slow); err != nil || out != "compare: the same 300 ticks and 5 state hashes\n" {
+		t.Errorf("-compare of one bot at two frame rates: %v %q", err, out)
 	}
-	if err := compare(fast, other, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "differ first at tick 0: player 1's input is") {
+	if _, _, err := run(t, "-compare", fast, other); err == nil || !strings.Contains(err.Error(), "differ first at tick 0: player 1's input is") {
 		t.Errorf("-compare of two bots: %v", err)
 	}
 }

@@ -1,0 +1,159 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/netplay"
+	"github.com/fixstep/fixstep/replay"
+)
+
+// Configurer is an optional Game hook for a game with flags of its own
+// (the size of its world, a level, a window size): Flags adds them to the
+// runner's flag set before Run parses the command line, so -h lists them
+// beside the runner's; Configure runs once the command line is parsed,
+// after the runner has checked its own flags and before Start and before
+// anything opens. Configure checks the game's flags (an error names the
+// flag, the value and the range, as the runner's do) and sets in c what
+// they decide: the tick rate, the Params, the window.
+//
+// A game whose simulation depends on its flags puts them in c.Params: a
+// recording carries them, and netplay peers must agree on them. With
+// -replay, c.Replay is the recording's header: the game takes those
+// parameters (and the tick rate) from it rather than from its flags,
+// checking them as it checks its flags (a recording is untrusted), and
+// sets c.Params and c.TPS as the recording has them, so that a run made
+// with -n 100 replays with -n 100.
+type Configurer interface {
+	Flags(fs *flag.FlagSet)
+	Configure(c *Config) error
+}
+
+// Config is what a Configurer's Configure learns of the run (the runner's
+// modes, read only) and the options its flags decide.
+type Config struct {
+	// Headless is -headless: no window, no Open, no Draw. Ticks is -ticks
+	// (0: none). Simulated says the frames run on a simulated clock
+	// (-sim-frame, -sim-jitter, a headless -replay), as fast as the CPU
+	// goes, rather than in real time.
+	Headless  bool
+	Ticks     uint64
+	Simulated bool
+	// Replay is the header of the recording -replay plays (untrusted:
+	// check it as the flags are), nil without -replay.
+	Replay *replay.Header
+
+	// TPS, Params and Window start as Options has them (defaults filled
+	// in); Configure sets those its flags decide. Run checks TPS again.
+	TPS    int
+	Params string
+	Window gfx.WindowConfig
+	// Inputs are the files the game's flags read, by flag ("-bindings":
+	// path): Run refuses a run whose outputs (-record, -screenshot, the
+	// profiles) would write one of them.
+	Inputs map[string]string
+}
+
+// configure runs the game's Configure, if it has one, and applies what it
+// set to o.
+func configure(g Game, o *Options, m *modes, f *Flags) (inputs map[string]string, err error) {
+	c, ok := g.(Configurer)
+	if !ok {
+		return nil, nil
+	}
+	cfg := Config{Headless: m.headless, Ticks: m.ticks, Simulated: m.simulated(f.Replay != ""),
+		TPS: o.TPS, Params: o.Params, Window: o.Window}
+	if f.Replay != "" {
+		h, err := replay.ReadHeader(f.Replay)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Replay = &h
+	}
+	if err := c.Configure(&cfg); err != nil {
+		return nil, err
+	}
+	if cfg.TPS < 1 || cfg.TPS > maxTPS {
+		return nil, fmt.Errorf("app: Config.TPS %d: want 1 to %d", cfg.TPS, maxTPS)
+	}
+	o.TPS, o.Params, o.Window = cfg.TPS, cfg.Params, cfg.Window
+	return cfg.Inputs, nil
+}
+
+// maxTPS is the highest tick rate: 1 ms ticks.
+const maxTPS = 1000
+
+// Hasher is an optional Game hook: Hash returns the hash of the game's
+// state that -ticks and a replay print as state-hash=, in place of the
+// FNV-1a of its Save bytes (see the function Hash), for a game whose
+// documented hash is of its own making (a physics world's).
+type Hasher interface {
+	Hash() uint64
+}
+
+// Reporter is an optional Game hook: Report returns the game's own fields
+// for the stats line (" sounds=12 audio=true", each with a leading
+// space), which Run prints after the window's, once the game has closed.
+type Reporter interface {
+	Report() string
+}
+
+// Attacher is an optional Game hook for a game that shows or steers the
+// loop that runs it (an overlay of its stats, a frame it leaves out of the
+// steady state): Attach runs once the loop exists, before the first frame,
+// with the netplay session the loop runs (nil alone; its Config says which
+// player is this machine's).
+type Attacher interface {
+	Attach(l *engine.Loop, s *netplay.Session)
+}
+
+// checkFiles refuses a run that would write one file twice, or write a
+// file it reads: each output against every other output and every input,
+// by path and, for files that exist, by identity (links).
+func checkFiles(f *Flags, gameInputs map[string]string) error {
+	type file struct{ flag, path string }
+	var outs, ins []file
+	for _, x := range []file{{"-record", f.Record}, {"-screenshot", f.Screenshot}} {
+		if x.path != "" {
+			outs = append(outs, x)
+		}
+	}
+	for flag, p := range f.Profile.Outputs() {
+		outs = append(outs, file{flag, p})
+	}
+	if f.Replay != "" {
+		ins = append(ins, file{"-replay", f.Replay})
+	}
+	for flag, p := range gameInputs {
+		if p != "" {
+			ins = append(ins, file{flag, p})
+		}
+	}
+	byFlag := func(a, b file) int { return strings.Compare(a.flag, b.flag) }
+	slices.SortFunc(outs, byFlag)
+	slices.SortFunc(ins, byFlag)
+	same := func(a, b string) bool {
+		pa, ea := filepath.Abs(a)
+		pb, eb := filepath.Abs(b)
+		if ea == nil && eb == nil && pa == pb {
+			return true
+		}
+		fa, ea := os.Stat(a)
+		fb, eb := os.Stat(b)
+		return ea == nil && eb == nil && os.SameFile(fa, fb)
+	}
+	for i, a := range outs {
+		for _, b := range append(outs[i+1:len(outs):len(outs)], ins...) {
+			if same(a.path, b.path) {
+				return fmt.Errorf("%s %s and %s %s are the same file", a.flag, a.path, b.flag, b.path)
+			}
+		}
+	}
+	return nil
+}
