@@ -119,7 +119,7 @@ func TestNetplayRefusesOtherRules(t *testing.T) {
 }
 
 // TestNetplayPeerKilled: a joiner killed with kill -9 mid-match is
-// reported by the host within the disconnect timeout ("peer 2
+// reported by the host within the disconnect timeout ("player 2
 // disconnected"); the host prints its stats line and exits 3, its
 // recording closed, and that recording of a match of 2 players replays.
 func TestNetplayPeerKilled(t *testing.T) {
@@ -135,8 +135,8 @@ func TestNetplayPeerKilled(t *testing.T) {
 	took := time.Since(killed)
 	out := hostOut.String()
 	t.Logf("host, %v after the kill:\n%s", took, out)
-	if code != app.ExitPeerVanished || !strings.Contains(out, "demo: peer 2 disconnected") || !strings.Contains(out, "stats frames=") {
-		t.Fatalf("host exit %d, want %d with \"peer 2 disconnected\" and a stats line", code, app.ExitPeerVanished)
+	if code != app.ExitPeerVanished || !strings.Contains(out, "demo: player 2 disconnected") || !strings.Contains(out, "stats frames=") {
+		t.Fatalf("host exit %d, want %d with \"player 2 disconnected\" and a stats line", code, app.ExitPeerVanished)
 	}
 	if took > 4*time.Second {
 		t.Errorf("the host took %v to notice, the timeout is 2 s", took)
