@@ -189,7 +189,7 @@ func TestReplayLimits(t *testing.T) {
 		"params":       {header(60, 5, 50000000), "parameters length is 50000000, over the limit of 1024"},
 		"tps 0":        {header(0, 5, 5), "TPS 0"},
 		"input size":   {headerInput(60, 5, 5, engine.MaxInputSize+1, 1), "input size 65, over 64"},
-		"players":      {headerInput(60, 5, 5, 4, engine.MaxPlayers+1), "9 players, over 8"},
+		"players":      {headerInput(60, 5, 5, 4, engine.MaxPlayers+1), "33 players, over 32"},
 		"no players":   {headerInput(60, 5, 5, 4, 0), "input size 4 for 0 players"},
 		"device input": {headerInput(60, 5, 5, 0, 0), "a recording of device input, which this build no longer replays"},
 		"chunk ticks":  {join(ok, chunk(MaxChunkTicks+1, 0, 0)), "ticks in a chunk is 65537, over the limit of 65536"},
