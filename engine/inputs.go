@@ -87,7 +87,7 @@ func (in Inputs) WithEmptySeats(empty uint32) Inputs {
 		p := bits.TrailingZeros32(m)
 		for _, b := range in.Player(p) {
 			if b != 0 {
-				panic(fmt.Sprintf("engine: player %d's seat is empty, but its input is % x, not all zero", p, in.Player(p)))
+				panic(fmt.Sprintf("engine: Inputs.Player(%d)'s seat is empty, but its input is % x, not all zero", p, in.Player(p)))
 			}
 		}
 	}

@@ -58,8 +58,8 @@ func TestSeated(t *testing.T) {
 	// player's last input.
 	func() {
 		defer func() {
-			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "player 2's seat is empty, but its input is 09") {
-				t.Errorf("WithEmptySeats of a seat with input: %v, want a panic naming player 2", v)
+			if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "Inputs.Player(2)'s seat is empty, but its input is 09") {
+				t.Errorf("WithEmptySeats of a seat with input: %v, want a panic naming Inputs.Player(2)", v)
 			}
 		}()
 		NewInputs(data, 1, 0).WithEmptySeats(0b100)
