@@ -132,7 +132,7 @@ func TestRefused(t *testing.T) {
 	}{
 		{app.Options{InputSize: 0}, "Options.InputSize 0"},
 		{app.Options{InputSize: 65}, "Options.InputSize 65"},
-		{app.Options{InputSize: 1, MaxPlayers: 9}, "Options.MaxPlayers 9"},
+		{app.Options{InputSize: 1, MaxPlayers: engine.MaxPlayers + 1}, "Options.MaxPlayers 33"},
 		{app.Options{InputSize: 1, Args: []string{"-bot", "3"}}, "has no bot"},
 		{app.Options{InputSize: 1, Args: []string{"-ticks", "3"}}, "need -headless"},
 		{app.Options{InputSize: 1, Args: []string{"-headless", "-frames", "3"}}, "-headless and -frames"},

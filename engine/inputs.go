@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // A game's own per-tick input. Device input (keys, a mouse in window
 // pixels, a gamepad) is not what a tick should depend on: a window resized
@@ -17,8 +20,10 @@ const (
 	// bytes is usual (GGPO's inputs are 2 to 8), and netplay sends several
 	// ticks of every player in one datagram.
 	MaxInputSize = 64
-	// MaxPlayers is the most players one tick's Inputs holds.
-	MaxPlayers = 8
+	// MaxPlayers is the most players one tick's Inputs holds: the seats
+	// of a server's match (a peer-to-peer match has at most
+	// netplay.MaxPeers). Inputs keeps a bit per player in a uint32.
+	MaxPlayers = 32
 )
 
 // Inputter is a Game with a per-tick input value of its own, of
@@ -39,17 +44,24 @@ type Inputter interface {
 // per-tick input value, all of the same size. The zero Inputs has no
 // players. An Inputs is a view of memory the Loop (or a netplay session)
 // owns, valid during the Update it is passed to: copy what you keep.
+//
+// Every player has a seat, occupied unless the tick says it is empty: in a
+// server's match players join and leave while it runs, and which seats
+// are occupied is part of each tick's inputs (Seated), so a join or a
+// leave happens at the same tick in every run and every replay.
 type Inputs struct {
 	data      []byte
 	size      int
 	predicted uint32
+	empty     uint32 // bit p: player p's seat is empty
 }
 
 // NewInputs returns the inputs held in data: len(data)/size players of
 // size bytes each, player p at data[p*size:]. Bit p of predicted marks
 // player p's input as a prediction (a remote input that has not arrived:
-// netplay repeats the last one). It panics when size is not in
-// [1, MaxInputSize] or data does not hold 1 to MaxPlayers whole inputs.
+// netplay repeats the last one). Every seat is occupied (WithEmptySeats
+// says otherwise). It panics when size is not in [1, MaxInputSize] or
+// data does not hold 1 to MaxPlayers whole inputs.
 func NewInputs(data []byte, size int, predicted uint32) Inputs {
 	if size < 1 || size > MaxInputSize {
 		panic(fmt.Sprintf("engine: input size %d, want 1 to %d", size, MaxInputSize))
@@ -57,7 +69,44 @@ func NewInputs(data []byte, size int, predicted uint32) Inputs {
 	if n := len(data) / size; len(data)%size != 0 || n < 1 || n > MaxPlayers {
 		panic(fmt.Sprintf("engine: %d bytes of input is not 1 to %d inputs of %d bytes", len(data), MaxPlayers, size))
 	}
-	return Inputs{data: data, size: size, predicted: predicted & (1<<(len(data)/size) - 1)}
+	return Inputs{data: data, size: size, predicted: predicted & playerBits(len(data)/size)}
+}
+
+// playerBits returns a mask of n players' bits, 0 to MaxPlayers.
+func playerBits(n int) uint32 { return uint32(1<<uint(n) - 1) }
+
+// WithEmptySeats returns in with the seats of empty's bits empty (bit p:
+// player p's seat) and every other seat occupied; bits of players in does
+// not hold are dropped. Whoever builds a tick's inputs (a server's
+// session, a replay) calls it; an empty seat's input must be all zero,
+// and WithEmptySeats panics when one is not (a bug in the caller: a game
+// must not see a departed player's last input). It allocates nothing.
+func (in Inputs) WithEmptySeats(empty uint32) Inputs {
+	in.empty = empty & playerBits(in.Players())
+	for m := in.empty; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros32(m)
+		for _, b := range in.Player(p) {
+			if b != 0 {
+				panic(fmt.Sprintf("engine: Inputs.Player(%d)'s seat is empty, but its input is % x, not all zero", p, in.Player(p)))
+			}
+		}
+	}
+	return in
+}
+
+// EmptySeats returns the mask of empty seats: bit p is set when player
+// p's seat is empty at this tick. 0 means every seat is occupied, as in
+// a game on one machine or a peer-to-peer match.
+func (in Inputs) EmptySeats() uint32 { return in.empty }
+
+// Seated reports whether player p's seat is occupied at this tick. A
+// seat that is empty has an all-zero input. A game spawns a player's
+// tank on the first tick its seat is Seated and removes it on the first
+// tick it is not: joins and leaves are then deterministic events that
+// replay. Every seat of the zero-mask Inputs (NewInputs) is occupied; a
+// p out of range is not seated.
+func (in Inputs) Seated(p int) bool {
+	return p >= 0 && p < in.Players() && in.empty>>uint(p)&1 == 0
 }
 
 // Players returns how many players' inputs in holds.
@@ -105,9 +154,23 @@ type Tape interface {
 	Record(t Tick) error
 }
 
+// SeatTape is an optional Tape interface, for a tape that decides a
+// match whose players join and leave (the replay of a server's match):
+// after its Input decided tick t's input, EmptySeats returns the seats
+// empty at t (bit p: player p's seat), and the Loop passes them to the
+// game in Tick.Input (Inputs.Seated). A tape without it, or a tick the
+// game decided, has every seat occupied.
+type SeatTape interface {
+	Tape
+	EmptySeats() uint32
+}
+
 // SetTape makes tape record or decide the game's per-tick input, from the
 // next tick on; nil takes it off. Call it before Run.
-func (l *Loop) SetTape(tape Tape) { l.tape = tape }
+func (l *Loop) SetTape(tape Tape) {
+	l.tape = tape
+	l.seatTape, _ = tape.(SeatTape)
+}
 
 // Game returns the game the loop runs.
 func (l *Loop) Game() Game { return l.game }

@@ -178,7 +178,7 @@ func TestPlayersShareTheInput(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{InputSize: 1, Players: MaxPlayers + 1}, "Config.Players = 9"},
+		{Config{InputSize: 1, Players: MaxPlayers + 1}, "Config.Players = 33"},
 		{Config{InputSize: 1, Players: -1}, "Config.Players = -1"},
 		{Config{Players: 2}, "needs Config.InputSize"},
 	} {

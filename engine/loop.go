@@ -231,6 +231,7 @@ type Loop struct {
 	players  int                             // Config.Players
 	inBuf    [MaxPlayers * MaxInputSize]byte // the tick's inputs
 	tape     Tape                            // nil unless SetTape was called
+	seatTape SeatTape                        // tape, when it decides the seats
 
 	in   hook   // the code running, for PanicError
 	tick uint64 // the tick running or next to run, for PanicError

@@ -132,6 +132,9 @@ func (l *Loop) decideInput(t *Tick) error {
 		l.inputter.Input(*t, buf)
 	}
 	t.Input = NewInputs(buf, l.inSize, 0)
+	if decided && l.seatTape != nil {
+		t.Input = t.Input.WithEmptySeats(l.seatTape.EmptySeats())
+	}
 	return nil
 }
 
@@ -148,7 +151,7 @@ func (l *Loop) updateOnce(t Tick) error {
 	// by the time this one runs again.
 	s.tickInputs[k] = append(s.tickInputs[k][:0], t.Input.Bytes()...)
 	if t.Input.Players() > 0 {
-		t.Input = NewInputs(s.tickInputs[k], t.Input.Size(), 0)
+		t.Input = NewInputs(s.tickInputs[k], t.Input.Size(), 0).WithEmptySeats(t.Input.EmptySeats())
 	}
 	s.ticks[k] = t
 	if err := l.game.Update(t); err != nil {

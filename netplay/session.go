@@ -256,10 +256,12 @@ func (s *Session) seat() {
 // whole match, everyone's inputs included.
 type TickListener interface {
 	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
-	// input, and the game's state saved before the tick (engine.Saver's
-	// bytes), or nil where the session kept none (a spectator keeps one
-	// every HashEvery ticks). Both are valid during the call only. An
-	// error stops the session with it.
+	// input and the seats empty at it (engine.Inputs.Seated: a recording
+	// keeps them, so joins and leaves replay; every seat is occupied in a
+	// peer-to-peer match), and the game's state saved before the tick
+	// (engine.Saver's bytes), or nil where the session kept none (a
+	// spectator keeps one every HashEvery ticks). Both are valid during
+	// the call only. An error stops the session with it.
 	Confirmed(n uint64, in engine.Inputs, state []byte) error
 }
 

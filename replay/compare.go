@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 )
 
 // Compare reads two recordings of one run side by side (a netplay
 // match's, one from each peer; or a run and its re-recording) and names
-// the first tick at which they differ: a player's input, or the state
-// hash after it. It returns what the two hold in common, "the same 300
+// the first tick at which they differ: a player's seat (empty in one,
+// occupied in the other), a player's input, or the state hash after it. It returns what the two hold in common, "the same 300
 // ticks and 5 state hashes", when nothing differs; an error names the
 // first difference, or a recording that cannot be read or is of another
 // run (tick rate, players, input size, parameters or seed). A recording
@@ -52,6 +53,11 @@ func Compare(pathA, pathB string) (string, error) {
 		if err := sameHash(a, b, n); err != nil {
 			return "", err
 		}
+		if d := a.empty ^ b.empty; d != 0 {
+			p := bits.TrailingZeros32(d)
+			state := [2]string{"occupied", "empty"}
+			return "", fmt.Errorf("replay: compare: the recordings differ first at tick %d: player %d's seat is %s in %s, %s in %s", n, p+1, state[a.empty>>p&1], pathA, state[b.empty>>p&1], pathB)
+		}
 		for p := range int(ha.Players) {
 			x, y := a.tick[p*size:(p+1)*size], b.tick[p*size:(p+1)*size]
 			if string(x) != string(y) {
@@ -81,6 +87,7 @@ type tickReader struct {
 	rr      *reader
 	dec     inputDecoder
 	tick    []byte     // the last tick's inputs
+	empty   uint32     // the last tick's empty seats
 	pending []tickHash // hashes of the chunks read, not yet passed
 	hashes  int        // hashes compared
 	read    uint64     // ticks read
@@ -125,9 +132,11 @@ func (r *tickReader) next() (bool, error) {
 		}
 		r.pending = append(kept, c.Hashes...)
 	}
-	if err := r.dec.Next(r.tick); err != nil {
+	empty, err := r.dec.Next(r.tick)
+	if err != nil {
 		return false, fmt.Errorf("replay: compare %s: %w", r.path, err)
 	}
+	r.empty = empty
 	r.read++
 	return true, nil
 }

@@ -8,16 +8,23 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/bits"
 
 	"github.com/fixstep/fixstep/engine"
 )
 
-// formatVersion is the recording file format this build writes and
-// reads. Version 4 holds the game's own per-tick input (engine.Inputter):
-// the header says its size and the players it holds. Older versions, and
-// version 4 files of device input (made before fixstep had one input
-// model), are refused with an error saying so.
-const formatVersion = 4
+// formatVersion is the recording file format this build writes. Version
+// 4 holds the game's own per-tick input (engine.Inputter): the header says
+// its size and the players it holds. Version 5 adds to each chunk the
+// ticks at which seats empty or fill (engine.Inputs.Seated): a server's
+// match, whose players join and leave, replays with the same joins and
+// leaves. This build reads both, a version 4 file as every seat occupied;
+// older versions, and version 4 files of device input (made before
+// fixstep had one input model), are refused with an error saying so.
+const formatVersion = 5
+
+// oldestVersion is the oldest format version this build reads.
+const oldestVersion = 4
 
 // Limits on what a recording may declare. A recording is untrusted input
 // (people attach them to bug reports): the reader checks every count and
@@ -77,6 +84,17 @@ type tickHash struct {
 	Hash uint64
 }
 
+// seatChange is a tick at which seats empty or fill: from At (ticks after
+// its chunk's first) on, the seats of Empty's bits are empty (bit p:
+// player p), until the next change. A chunk starts with every seat
+// occupied, so that it stands alone: a chunk whose first tick has an
+// empty seat holds a change at 0. A chunk of a match whose seats never
+// change (any peer-to-peer match) holds none, which costs a byte.
+type seatChange struct {
+	At    uint64
+	Empty uint32
+}
+
 // fileEnd is the record that closes a replay: how many ticks ran, and a
 // message when the run ended in an error or a panic ("panic in Update at
 // tick 120: ..."), empty for a clean end.
@@ -126,6 +144,10 @@ type writer struct {
 
 	inputLen  int    // bytes of a tick's input: players × input size
 	lastInput []byte // the last input written
+
+	seats    []seatChange // the pending chunk's seat changes
+	empty    uint32       // the seats empty at the last tick written
+	seatBits uint32       // the bits of the header's players
 }
 
 // newWriter writes h to w and returns a writer that flushes a chunk
@@ -151,23 +173,32 @@ func newWriter(w io.Writer, h fileHeader) (*writer, error) {
 	}
 	every := min(uint64(h.TPS), MaxChunkTicks)
 	return &writer{w: w, every: every, hashes: make([]tickHash, 0, 4), buf: b[:0],
-		inputLen: int(h.InputSize) * int(h.Players)}, nil
+		inputLen: int(h.InputSize) * int(h.Players), seatBits: uint32(1<<uint(h.Players) - 1)}, nil
 }
 
 // TickInput records the coming tick's game input: every player's value,
-// Players×InputSize bytes, as the header declared. A tick whose input is
-// the same as the tick before's takes one byte. It allocates nothing once
-// its buffers have grown to a chunk's size, and panics on a length the
-// header did not declare (a bug in the caller).
-func (w *writer) TickInput(in []byte) {
+// Players×InputSize bytes, as the header declared, and the seats empty
+// at it (engine.Inputs.EmptySeats; 0 when every seat is occupied). A
+// tick whose input is the same as the tick before's takes one byte; a
+// change of seats a few more. It allocates nothing once its buffers have
+// grown to a chunk's size, and panics on a length the header did not
+// declare or a seat of no player (a bug in the caller).
+func (w *writer) TickInput(in []byte, empty uint32) {
 	if len(in) != w.inputLen {
 		panic(fmt.Sprintf("replay: writer.TickInput of %d bytes; the header declares %d", len(in), w.inputLen))
+	}
+	if empty&^w.seatBits != 0 {
+		panic(fmt.Sprintf("replay: writer.TickInput with empty seats %#x; the header declares seats %#x", empty, w.seatBits))
 	}
 	if w.err != nil || w.closed {
 		return
 	}
 	if w.ticks >= w.every || len(w.in)+1+len(in) > MaxChunkInput {
 		w.Flush()
+	}
+	if empty != w.empty {
+		w.seats = append(w.seats, seatChange{At: w.ticks, Empty: empty})
+		w.empty = empty
 	}
 	if w.ticks > 0 && bytes.Equal(in, w.lastInput) {
 		w.in = append(w.in, 0)
@@ -179,63 +210,113 @@ func (w *writer) TickInput(in []byte) {
 }
 
 // inputDecoder reads the game input of a recording's chunks, a tick at a
-// time, into the caller's buffer: it allocates nothing, whatever the file
-// says. Reset it with each chunk.
+// time, into the caller's buffer, with the seats empty at each tick: it
+// allocates nothing, whatever the file says. Reset it with each chunk.
 type inputDecoder struct {
 	in        []byte
 	n         int // bytes of a tick: players × input size
+	size      int // bytes of one player's input
 	first, t  uint64
 	ticks     uint64
 	last      []byte // the last tick's bytes, a view of in
 	haveChunk bool
+
+	seats    []seatChange // the chunk's, from the next one on
+	empty    uint32       // the seats empty at the last tick
+	seatBits uint32       // the bits of the header's players
 }
 
 // Reset starts on chunk c of a recording with header h.
 func (d *inputDecoder) Reset(c chunk, h fileHeader) {
-	*d = inputDecoder{in: c.Input, n: int(h.InputSize) * int(h.Players), first: c.First, ticks: c.Ticks, haveChunk: true}
+	*d = inputDecoder{in: c.Input, n: int(h.InputSize) * int(h.Players), size: int(h.InputSize),
+		first: c.First, ticks: c.Ticks, haveChunk: true, seats: c.Seats, seatBits: uint32(1<<uint(h.Players) - 1)}
 }
 
 // Left returns how many ticks of the chunk are still to read.
 func (d *inputDecoder) Left() uint64 { return d.ticks - d.t }
 
 // Next writes the next tick's input, every player's value one after
-// another, to dst (which must hold Players×InputSize bytes). Errors wrap
-// ErrBadFile and name the tick; after the chunk's last tick, Next checks
-// that nothing follows it.
-func (d *inputDecoder) Next(dst []byte) error {
+// another, to dst (which must hold Players×InputSize bytes), and returns
+// the seats empty at it (bit p: player p). Errors wrap ErrBadFile and
+// name the tick: a seat change out of order, one that changes nothing,
+// a seat of no player, an empty seat whose input is not all zero. After
+// the chunk's last tick, Next checks that nothing follows it.
+func (d *inputDecoder) Next(dst []byte) (uint32, error) {
+	empty, err := d.next(dst)
+	if err != nil {
+		return 0, err
+	}
+	if d.t == d.ticks && len(d.seats) != 0 {
+		if at := d.seats[0].At; at < d.ticks {
+			return 0, d.outOfOrder(at)
+		}
+		return 0, fmt.Errorf("%w: a seat change at tick %d, after the chunk of ticks %d-%d", ErrBadFile, d.first+d.seats[0].At, d.first, d.first+d.ticks-1)
+	}
+	return empty, nil
+}
+
+func (d *inputDecoder) next(dst []byte) (uint32, error) {
 	switch {
 	case !d.haveChunk || d.n == 0:
-		return fmt.Errorf("%w: no chunk of game input to read", ErrBadFile)
+		return 0, fmt.Errorf("%w: no chunk of game input to read", ErrBadFile)
 	case d.t >= d.ticks:
-		return fmt.Errorf("%w: read past the chunk of ticks %d-%d", ErrBadFile, d.first, d.first+d.ticks-1)
+		return 0, fmt.Errorf("%w: read past the chunk of ticks %d-%d", ErrBadFile, d.first, d.first+d.ticks-1)
 	case len(dst) != d.n:
 		panic(fmt.Sprintf("replay: inputDecoder.Next into %d bytes; a tick holds %d", len(dst), d.n))
 	case len(d.in) == 0:
-		return fmt.Errorf("%w: the chunk of ticks %d-%d ends at tick %d", ErrBadFile, d.first, d.first+d.ticks-1, d.first+d.t)
+		return 0, fmt.Errorf("%w: the chunk of ticks %d-%d ends at tick %d", ErrBadFile, d.first, d.first+d.ticks-1, d.first+d.t)
 	}
 	tick := d.first + d.t
+	if len(d.seats) > 0 && d.seats[0].At <= d.t {
+		sc := d.seats[0]
+		d.seats = d.seats[1:]
+		switch {
+		case sc.At < d.t:
+			return 0, d.outOfOrder(sc.At)
+		case sc.Empty&^d.seatBits != 0:
+			return 0, fmt.Errorf("%w: tick %d: empty seats %#x: the recording has %d players (seats %#x)", ErrBadFile, tick, sc.Empty, d.n/d.size, d.seatBits)
+		case sc.Empty == d.empty:
+			return 0, fmt.Errorf("%w: tick %d: a seat change to %#x, the seats already empty", ErrBadFile, tick, sc.Empty)
+		}
+		d.empty = sc.Empty
+	}
 	switch d.in[0] {
 	case 0:
 		if d.last == nil {
-			return fmt.Errorf("%w: tick %d repeats a tick before its chunk", ErrBadFile, tick)
+			return 0, fmt.Errorf("%w: tick %d repeats a tick before its chunk", ErrBadFile, tick)
 		}
 		d.in = d.in[1:]
 	case 1:
 		if len(d.in) < 1+d.n {
-			return fmt.Errorf("%w: tick %d holds %d bytes of input, want %d", ErrBadFile, tick, len(d.in)-1, d.n)
+			return 0, fmt.Errorf("%w: tick %d holds %d bytes of input, want %d", ErrBadFile, tick, len(d.in)-1, d.n)
 		}
 		d.last = d.in[1 : 1+d.n]
 		d.in = d.in[1+d.n:]
 	default:
-		return fmt.Errorf("%w: tick %d: unknown input record 0x%02x", ErrBadFile, tick, d.in[0])
+		return 0, fmt.Errorf("%w: tick %d: unknown input record 0x%02x", ErrBadFile, tick, d.in[0])
+	}
+	for m := d.empty; m != 0; m &= m - 1 {
+		p := bits.TrailingZeros32(m)
+		if in := d.last[p*d.size : (p+1)*d.size]; string(in) != string(zeros[:d.size]) {
+			return 0, fmt.Errorf("%w: tick %d: player %d's seat is empty, but its input is % x, not all zero", ErrBadFile, tick, p+1, in)
+		}
 	}
 	copy(dst, d.last)
 	d.t++
 	if d.t == d.ticks && len(d.in) != 0 {
-		return fmt.Errorf("%w: %d bytes after the last tick of the chunk of ticks %d-%d", ErrBadFile, len(d.in), d.first, d.first+d.ticks-1)
+		return 0, fmt.Errorf("%w: %d bytes after the last tick of the chunk of ticks %d-%d", ErrBadFile, len(d.in), d.first, d.first+d.ticks-1)
 	}
-	return nil
+	return d.empty, nil
 }
+
+// outOfOrder is the error of a seat change at tick at of the chunk that
+// follows one at a later tick, or at the same.
+func (d *inputDecoder) outOfOrder(at uint64) error {
+	return fmt.Errorf("%w: the seat change at tick %d is not after the one before it in the chunk of ticks %d-%d", ErrBadFile, d.first+at, d.first, d.first+d.ticks-1)
+}
+
+// zeros is an empty seat's input.
+var zeros [engine.MaxInputSize]byte
 
 // Ticks returns how many ticks were recorded.
 func (w *writer) Ticks() uint64 { return w.first + w.ticks }
@@ -263,6 +344,11 @@ func (w *writer) Flush() error {
 	b = binary.AppendUvarint(b, w.ticks)
 	b = binary.AppendUvarint(b, uint64(len(w.in)))
 	b = append(b, w.in...)
+	b = binary.AppendUvarint(b, uint64(len(w.seats)))
+	for _, sc := range w.seats {
+		b = binary.AppendUvarint(b, sc.At)
+		b = binary.AppendUvarint(b, uint64(sc.Empty))
+	}
 	b = binary.AppendUvarint(b, uint64(len(w.hashes)))
 	for _, h := range w.hashes {
 		b = binary.AppendUvarint(b, h.Tick)
@@ -278,6 +364,8 @@ func (w *writer) Flush() error {
 	w.ticks = 0
 	w.hashes = w.hashes[:0]
 	w.in = w.in[:0]
+	w.seats = w.seats[:0]
+	w.empty = 0 // a chunk stands alone: its seats start occupied
 	return nil
 }
 
@@ -310,11 +398,13 @@ func (w *writer) Close(message string) error {
 }
 
 // chunk is one chunk of a replay: the input of ticks First to
-// First+Ticks-1 and the hashes taken in them. Its slices are valid until
-// the next call of Next.
+// First+Ticks-1, the ticks among them at which seats empty or fill, and
+// the hashes taken in them. Its slices are valid until the next call of
+// Next.
 type chunk struct {
 	First, Ticks uint64
 	Input        []byte
+	Seats        []seatChange
 	Hashes       []tickHash
 }
 
@@ -332,6 +422,10 @@ type reader struct {
 	ticks  uint64 // ticks in the chunks read so far
 	hashes []tickHash
 	input  []byte
+	seats  []seatChange
+
+	// version is the file's format version: 4 (no seats) or 5.
+	version uint16
 
 	// What checkInput decodes a chunk's input into, made once.
 	scratchIn []byte
@@ -347,9 +441,10 @@ func newReader(r io.Reader) (*reader, error) {
 	}
 	rr.buf = append(rr.buf, magic[:]...)
 	v := uint16(rr.fixed(2))
-	if rr.err == nil && v != formatVersion {
-		return nil, fmt.Errorf("%w: format version %d; this build reads version %d (older recordings hold device input, or were made by a fixstep whose physics found contacts in another order: record them again)", ErrBadFile, v, formatVersion)
+	if rr.err == nil && (v < oldestVersion || v > formatVersion) {
+		return nil, fmt.Errorf("%w: format version %d; this build reads versions %d to %d (older recordings hold device input, or were made by a fixstep whose physics found contacts in another order: record them again; newer ones were made by a newer fixstep)", ErrBadFile, v, oldestVersion, formatVersion)
 	}
+	rr.version = v
 	h := &rr.Header
 	h.TPS = uint32(rr.fixed(4))
 	h.Seed = rr.fixed(8)
@@ -414,6 +509,17 @@ func (rr *reader) Next() (chunk, error) {
 	in := rr.bytes(MaxChunkInput, "chunk input")
 	rr.input = append(rr.input[:0], in...)
 	c.Input = rr.input
+	rr.seats = rr.seats[:0]
+	if rr.version >= 5 {
+		// At most a change a tick: the list grows as it is read, so a
+		// count the file does not bear out costs nothing.
+		n := rr.uvarint(c.Ticks, "seat changes in a chunk")
+		for i := uint64(0); i < n && rr.err == nil; i++ {
+			at := rr.uvarint(MaxChunkTicks, "seat change tick")
+			rr.seats = append(rr.seats, seatChange{At: at, Empty: uint32(rr.uvarint(1<<32-1, "empty seats"))})
+		}
+	}
+	c.Seats = rr.seats
 	n := rr.uvarint(c.Ticks+1, "hashes in a chunk")
 	rr.hashes = rr.hashes[:0]
 	for i := uint64(0); i < n && rr.err == nil; i++ {
@@ -459,7 +565,7 @@ func (rr *reader) checkInput(c chunk) error {
 	}
 	rr.dec.Reset(c, rr.Header)
 	for rr.dec.Left() > 0 {
-		if err := rr.dec.Next(rr.scratchIn[:n]); err != nil {
+		if _, err := rr.dec.Next(rr.scratchIn[:n]); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"os"
 	"reflect"
 	"runtime/metrics"
 	"strings"
@@ -34,7 +35,7 @@ func writeFile(t testing.TB, tps uint32, ticks int, end bool) ([]byte, []tickHas
 	}
 	var hashes []tickHash
 	for i := range ticks {
-		w.TickInput([]byte{tickInput(i)})
+		w.TickInput([]byte{tickInput(i)}, 0)
 		if (i+1)%10 == 0 {
 			h := tickHash{uint64(i + 1), uint64(i) * 0x9e3779b9}
 			w.Hash(h.Tick, h.Hash)
@@ -68,7 +69,7 @@ func TestReplayRoundTrip(t *testing.T) {
 	dec.Reset(chunk{Ticks: 100, Input: in}, h)
 	got := []byte{0}
 	for i := range 100 {
-		if err := dec.Next(got); err != nil || got[0] != tickInput(i) {
+		if _, err := dec.Next(got); err != nil || got[0] != tickInput(i) {
 			t.Fatalf("tick %d: %v, input %d, want %d", i, err, got[0], tickInput(i))
 		}
 	}
@@ -124,6 +125,8 @@ func TestReplayDamage(t *testing.T) {
 	v1[8] = 1
 	v3 := append([]byte(nil), data...)
 	v3[8] = 3
+	v6 := append([]byte(nil), data...)
+	v6[8] = 6
 	for name, c := range map[string]struct {
 		data []byte
 		want string
@@ -132,8 +135,9 @@ func TestReplayDamage(t *testing.T) {
 		"not a replay":  {[]byte("PNG\x00\x00\x00\x00\x00\x00\x00"), "not a fixstep replay"},
 		"empty":         {nil, "not a fixstep replay"},
 		"header only":   {data[:11], "truncated header"},
-		"old version":   {v1, "format version 1; this build reads version 4"},
-		"version 3":     {v3, "format version 3; this build reads version 4 (older recordings hold device input"},
+		"old version":   {v1, "format version 1; this build reads versions 4 to 5"},
+		"version 3":     {v3, "format version 3; this build reads versions 4 to 5 (older recordings hold device input"},
+		"version 6":     {v6, "format version 6; this build reads versions 4 to 5"},
 		"trailing data": {append(append([]byte(nil), data...), 0), "data after the end record"},
 	} {
 		_, _, _, _, err := readAll(c.data)
@@ -174,6 +178,7 @@ func TestReplayLimits(t *testing.T) {
 		b = binary.AppendUvarint(b, ticks)
 		b = binary.AppendUvarint(b, input)
 		b = append(b, make([]byte, min(input, 100))...)
+		b = append(b, 0) // no seat changes
 		b = binary.AppendUvarint(b, hashes)
 		b = append(b, 0, 0, 0, 0)
 		fixCRC(b, 0, len(b))
@@ -189,7 +194,7 @@ func TestReplayLimits(t *testing.T) {
 		"params":       {header(60, 5, 50000000), "parameters length is 50000000, over the limit of 1024"},
 		"tps 0":        {header(0, 5, 5), "TPS 0"},
 		"input size":   {headerInput(60, 5, 5, engine.MaxInputSize+1, 1), "input size 65, over 64"},
-		"players":      {headerInput(60, 5, 5, 4, engine.MaxPlayers+1), "9 players, over 8"},
+		"players":      {headerInput(60, 5, 5, 4, engine.MaxPlayers+1), "33 players, over 32"},
 		"no players":   {headerInput(60, 5, 5, 4, 0), "input size 4 for 0 players"},
 		"device input": {headerInput(60, 5, 5, 0, 0), "a recording of device input, which this build no longer replays"},
 		"chunk ticks":  {join(ok, chunk(MaxChunkTicks+1, 0, 0)), "ticks in a chunk is 65537, over the limit of 65536"},
@@ -213,7 +218,7 @@ func TestReplayWriterAllocs(t *testing.T) {
 	in := make([]byte, 8)
 	tick := func() {
 		in[5]++ // every tick whole
-		w.TickInput(in)
+		w.TickInput(in, 0)
 		w.Hash(1, 2)
 	}
 	for range 600 {
@@ -231,9 +236,17 @@ func TestReplayWriterAllocs(t *testing.T) {
 // a file declares, reading it allocates at most a few chunks' limits.
 func FuzzReplay(f *testing.F) {
 	data, _ := writeFile(f, 20, 45, true)
-	f.Add(data)
 	killed, _ := writeFile(f, 60, 30, false)
-	f.Add(killed)
+	seats, err := os.ReadFile(recordLobby(f, f.TempDir(), "lobby.fxr", 800, nil))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range [][]byte{data, killed, seats, toVersion4(f, data)} {
+		if !bytes.Equal(fixAllCRCs(seed), seed) {
+			f.Fatal("fixAllCRCs changes a well-formed recording: it does not walk the format")
+		}
+		f.Add(seed)
+	}
 	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 	allocated := func() uint64 {
 		metrics.Read(sample)
@@ -264,7 +277,12 @@ func FuzzReplay(f *testing.F) {
 // the record parses, so mutated fields get past the checksums.
 func fixAllCRCs(b []byte) []byte {
 	b = append([]byte(nil), b...)
-	// The header: magic, version, TPS, seed, two strings, CRC.
+	if len(b) < 10 {
+		return b
+	}
+	version := binary.LittleEndian.Uint16(b[8:])
+	// The header: magic, version, TPS, seed, two strings, input size and
+	// players, CRC.
 	pos := 8 + 2 + 4 + 8
 	for range 2 {
 		n, k := binary.Uvarint(b[min(pos, len(b)):])
@@ -273,6 +291,7 @@ func fixAllCRCs(b []byte) []byte {
 		}
 		pos += k + int(n)
 	}
+	pos += 2
 	if pos+4 > len(b) {
 		return b
 	}
@@ -287,7 +306,7 @@ func fixAllCRCs(b []byte) []byte {
 		pos++
 		fields := 3 // chunk: first, ticks, input (bytes), then hashes
 		if mark == markEnd {
-			fields = 1
+			fields = 2 // ticks, message (bytes)
 		}
 		for range fields - 1 {
 			_, k := binary.Uvarint(b[min(pos, len(b)):])
@@ -301,6 +320,20 @@ func fixAllCRCs(b []byte) []byte {
 			return b
 		}
 		pos += k + int(n)
+		if mark == markChunk && version >= 5 { // seat changes: two uvarints each
+			s, k := binary.Uvarint(b[min(pos, len(b)):])
+			if k <= 0 || s > uint64(len(b)) {
+				return b
+			}
+			pos += k
+			for range 2 * s {
+				_, k := binary.Uvarint(b[min(pos, len(b)):])
+				if k <= 0 {
+					return b
+				}
+				pos += k
+			}
+		}
 		if mark == markChunk {
 			h, k := binary.Uvarint(b[min(pos, len(b)):])
 			if k <= 0 || h > uint64(len(b)) {
@@ -334,7 +367,7 @@ func TestChunkTicksNeedInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 10 {
-		w.TickInput([]byte{7})
+		w.TickInput([]byte{7}, 0)
 	}
 	w.Close("")
 	data := b.Bytes()
@@ -360,14 +393,16 @@ func TestChunkTicksNeedInput(t *testing.T) {
 	}
 }
 
-// chunkBytes encodes a chunk record with no hashes as writer does.
+// chunkBytes encodes a chunk record with no seat changes and no hashes
+// as writer does.
 func chunkBytes(first, ticks uint64, in []byte) []byte {
 	b := []byte{markChunk}
 	b = binary.AppendUvarint(b, first)
 	b = binary.AppendUvarint(b, ticks)
 	b = binary.AppendUvarint(b, uint64(len(in)))
 	b = append(b, in...)
-	b = binary.AppendUvarint(b, 0)
+	b = binary.AppendUvarint(b, 0) // seat changes
+	b = binary.AppendUvarint(b, 0) // hashes
 	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 

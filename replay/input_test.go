@@ -2,9 +2,11 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -24,7 +26,7 @@ func recordGameInput(t testing.TB, ticks int) ([]byte, [][]byte) {
 		v := byte(i / 7)
 		in := []byte{v, 1, 2, v, 3, 4}
 		want = append(want, in)
-		w.TickInput(in)
+		w.TickInput(in, 0)
 		if (i+1)%60 == 0 {
 			w.Hash(uint64(i+1), uint64(i)*31)
 		}
@@ -65,7 +67,7 @@ func TestGameInputRoundTrip(t *testing.T) {
 		}
 		d.Reset(c, rr.Header)
 		for d.Left() > 0 {
-			if err := d.Next(got); err != nil {
+			if _, err := d.Next(got); err != nil {
 				t.Fatalf("tick %d: %v", tick, err)
 			}
 			if !bytes.Equal(got, want[tick]) {
@@ -98,7 +100,7 @@ func TestInputDecoderDamage(t *testing.T) {
 		var err error
 		dst := make([]byte, 2)
 		for d.Left() > 0 && err == nil {
-			err = d.Next(dst)
+			_, err = d.Next(dst)
 		}
 		if !errors.Is(err, ErrBadFile) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want ErrBadFile saying %q", name, err, c.want)
@@ -116,13 +118,13 @@ func TestTickInputAllocs(t *testing.T) {
 	in := []byte{1, 2, 3, 4}
 	for i := range 240 {
 		in[0] = byte(i)
-		w.TickInput(in)
+		w.TickInput(in, 0)
 	}
 	i := 0
 	if n := testing.AllocsPerRun(600, func() {
 		i++
 		in[0] = byte(i / 3)
-		w.TickInput(in)
+		w.TickInput(in, 0)
 		if i%60 == 0 {
 			w.Hash(uint64(i), 1)
 		}
@@ -131,8 +133,10 @@ func TestTickInputAllocs(t *testing.T) {
 	}
 }
 
-// FuzzInputDecoder: whatever a chunk holds, the decoder returns errors
-// wrapping ErrBadFile or the ticks, never panics, never allocates.
+// FuzzInputDecoder: whatever a chunk holds, input and seat changes, the
+// decoder returns errors wrapping ErrBadFile or the ticks, never panics,
+// never allocates, and every tick it returns has its empty seats' inputs
+// all zero and no seat of a player the header does not declare.
 func FuzzInputDecoder(f *testing.F) {
 	data, _ := recordGameInput(f, 130)
 	rr, err := newReader(bytes.NewReader(data))
@@ -143,21 +147,43 @@ func FuzzInputDecoder(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(uint8(3), uint8(2), c.Ticks, c.Input)
-	f.Fuzz(func(t *testing.T, size, players uint8, ticks uint64, in []byte) {
+	f.Add(uint8(3), uint8(2), c.Ticks, c.Input, []byte(nil))
+	// A chunk of the lobby's match, with seat changes at ticks 0 and 40.
+	path := recordLobby(f, f.TempDir(), "lobby.fxr", 800, nil)
+	lobbyData, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if rr, err = newReader(bytes.NewReader(lobbyData)); err != nil {
+		f.Fatal(err)
+	}
+	for c.First != 660 {
+		if c, err = rr.Next(); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Add(uint8(2), uint8(4), c.Ticks, c.Input, seatBytes(c.Seats))
+	f.Fuzz(func(t *testing.T, size, players uint8, ticks uint64, in, seatData []byte) {
 		size, players = size%engine.MaxInputSize+1, players%engine.MaxPlayers+1
 		ticks %= MaxChunkTicks + 1
+		seats := seatChanges(seatData)
+		h := fileHeader{TPS: 60, InputSize: size, Players: players}
 		var d inputDecoder
-		d.Reset(chunk{First: 5, Ticks: ticks, Input: in}, fileHeader{TPS: 60, InputSize: size, Players: players})
 		dst := make([]byte, int(size)*int(players))
 		n := uint64(0)
 		var err error
 		if allocs := testing.AllocsPerRun(1, func() {
-			d.Reset(chunk{First: 5, Ticks: ticks, Input: in}, fileHeader{TPS: 60, InputSize: size, Players: players})
+			d.Reset(chunk{First: 5, Ticks: ticks, Input: in, Seats: seats}, h)
 			n, err = 0, nil
 			for d.Left() > 0 && err == nil {
-				if err = d.Next(dst); err == nil {
+				var empty uint32
+				if empty, err = d.Next(dst); err == nil {
 					n++
+					if empty>>players != 0 {
+						t.Fatalf("tick %d: empty seats %#x of %d players", n+4, empty, players)
+					}
+					in := engine.NewInputs(dst, int(size), 0)
+					in.WithEmptySeats(empty) // panics on an empty seat's input
 				}
 			}
 		}); allocs > 0 && err == nil {
@@ -170,4 +196,24 @@ func FuzzInputDecoder(f *testing.F) {
 			t.Fatal(fmt.Sprintf("%d ticks decoded of %d, no error", n, ticks))
 		}
 	})
+}
+
+// seatBytes encodes seat changes for FuzzInputDecoder: a byte of the tick
+// and four of the mask each.
+func seatBytes(seats []seatChange) []byte {
+	var b []byte
+	for _, s := range seats {
+		b = append(b, byte(s.At))
+		b = binary.LittleEndian.AppendUint32(b, s.Empty)
+	}
+	return b
+}
+
+// seatChanges decodes seatBytes.
+func seatChanges(b []byte) []seatChange {
+	var seats []seatChange
+	for ; len(b) >= 5; b = b[5:] {
+		seats = append(seats, seatChange{At: uint64(b[0]), Empty: binary.LittleEndian.Uint32(b[1:])})
+	}
+	return seats
 }

@@ -24,9 +24,12 @@
 //
 // Package app wires both to -record and -replay. A netplay match is
 // recorded as the session confirms it (RecordSession), in the same file
-// format, and replays the same way, on a loop running the game alone.
-// Compare reads two recordings of one run (a match's, one from each peer)
-// and names the first tick whose input or state hash differs.
+// format, and replays the same way, on a loop running the game alone; a
+// server's match, whose players join and leave, records which seats are
+// occupied at each tick (engine.Inputs.Seated), and its replay gives the
+// game the same seats at the same ticks. Compare reads two recordings of
+// one run (a match's, one from each peer) and names the first tick whose
+// seats, input or state hash differs.
 //
 // A recording is written as the run goes, a chunk a second, so a run that
 // crashes or is killed leaves a file that replays up to its last chunk; the
@@ -81,10 +84,17 @@ func newHasher(l *engine.Loop) (hasher, error) {
 	return hasher{game: g, inputs: fnvOffset}, nil
 }
 
-// input adds a tick's input to the running hash.
-func (h *hasher) input(in []byte) {
-	for _, b := range in {
+// input adds a tick's input to the running hash, and its empty seats
+// when it has some (so a match of peers, whose seats are all occupied,
+// hashes as it did before seats were recorded).
+func (h *hasher) input(in engine.Inputs) {
+	for _, b := range in.Bytes() {
 		h.inputs = (h.inputs ^ uint64(b)) * fnvPrime
+	}
+	if e := in.EmptySeats(); e != 0 {
+		for i := range 4 {
+			h.inputs = (h.inputs ^ uint64(e>>(8*i)&0xff)) * fnvPrime
+		}
 	}
 }
 
@@ -241,15 +251,17 @@ func (r *Recorder) Record(t engine.Tick) error {
 		r.w.Hash(t.N, r.h.hash())
 		r.last = t.N
 	}
-	in := t.Input.Bytes()
-	r.w.TickInput(in)
-	r.h.input(in)
+	r.w.TickInput(t.Input.Bytes(), t.Input.EmptySeats())
+	r.h.input(t.Input)
 	return r.err()
 }
 
 // Confirmed writes tick n of a netplay match (see RecordSession): the
 // hash of state, the state the session saved before it, every second,
-// then every player's input. It is the session's netplay.TickListener.
+// then every player's input and the seats empty at it
+// (engine.Inputs.Seated: a server's match, whose players join and leave,
+// replays with the same joins and leaves). It is the session's
+// netplay.TickListener.
 func (r *Recorder) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 	if n != r.w.Ticks() {
 		return fmt.Errorf("replay %s: tick %d recorded after tick %d", r.path, n, int64(r.w.Ticks())-1)
@@ -258,8 +270,8 @@ func (r *Recorder) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 		r.w.Hash(n, r.h.hashState(state))
 		r.last = n
 	}
-	r.w.TickInput(in.Bytes())
-	r.h.input(in.Bytes())
+	r.w.TickInput(in.Bytes(), in.EmptySeats())
+	r.h.input(in)
 	return r.err()
 }
 
@@ -306,8 +318,9 @@ func (r *Recorder) Report() string {
 }
 
 // Player plays a recording back as the loop's tape: it decides every
-// tick's input from the file, checks the state hashes, and ends the run
-// with engine.ErrStopped after the last recorded tick.
+// tick's input from the file, and which seats are empty (an
+// engine.SeatTape), checks the state hashes, and ends the run with
+// engine.ErrStopped after the last recorded tick.
 type Player struct {
 	path     string
 	f        *os.File
@@ -319,8 +332,9 @@ type Player struct {
 	verified int
 	read     int // hashes read from the file
 	ran      uint64
-	ended    bool  // the last tick ran
-	readErr  error // truncation, once met
+	empty    uint32 // the seats empty at the tick Input decided last
+	ended    bool   // the last tick ran
+	readErr  error  // truncation, once met
 }
 
 // Play opens the recording at path and makes it loop l's tape. The
@@ -408,11 +422,19 @@ func (p *Player) Input(t engine.Tick, dst []byte) (bool, error) {
 		p.head = 0
 		p.read += len(c.Hashes)
 	}
-	if err := p.dec.Next(dst); err != nil {
+	empty, err := p.dec.Next(dst)
+	if err != nil {
 		return false, fmt.Errorf("replay %s: %w", p.path, err)
 	}
+	p.empty = empty
 	return true, nil
 }
+
+// EmptySeats returns the seats empty at the tick Input decided last, as
+// the recording holds them: the loop passes them to the game in
+// Tick.Input (engine.SeatTape), so a server's match replays with the same
+// joins and leaves.
+func (p *Player) EmptySeats() uint32 { return p.empty }
 
 // Record checks the state the ticks before t left against the hash the
 // recording holds for it, if any.
@@ -420,7 +442,7 @@ func (p *Player) Record(t engine.Tick) error {
 	if err := p.check(t.N); err != nil {
 		return err
 	}
-	p.h.input(t.Input.Bytes())
+	p.h.input(t.Input)
 	p.ran = t.N + 1
 	return nil
 }

@@ -407,10 +407,10 @@ func TestReplayOfUnreachedHashesFails(t *testing.T) {
 				w.Hash(th.Tick, th.Hash)
 			}
 		}
-		if err := dec.Next(tick); err != nil {
+		if _, err := dec.Next(tick); err != nil {
 			t.Fatal(err)
 		}
-		w.TickInput(tick)
+		w.TickInput(tick, 0)
 	}
 	for _, th := range hashes {
 		if th.Tick == r.Ticks() {
@@ -434,7 +434,7 @@ func TestReplayOfUnreachedHashesFails(t *testing.T) {
 	}
 	w, _ = newWriter(f, h)
 	for range 120 {
-		w.TickInput(make([]byte, 5))
+		w.TickInput(make([]byte, 5), 0)
 	}
 	w.Hash(1_000_000, 42)
 	if err := errors.Join(w.Close(""), f.Close()); err != nil {
