@@ -212,6 +212,7 @@ type Client struct {
 	recv       int    // the next tick whose final row has not arrived
 	final      []byte // ringLen rows of players·size
 	finalMask  [ringLen]uint32
+	finalTick  [ringLen]int // which tick each row of final holds
 	used       []byte // the rows the game was last given
 	usedMask   [ringLen]uint32
 	mine       []byte // ringLen of our own inputs
@@ -220,6 +221,10 @@ type Client struct {
 	stateTick  []int
 	mineHashes [8]tickHash
 	nextCheck  int
+	vTick      int      // the first check after a state: the server's hash of it comes first
+	vMine      tickHash // ours of it
+	vSrv       tickHash // the server's
+	vDone      bool     // the server has ours: it sends its checkpoints' again
 	srvHash    tickHash
 	lastSrv    int // the newest checkpoint the server sent a hash of
 	resyncAsk  int // the checkpoint that differed, asking for a state; -1 none
@@ -417,7 +422,7 @@ func (s *Client) advance(t engine.Tick) error {
 		clear(dst)
 		s.inputter.Input(s.gameTick(t, f, false), dst)
 	}
-	if f >= s.recv || f%s.every == 0 || f+1 >= s.recv {
+	if f >= s.recv || f%s.every == 0 || f+1 >= s.recv || f == s.vTick {
 		s.save(f)
 	}
 	gt := s.gameTick(t, f, false)
@@ -526,8 +531,25 @@ func (s *Client) checkHashes(now time.Duration) {
 		}
 		s.nextCheck += s.every
 	}
+	if s.resyncAsk >= 0 {
+		return
+	}
+	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= min(s.recv, s.tick) && v < s.firstWrong {
+		if i := v % len(s.states); s.stateTick[i] == v {
+			s.vMine = tickHash{tick: v, hash: fnv64(s.states[i]), ok: true}
+		} else {
+			s.vTick = -1 // not kept: the next checkpoint verifies
+		}
+	}
+	if s.vMine.ok && s.vSrv.ok && s.vSrv.tick == s.vMine.tick {
+		s.vSrv.ok = false
+		s.compare(now, s.vMine, s.vSrv)
+		if s.resyncAsk >= 0 {
+			return
+		}
+	}
 	h := s.srvHash
-	if !h.ok || s.resyncAsk >= 0 {
+	if !h.ok {
 		return
 	}
 	m := s.mineHashes[h.tick/s.every%len(s.mineHashes)]
@@ -535,6 +557,12 @@ func (s *Client) checkHashes(now time.Duration) {
 		return
 	}
 	s.srvHash.ok = false
+	s.compare(now, m, h)
+}
+
+// compare compares our hash of a state with the server's: a difference
+// asks the server for its state.
+func (s *Client) compare(now time.Duration, m, h tickHash) {
 	if m.hash == h.hash {
 		s.stats.Hashes++
 		if !s.verified && h.tick > s.stTick {

@@ -191,6 +191,10 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.stats.Resyncs++
 	}
 	s.endT = int(p.end)
+	s.vTick, s.vMine, s.vSrv, s.vDone = int(p.verify), tickHash{}, tickHash{}, false
+	if p.verify == 0 {
+		s.vTick = -1
+	}
 	s.seat = -1
 	if p.seat != seatSpectator {
 		s.seat = int(p.seat)
@@ -257,6 +261,9 @@ func (s *Client) load(now time.Duration) {
 	}
 	s.tick, s.recv = s.stTick, s.stTick
 	s.firstWrong = noTick
+	for i := range s.finalTick {
+		s.finalTick[i] = -1
+	}
 	for i := range s.stateTick {
 		s.stateTick[i] = -1
 	}
@@ -298,7 +305,12 @@ func (s *Client) onFinal(now time.Duration) {
 	if p.lead != 0 || s.leadOK {
 		s.lead, s.leadOK = float64(p.lead)/8, true
 	}
-	if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
+	if p.flags&finalHash != 0 && int(p.hashTick) == s.vTick && s.vTick >= 0 {
+		if !s.vSrv.ok && !s.vDone {
+			s.vSrv = tickHash{tick: s.vTick, hash: p.hash, ok: true}
+		}
+	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
+		s.vDone = s.vDone || s.vMine.ok
 		s.srvHash = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
@@ -306,25 +318,45 @@ func (s *Client) onFinal(now time.Duration) {
 	start := int(p.start)
 	for k := range int(p.count) {
 		f := start + k
-		if f < s.recv {
+		if f < s.recv || s.finalTick[f%ringLen] == f {
 			continue
 		}
-		if f > s.recv || f >= s.floor()+ringLen {
-			break // rows come in order, from the first we lack
+		if f >= s.floor()+ringLen {
+			break
 		}
 		r := p.inputs[k*rowLen : (k+1)*rowLen]
 		mask := le.Uint32(r)
-		if mask>>s.players != 0 {
+		if mask>>s.players != 0 || !zeroSeats(r[4:], mask, s.size) {
 			s.stats.PacketsBad++
 			return
 		}
 		copy(s.rowOf(s.final, f), r[4:])
 		s.finalMask[f%ringLen] = mask
-		s.recv = f + 1
-		if f < s.tick && s.firstWrong > f && (mask != s.usedMask[f%ringLen] || string(s.rowOf(s.used, f)) != string(r[4:])) {
+		s.finalTick[f%ringLen] = f
+	}
+	// The rows that arrived in order become final.
+	for s.finalTick[s.recv%ringLen] == s.recv {
+		f := s.recv
+		if f < s.tick && s.firstWrong > f && (s.finalMask[f%ringLen] != s.usedMask[f%ringLen] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
 			s.firstWrong = f
 		}
+		s.recv++
 	}
+}
+
+// zeroSeats reports whether the empty seats of a row have zero inputs, as
+// engine.Inputs requires.
+func zeroSeats(row []byte, empty uint32, size int) bool {
+	for p := 0; empty != 0; p, empty = p+1, empty>>1 {
+		if empty&1 != 0 {
+			for _, c := range row[p*size : (p+1)*size] {
+				if c != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // sendUpdate sends the server our inputs it has not acknowledged, our
@@ -334,13 +366,13 @@ func (s *Client) sendUpdate(now time.Duration) {
 		return
 	}
 	p := &s.sp
-	*p = sPacket{token: s.cookie, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now)}
+	*p = sPacket{token: s.cookie, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
 	if s.tsAt != 0 {
 		p.echo, p.hold = s.ts, us(now-s.tsAt)
 	}
 	if s.phase == phaseLoad {
 		p.flags |= updateLoading
-		p.state, p.have = uint32(s.stTick), uint32(s.stHave)
+		p.have = uint32(s.stHave)
 		for d := range 64 {
 			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
 				p.mask |= 1 << d
@@ -350,6 +382,9 @@ func (s *Client) sendUpdate(now time.Duration) {
 		if s.resyncAsk >= 0 {
 			p.flags |= updateResync
 			p.hashTick = uint32(s.resyncAsk)
+		} else if h := s.vMine; h.ok && !s.vDone {
+			p.flags |= updateHash
+			p.hashTick, p.hash = uint32(h.tick), h.hash
 		} else if h := s.mineHashes[max(s.lastSrv, 0)/s.every%len(s.mineHashes)]; h.ok && h.tick == s.lastSrv {
 			p.flags |= updateHash
 			p.hashTick, p.hash = uint32(h.tick), h.hash

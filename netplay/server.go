@@ -26,6 +26,11 @@ const (
 	aheadLen = 64
 	// checkpoints is how many saved states a Server keeps for transfers.
 	checkpoints = 4
+	// verifyTicks is how many ticks after a client is sent a state the
+	// server hashes its state for that client: the first check of a
+	// joiner, a quarter second in at 60 TPS, rather than at the next
+	// HashEvery.
+	verifyTicks = 15
 	// sendEvery is how many ticks apart a Server sends a client its
 	// final inputs in steady state.
 	sendEvery = 2
@@ -187,6 +192,8 @@ type sclient struct {
 	lead    float64 // how early its inputs arrive, in ticks
 	leadOK  bool
 	sentTo  int           // the end of the rows sent last
+	ackSeen int           // the ack when it last moved
+	ackAt   time.Duration // when
 	sentAt  time.Duration // when
 	ts      uint32        // its clock at its last update
 	tsAt    time.Duration // when that arrived
@@ -195,6 +202,11 @@ type sclient struct {
 	hashed  int // the last checkpoint whose hash it sent
 	xfer    int // the checkpoint being sent, -1 none
 	xferSt  int // its tick, once the client acked the welcome
+	lastSt  int // the tick of the last state sent
+	vTick   int    // the tick of its first check after a state
+	vHash   uint64 // our hash of the state before vTick
+	vOK     bool   // vHash is taken
+	vDone   bool   // it sent its hash of vTick
 	xferAt  []time.Duration
 	have    int
 	mask    uint64
@@ -249,6 +261,7 @@ type Server struct {
 	cps     [checkpoints]checkpoint
 	newest  int // the newest checkpoint, -1 none
 	hashes  [8]tickHash
+	scratch []byte // a state saved to be hashed
 
 	err      error
 	ended    bool
@@ -339,13 +352,14 @@ func (s *Server) Update(t engine.Tick) error {
 	if s.tick%s.cfg.HashEvery == 0 {
 		s.checkpoint()
 	}
+	s.verifyHashes()
 	if err := s.run(t); err != nil {
 		s.err = err
 		return err
 	}
 	if s.cfg.EndTick > 0 && uint64(s.tick) == s.cfg.EndTick {
-		st := s.saver.Save(s.cps[s.free()].state[:0])
-		s.final = fnv64(st)
+		s.scratch = s.saver.Save(s.scratch[:0])
+		s.final = fnv64(s.scratch)
 		s.endAt = now
 	}
 	s.sendAll(now)
@@ -431,6 +445,29 @@ func (s *Server) checkpoint() {
 	cp.tick, cp.hash = s.tick, fnv64(cp.state)
 	s.newest = i
 	s.hashes[s.tick/s.cfg.HashEvery%len(s.hashes)] = tickHash{tick: s.tick, hash: cp.hash, ok: true}
+}
+
+// verifyHashes hashes the state for the clients whose first check is
+// this tick.
+func (s *Server) verifyHashes() {
+	var h uint64
+	done := false
+	for i := range s.clients {
+		cl := &s.clients[i]
+		if !cl.on || cl.vOK || cl.vTick != s.tick {
+			continue
+		}
+		if !done {
+			if n := s.newest; n >= 0 && s.cps[n].tick == s.tick {
+				h = s.cps[n].hash
+			} else {
+				s.scratch = s.saver.Save(s.scratch[:0])
+				h = fnv64(s.scratch)
+			}
+			done = true
+		}
+		cl.vHash, cl.vOK = h, true
+	}
 }
 
 // hashAt returns the server's hash of the state before tick c.

@@ -25,6 +25,7 @@ type seatGame struct {
 	n     uint64
 	pad   []byte // extra state, to make the state large
 	bad   int    // on tick bad, this game's Update differs (0: never)
+	worse bool   // and on every tick after it
 	saves int
 }
 
@@ -51,7 +52,7 @@ func (g *seatGame) Update(t engine.Tick) error {
 			g.h = (g.h ^ uint64(g.pos[p]) ^ uint64(b[1])<<32) * 1099511628211
 		}
 	}
-	if g.bad > 0 && int(t.N) == g.bad {
+	if g.bad > 0 && (int(t.N) == g.bad || g.worse && int(t.N) > g.bad) {
 		g.h++
 	}
 	g.h = (g.h ^ g.n) * 1099511628211
@@ -124,6 +125,34 @@ type sworld struct {
 	nodes []*snode
 	seed  uint64
 	state int // extra state bytes of every game
+	links *links
+}
+
+// links is the server's end of its clients' links: what it sends to a
+// client goes through that client's SimTransport, so each link is bad
+// both ways.
+type links struct {
+	inner Transport
+	to    map[netip.AddrPort]*SimTransport
+	order []*SimTransport
+}
+
+func (l *links) ReadFrom(b []byte) (int, netip.AddrPort, bool) {
+	l.flush()
+	return l.inner.ReadFrom(b)
+}
+
+func (l *links) flush() {
+	for _, s := range l.order {
+		s.Flush()
+	}
+}
+
+func (l *links) WriteTo(b []byte, to netip.AddrPort) error {
+	if s := l.to[to]; s != nil {
+		return s.WriteTo(b, to)
+	}
+	return l.inner.WriteTo(b, to)
 }
 
 var serverAddr = netip.MustParseAddrPort("10.0.1.1:7000")
@@ -139,7 +168,8 @@ func newSWorld(tb testing.TB, cfg ServerConfig, state int, seed uint64) *sworld 
 	g := &seatGame{seat: -1, pad: make([]byte, state)}
 	n := &snode{g: g, conn: w.net.Listen(serverAddr)}
 	n.sim = NewSimTransport(n.conn, NetSim{}, w.clock, seed*1000)
-	s, err := NewServer(cfg, g, n.sim)
+	w.links = &links{inner: n.sim, to: map[netip.AddrPort]*SimTransport{}}
+	s, err := NewServer(cfg, g, w.links)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -175,6 +205,11 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 	g := &seatGame{pad: make([]byte, w.state)}
 	n := &snode{g: g, conn: w.net.Listen(clientAddr(i))}
 	n.sim = NewSimTransport(n.conn, sim, w.clock, w.seed*1000+uint64(i)+1)
+	if w.links.to[clientAddr(i)] == nil {
+		down := NewSimTransport(w.links.inner, sim, w.clock, w.seed*1000+uint64(i)+500)
+		w.links.to[clientAddr(i)] = down
+		w.links.order = append(w.links.order, down)
+	}
 	cl, err := NewClient(c, g, n.sim)
 	if err != nil {
 		tb.Fatal(err)
@@ -200,6 +235,9 @@ func (w *sworld) step() bool {
 	for _, m := range w.nodes {
 		if m.err != nil && !m.off {
 			m.sim.Flush()
+			if m.srv != nil {
+				w.links.flush()
+			}
 		}
 	}
 	if n.cl != nil {

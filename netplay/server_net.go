@@ -77,13 +77,13 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 		}
 		// The same address with another nonce: the client started again.
 		if p.cookie != cookie {
-			s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick)), from)
+			s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0), from)
 			return
 		}
 		s.leave(cl)
 	}
 	if p.cookie != cookie {
-		s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick)), from)
+		s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0), from)
 		return
 	}
 	if s.ended {
@@ -172,7 +172,8 @@ func (s *Server) startTransfer(cl *sclient) {
 	for i := range cl.xferAt {
 		cl.xferAt[i] = -1
 	}
-	cl.ack = cp.tick
+	cl.ack, cl.sentTo, cl.ackSeen, cl.lastSt = cp.tick, cp.tick, cp.tick, cp.tick
+	cl.vTick, cl.vOK, cl.vDone = s.tick+verifyTicks, false, false
 	s.stats.StatesSent++
 }
 
@@ -189,7 +190,7 @@ func (s *Server) welcome(cl *sclient) {
 		st, size, h = uint32(cp.tick), uint32(len(cp.state)), cp.hash
 	}
 	s.write(appendWelcome(s.wbuf[:0], cl.nonce, cl.cookie, seat, uint8(s.players), uint16(s.cfg.HashEvery),
-		uint32(s.tick), st, size, h, uint32(s.cfg.EndTick)), cl)
+		uint32(s.tick), st, size, h, uint32(s.cfg.EndTick), uint32(cl.vTick)), cl)
 }
 
 // onUpdate takes a client's update: its inputs (for its own seat only:
@@ -214,7 +215,10 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 	// The state being sent.
 	if cl.xfer >= 0 {
 		cp := &s.cps[cl.xfer]
-		if p.flags&updateLoading != 0 && int(p.state) == cp.tick {
+		if int(p.state) != cp.tick {
+			return // the client has not seen our welcome yet
+		}
+		if p.flags&updateLoading != 0 {
 			cl.xferSt = cp.tick
 			if int(p.have) > cl.have {
 				cl.have = min(int(p.have), len(cl.xferAt))
@@ -224,8 +228,6 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 				cp.users--
 				cl.xfer = -1
 			}
-		}
-		if p.flags&updateLoading != 0 || int(p.ack) < cp.tick {
 			return // inputs and acks wait for the state to be loaded
 		}
 		cp.users-- // loaded: its last acks were lost
@@ -240,7 +242,13 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		s.welcome(cl)
 		return
 	}
-	if p.flags&updateHash != 0 {
+	if p.flags&updateHash != 0 && int(p.hashTick) == cl.vTick && cl.vOK && !cl.vDone {
+		cl.vDone = true
+		if p.hash == cl.vHash {
+			s.stats.Hashes++
+			cl.row = 0
+		}
+	} else if p.flags&updateHash != 0 {
 		if h, ok := s.hashAt(int(p.hashTick)); ok && int(p.hashTick) > cl.hashed {
 			cl.hashed = int(p.hashTick)
 			if h == p.hash {
@@ -250,7 +258,9 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		}
 	}
 	if p.flags&updateResync != 0 {
-		s.resync(cl)
+		if int(p.hashTick) > cl.lastSt {
+			s.resync(cl) // else a request the state we sent answered
+		}
 		return
 	}
 	if cl.seat < 0 {
@@ -361,10 +371,18 @@ func (s *Server) sendAll(now time.Duration) {
 // has not acknowledged, or past those sent less than a round trip ago.
 // It reports whether more remain to send.
 func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
+	// From the first row it lacks, unless the rows from there were sent
+	// less than a retransmission timeout ago: then from the newest, and
+	// two before them again, which covers a lost datagram.
 	from := cl.ack
 	rto := cl.rtt + cl.rtt/4 + 20*time.Millisecond
-	if cl.sentTo > from && now-cl.sentAt < rto {
-		from = cl.sentTo - 2 // two rows again, for loss
+	if cl.ack > cl.ackSeen {
+		cl.ackSeen, cl.ackAt = cl.ack, now
+	}
+	if cl.sentTo > from+2 && now-cl.ackAt < rto {
+		from = cl.sentTo - 2
+	} else if cl.sentTo > from {
+		cl.ackAt = now // sent again from the ack: wait a timeout more
 	}
 	from = max(from, cl.ack, s.tick-keepTicks+1)
 	rowLen := 4 + s.players*s.size
@@ -380,7 +398,10 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 		p.echo, p.hold = cl.ts, us(now-cl.tsAt)
 	}
 	p.ts = us(now)
-	if n := s.newest; n >= 0 {
+	if cl.vOK && !cl.vDone {
+		p.flags |= finalHash
+		p.hashTick, p.hash = uint32(cl.vTick), cl.vHash
+	} else if n := s.newest; n >= 0 {
 		p.flags |= finalHash
 		p.hashTick, p.hash = uint32(s.cps[n].tick), s.cps[n].hash
 	}

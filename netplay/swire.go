@@ -28,7 +28,9 @@ package netplay
 //	24 length u32    its length in bytes
 //	28 hash u64      its FNV-1a hash
 //	36 end u32       the match's last tick + 1 (0: none)
-//	40 zero          8 bytes
+//	40 verify u32    a tick soon after the state's whose hash the server
+//	                 sends first, so a joiner is verified at once
+//	44 zero          4 bytes
 //
 //	chunk (20 bytes + data; a slice of a state; token: the client's nonce):
 //	8  state u32     the state's tick
@@ -46,7 +48,7 @@ package netplay
 //	27 zero u8
 //	28 hashTick u32, 32 hash u64    the client's hash of its final state
 //	                 before hashTick
-//	40 state u32     the state being received, 44 have u32: the slices
+//	40 state u32     the state last received (or being received), 44 have u32: the slices
 //	                 received in order, 48 mask u64: of the next 64, those
 //	                 received (a selective ack; zero when none)
 //	56 start u32     the tick of the first input carried
@@ -124,7 +126,7 @@ type sPacket struct {
 	seat, players     uint8
 	every             uint16
 	tick, state, size uint32
-	end               uint32
+	end, verify       uint32
 	hash              uint64
 
 	// chunk (state as above; size is the state's length)
@@ -165,7 +167,7 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.cookie, p.seat, p.players = le.Uint32(b[8:]), b[12], b[13]
 		p.every = le.Uint16(b[14:])
 		p.tick, p.state, p.size = le.Uint32(b[16:]), le.Uint32(b[20:]), le.Uint32(b[24:])
-		p.hash, p.end = le.Uint64(b[28:]), le.Uint32(b[36:])
+		p.hash, p.end, p.verify = le.Uint64(b[28:]), le.Uint32(b[36:]), le.Uint32(b[40:])
 		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 ||
 			p.seat >= p.players && p.seat != seatSpectator && p.seat != seatChallenge {
 			return errField
@@ -277,7 +279,7 @@ func appendJoin(dst []byte, nonce, cookie uint32, isize, flags uint8, tps uint32
 }
 
 // appendWelcome appends a welcome to the client of nonce token.
-func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every uint16, tick, state, size uint32, hash uint64, end uint32) []byte {
+func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every uint16, tick, state, size uint32, hash uint64, end, verify uint32) []byte {
 	dst = appendHeader(dst, kindWelcome, token)
 	dst = le.AppendUint32(dst, cookie)
 	dst = append(dst, seat, players)
@@ -287,7 +289,8 @@ func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every 
 	dst = le.AppendUint32(dst, size)
 	dst = le.AppendUint64(dst, hash)
 	dst = le.AppendUint32(dst, end)
-	var z [welcomeLen - 40]byte
+	dst = le.AppendUint32(dst, verify)
+	var z [welcomeLen - 44]byte
 	return append(dst, z[:]...)
 }
 
@@ -341,7 +344,7 @@ func (p *sPacket) encode(dst []byte) []byte {
 	case kindJoin:
 		return appendJoin(dst, p.nonce, p.cookie, p.isize, p.flags, p.tps, p.params, p.sim)
 	case kindWelcome:
-		return appendWelcome(dst, p.token, p.cookie, p.seat, p.players, p.every, p.tick, p.state, p.size, p.hash, p.end)
+		return appendWelcome(dst, p.token, p.cookie, p.seat, p.players, p.every, p.tick, p.state, p.size, p.hash, p.end, p.verify)
 	case kindChunk:
 		dst = appendHeader(dst, kindChunk, p.token)
 		dst = le.AppendUint32(dst, p.state)
