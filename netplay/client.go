@@ -213,7 +213,7 @@ type Client struct {
 	final      []byte // ringLen rows of players·size
 	finalMask  [ringLen]uint32
 	finalTick  [ringLen]int // which tick each row of final holds
-	used       []byte // the rows the game was last given
+	used       []byte       // the rows the game was last given
 	usedMask   [ringLen]uint32
 	mine       []byte // ringLen of our own inputs
 	firstWrong int

@@ -198,11 +198,11 @@ type sclient struct {
 	ts      uint32        // its clock at its last update
 	tsAt    time.Duration // when that arrived
 	rtt     time.Duration
-	row     int // resyncs in a row
-	hashed  int // the last checkpoint whose hash it sent
-	xfer    int // the checkpoint being sent, -1 none
-	xferSt  int // its tick, once the client acked the welcome
-	lastSt  int // the tick of the last state sent
+	row     int    // resyncs in a row
+	hashed  int    // the last checkpoint whose hash it sent
+	xfer    int    // the checkpoint being sent, -1 none
+	xferSt  int    // its tick, once the client acked the welcome
+	lastSt  int    // the tick of the last state sent
 	vTick   int    // the tick of its first check after a state
 	vHash   uint64 // our hash of the state before vTick
 	vOK     bool   // vHash is taken

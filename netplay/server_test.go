@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +139,101 @@ func TestServerDropsDivergingClient(t *testing.T) {
 	}
 	if st := w.srv.srv.Stats(); st.Dropped != 1 || st.Resyncs != 3 {
 		t.Errorf("server: %d dropped, %d resyncs; want 1, 3", st.Dropped, st.Resyncs)
+	}
+}
+
+// A client of another game is refused, naming what differs; a full
+// server refuses with the seats it has; one that takes no spectators
+// says so; the match goes on for the seated.
+func TestServerRefusals(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 1}, 0, 5)
+	a := w.join(t, 0, NetSim{}, 0, nil)
+	params := w.join(t, 1, NetSim{}, 0, func(c *ClientConfig) { c.Params = "other level" })
+	rate := w.join(t, 2, NetSim{}, 0, func(c *ClientConfig) { c.TPS = 30 })
+	sim := w.join(t, 3, NetSim{}, 0, func(c *ClientConfig) { c.Sim = 0xb2 })
+	full := w.join(t, 4, NetSim{}, 200*time.Millisecond, nil)
+	watcher := w.join(t, 5, NetSim{}, 0, func(c *ClientConfig) { c.Spectate = true })
+	w.run(3 * time.Second)
+	for _, c := range []struct {
+		n    *snode
+		want string
+	}{
+		{params, "game params differs"},
+		{rate, "tick rate differs: ours 30, theirs 60"},
+		{sim, "simulation differs: ours 00000000000000b2, theirs 00000000000000b1"},
+		{full, "every one of its 1 seats is taken"},
+		{watcher, "it takes no spectators"},
+	} {
+		if c.n.err == nil || !strings.Contains(c.n.err.Error(), c.want) {
+			t.Errorf("got %v, want an error saying %q", c.n.err, c.want)
+		}
+	}
+	if a.err != nil || !a.cl.Running() {
+		t.Fatalf("the seated client: %v", a.err)
+	}
+	if st := w.srv.srv.Stats(); st.Refused < 5 {
+		t.Errorf("server refused %d", st.Refused)
+	}
+}
+
+// A flood of joins from many addresses (forged ones, which never see the
+// cookie) takes no seat and keeps no state; a client that then joins
+// gets a seat, and the tick kept pace. An update claiming another
+// client's address without its cookie changes nothing.
+func TestServerJoinFlood(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 2, Spectators: 1}, 0, 6)
+	flood := make([]*MemConn, 200)
+	for i := range flood {
+		flood[i] = w.net.Listen(netip.AddrPortFrom(netip.AddrFrom4([4]byte{192, 0, 2, byte(i)}), uint16(1000+i)))
+	}
+	join := appendJoin(nil, 1234, 0, 2, 0, 60, fnv64([]byte("test")), 0xb1)
+	spoof := appendJoin(nil, 1234, 0xdeadbeef, 2, 0, 60, fnv64([]byte("test")), 0xb1)
+	for range 50 {
+		for _, c := range flood {
+			c.WriteTo(join, serverAddr)
+			c.WriteTo(spoof, serverAddr)
+		}
+		w.run(20 * time.Millisecond)
+	}
+	st := w.srv.srv.Stats()
+	if st.Joins != 0 || st.Players != 0 || st.Tick < 55 {
+		t.Fatalf("after the flood: %d joins, %d players, tick %d", st.Joins, st.Players, st.Tick)
+	}
+	a := w.join(t, 0, NetSim{}, 0, nil)
+	w.run(time.Second)
+	if a.err != nil || !a.cl.Running() || a.cl.Seat() != 0 {
+		t.Fatalf("a client after the flood: %v, seat %d", a.err, a.cl.Seat())
+	}
+	// Another address sends an update with a guessed cookie for seat 0.
+	forged := (&sPacket{token: 0x1234, isize: 2, count: 1, start: uint32(w.srv.srv.tick + 3), ack: 0}).appendUpdateHead(nil)
+	forged = append(forged, 2, 0xff)
+	stale := st.PacketsStale
+	for _, c := range flood[:10] {
+		c.WriteTo(forged, serverAddr)
+	}
+	w.run(100 * time.Millisecond)
+	st = w.srv.srv.Stats()
+	if st.PacketsUnknown < 10 || st.PacketsStale != stale {
+		t.Errorf("forged updates: %d unknown, %d stale", st.PacketsUnknown, st.PacketsStale)
+	}
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+}
+
+// A spectator joins a match in progress: it gets the state and the
+// inputs since, runs final ticks only, and ends on the server's hash.
+func TestServerSpectatorJoinsLate(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 2, Spectators: 2, EndTick: 1200}, 500, 8)
+	w.join(t, 0, NetSim{Latency: 40 * time.Millisecond, Loss: 0.03}, 0, nil)
+	w.join(t, 1, NetSim{Latency: 40 * time.Millisecond, Loss: 0.03}, 0, nil)
+	s := w.join(t, 2, NetSim{Latency: 75 * time.Millisecond, Loss: 0.04}, 9*time.Second, func(c *ClientConfig) { c.Spectate = true })
+	w.run(40 * time.Second)
+	w.noErrors(t)
+	w.endsOnServer(t)
+	st := s.cl.Stats()
+	t.Logf("spectator:%s", s.cl.Report())
+	if st.Seat != -1 || st.Predicted != 0 || st.Rollbacks != 0 || st.Hashes == 0 || st.Catchup == 0 {
+		t.Errorf("spectator: seat %d, %d predicted, %d rollbacks, %d hashes, catchup %v", st.Seat, st.Predicted, st.Rollbacks, st.Hashes, st.Catchup)
 	}
 }

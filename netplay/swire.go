@@ -157,7 +157,7 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.isize, p.flags = b[16], b[17]
 		p.tps = le.Uint32(b[20:])
 		p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
-		if token != 0 || p.nonce == 0 || p.flags&^joinSpectator != 0 {
+		if token != 0 || p.nonce == 0 || p.flags&^joinSpectator != 0 || !zero(b[18:20]) || !zero(b[40:]) {
 			return errField
 		}
 	case kindWelcome:
@@ -168,7 +168,7 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.every = le.Uint16(b[14:])
 		p.tick, p.state, p.size = le.Uint32(b[16:]), le.Uint32(b[20:]), le.Uint32(b[24:])
 		p.hash, p.end, p.verify = le.Uint64(b[28:]), le.Uint32(b[36:]), le.Uint32(b[40:])
-		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 ||
+		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 || !zero(b[44:]) ||
 			p.seat >= p.players && p.seat != seatSpectator && p.seat != seatChallenge {
 			return errField
 		}
@@ -200,7 +200,7 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.hashTick, p.hash = le.Uint32(b[28:]), le.Uint64(b[32:])
 		p.state, p.have, p.mask = le.Uint32(b[40:]), le.Uint32(b[44:]), le.Uint64(b[48:])
 		p.start = le.Uint32(b[56:])
-		if p.flags&^(updateHash|updateResync|updateLoading) != 0 || p.isize == 0 || int(p.isize) > maxInputSize {
+		if p.flags&^(updateHash|updateResync|updateLoading) != 0 || p.isize == 0 || int(p.isize) > maxInputSize || b[27] != 0 {
 			return errField
 		}
 		if len(b) != updateHead+int(p.count)*int(p.isize) {
@@ -219,7 +219,7 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.start = le.Uint32(b[44:])
 		p.count, p.isize = b[48], b[49]
 		if p.flags&^(finalHash|finalEcho) != 0 || p.players == 0 || p.players > MaxSeats ||
-			p.isize == 0 || int(p.isize) > maxInputSize {
+			p.isize == 0 || int(p.isize) > maxInputSize || !zero(b[50:52]) {
 			return errField
 		}
 		if len(b) != finalHead+int(p.count)*(4+int(p.players)*int(p.isize)) {
