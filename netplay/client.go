@@ -190,6 +190,8 @@ type Client struct {
 
 	nonce, cookie uint32
 	challenge     uint32 // the cookie the server challenged us with
+	known         int    // the server's seats, from its first answer
+	probing       bool   // Probe runs: the challenge is not answered
 	phase         int
 	seat          int
 	players, size int
@@ -308,6 +310,41 @@ func (s *Client) Running() bool { return s.phase == phasePlay }
 
 // Err returns why the client stopped, or nil.
 func (s *Client) Err() error { return s.err }
+
+// Probe calls the server and reads its answers without asking for a
+// seat, and returns the server's seat count once its first answer came
+// (0 before): so that a runner can build the game for the match's
+// players before the loop runs, and learn that a server is there. Call it
+// until it returns a count or an error (it times out as a handshake
+// does), then SetSim, then run the loop: only then does the client ask
+// for its seat.
+func (s *Client) Probe() (players int, err error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	s.probing = true
+	now := s.clock.Now()
+	s.poll(now)
+	if s.err == nil {
+		s.timeouts(now)
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.known == 0 {
+		s.call(now)
+	}
+	return s.known, nil
+}
+
+// SetSim sets the fingerprint of the game's simulating code
+// (engine.Fingerprint), sent when the client asks for its seat, once the
+// game is built; it ends Probe's calls.
+func (s *Client) SetSim(sim uint64) {
+	s.cfg.Sim = sim
+	s.probing = false
+	s.callAt = 0
+}
 
 // Update runs one loop tick of the client (see Client).
 func (s *Client) Update(t engine.Tick) error {

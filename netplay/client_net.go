@@ -158,10 +158,13 @@ func (s *Client) call(now time.Duration) {
 func (s *Client) onWelcome(now time.Duration) {
 	p := &s.sp
 	if p.seat == seatChallenge {
+		s.known = int(p.players)
 		if s.phase == phaseCall && s.challenge != p.cookie {
 			s.challenge = p.cookie
-			s.callAt = 0
-			s.call(now)
+			if !s.probing {
+				s.callAt = 0
+				s.call(now)
+			}
 		}
 		return
 	}

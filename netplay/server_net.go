@@ -70,6 +70,12 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 		return
 	}
 	cookie := cookieOf(s.key, from, p.nonce)
+	if p.cookie == cookie && s.cfg.Sim != 0 && p.sim != s.cfg.Sim {
+		// A seat needs the simulation's fingerprint: 0 is a probe's.
+		s.stats.Refused++
+		s.send(appendRefuse(s.wbuf[:0], fieldSim, s.cfg.Sim, p.sim), from)
+		return
+	}
 	if cl := s.clientAt(from); cl != nil {
 		if cl.nonce == p.nonce {
 			s.welcome(cl) // our welcome was lost
