@@ -283,7 +283,9 @@ func (s *SDK) setLabel(ctx context.Context, k, v string) error {
 // Shutdown stops the health pings and tells Agones the match is over:
 // its GameServer goes Shutdown and Agones deletes the pod (SIGTERM, then
 // SIGKILL after the pod's grace period). Call it after the recording is
-// written.
+// written, then exit: a server that exits without it leaves its
+// GameServer Unhealthy. On SIGTERM, give it a context the signal did not
+// cancel (context.WithoutCancel(ctx)): a done ctx sends nothing.
 func (s *SDK) Shutdown(ctx context.Context) error {
 	if s == nil {
 		return nil
