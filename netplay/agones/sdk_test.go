@@ -556,3 +556,18 @@ func FuzzMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestShutdownAfterSignal checks what Shutdown's doc says: the context
+// SIGTERM cancelled sends nothing, context.WithoutCancel of it does.
+func TestShutdownAfterSignal(t *testing.T) {
+	f := newFakeSDK(t)
+	s := newTestSDK(t, f, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // SIGTERM
+	if err := s.Shutdown(ctx); !errors.Is(err, context.Canceled) || f.count("/shutdown") != 0 {
+		t.Fatalf("Shutdown with a done context: %v, %d sent; want context.Canceled and none", err, f.count("/shutdown"))
+	}
+	if err := s.Shutdown(context.WithoutCancel(ctx)); err != nil || f.count("/shutdown") != 1 {
+		t.Fatalf("Shutdown with WithoutCancel: %v, %d sent; want one", err, f.count("/shutdown"))
+	}
+}
