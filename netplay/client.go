@@ -258,18 +258,23 @@ type Client struct {
 // cfg.Server over the transport. The game must implement engine.Saver,
 // and unless it spectates, engine.Inputter.
 func NewClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error) {
+	if _, ok := game.(engine.Saver); !ok {
+		return nil, errors.New("netplay: a client's game must implement engine.Saver")
+	}
+	if _, ok := game.(engine.Inputter); !ok && !cfg.Spectate {
+		return nil, errors.New("netplay: a client's game must implement engine.Inputter (or spectate)")
+	}
+	return newClient(cfg, game, tr)
+}
+
+// newClient makes a client; a nil game is a Probe's.
+func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	saver, ok := game.(engine.Saver)
-	if !ok {
-		return nil, errors.New("netplay: a client's game must implement engine.Saver")
-	}
+	saver, _ := game.(engine.Saver)
 	inputter, _ := game.(engine.Inputter)
-	if inputter == nil && !c.Spectate {
-		return nil, errors.New("netplay: a client's game must implement engine.Inputter (or spectate)")
-	}
 	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
 		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1}
 	s.begin, _ = game.(engine.Beginner)
@@ -311,18 +316,32 @@ func (s *Client) Running() bool { return s.phase == phasePlay }
 // Err returns why the client stopped, or nil.
 func (s *Client) Err() error { return s.err }
 
-// Probe calls the server and reads its answers without asking for a
-// seat, and returns the server's seat count once its first answer came
-// (0 before): so that a runner can build the game for the match's
-// players before the loop runs, and learn that a server is there. Call it
-// until it returns a count or an error (it times out as a handshake
-// does), then SetSim, then run the loop: only then does the client ask
-// for its seat.
-func (s *Client) Probe() (players int, err error) {
+// Probe asks a server, before a client of it is made, how many seats
+// its match has, without taking one: so that a runner can build the game
+// for the match's players before its loop runs, and learn that a server
+// answers at the address at all. The server keeps nothing of it.
+type Probe struct{ c *Client }
+
+// NewProbe makes a probe of the server at cfg.Server, which calls it as
+// a Client of cfg would (the game's Sim is not needed yet).
+func NewProbe(cfg ClientConfig, tr Transport) (*Probe, error) {
+	c, err := newClient(cfg, nil, tr)
+	if err != nil {
+		return nil, err
+	}
+	c.probing = true
+	return &Probe{c: c}, nil
+}
+
+// Poll calls the server (ten times a second) and reads its answers. It
+// returns the server's seat count once it answered, 0 before; and a
+// *FingerprintError or *ServerError if it refused, or a *DisconnectError
+// once ClientConfig.HandshakeTimeout passed without an answer.
+func (p *Probe) Poll() (players int, err error) {
+	s := p.c
 	if s.err != nil {
 		return 0, s.err
 	}
-	s.probing = true
 	now := s.clock.Now()
 	s.poll(now)
 	if s.err == nil {
@@ -335,15 +354,6 @@ func (s *Client) Probe() (players int, err error) {
 		s.call(now)
 	}
 	return s.known, nil
-}
-
-// SetSim sets the fingerprint of the game's simulating code
-// (engine.Fingerprint), sent when the client asks for its seat, once the
-// game is built; it ends Probe's calls.
-func (s *Client) SetSim(sim uint64) {
-	s.cfg.Sim = sim
-	s.probing = false
-	s.callAt = 0
 }
 
 // Update runs one loop tick of the client (see Client).
