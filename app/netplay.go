@@ -47,9 +47,9 @@ type NetFlags struct {
 
 	np     *Netplay // the socket, from open until StartNetplay takes it
 	tr     netplay.Transport
-	server int // the seats of the -connect (or -spectate) server, once probe found it
-	lobby *netplay.Lobby // a joiner's, from seat on
-	stop  func() error   // the run's signal check while a lobby waits, or nil
+	server int            // the seats of the -connect (or -spectate) server, once probe found it
+	lobby  *netplay.Lobby // a joiner's, from seat on
+	stop   func() error   // the run's signal check while a lobby waits, or nil
 }
 
 // HostSpectators is how many spectators a -host takes. A -spectate that
