@@ -74,6 +74,8 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzLobby -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime 5000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./gfx/imagefile
@@ -114,6 +116,8 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime $(FUZZ_TIME) ./netplay
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime $(FUZZ_TIME) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio/soundfile
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx/imagefile

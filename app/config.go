@@ -45,6 +45,11 @@ type Config struct {
 	Headless  bool
 	Ticks     uint64
 	Simulated bool
+	// Served is -server or -connect (or -spectate of a server): the
+	// run is a server's match, which ends when the server's -ticks end it
+	// or the program is stopped; a game's own time limit should not
+	// apply.
+	Served bool
 	// Replay is the header of the recording -replay plays (untrusted:
 	// check it as the flags are), nil without -replay.
 	Replay *replay.Header
@@ -67,7 +72,7 @@ func configure(g Game, o *Options, m *modes, f *Flags) (inputs map[string]string
 	if !ok {
 		return nil, nil
 	}
-	cfg := Config{Headless: m.headless, Ticks: m.ticks, Simulated: m.simulated(f.Replay != ""),
+	cfg := Config{Headless: m.headless, Ticks: m.ticks, Simulated: m.simulated(f.Replay != ""), Served: f.Net.Server != "" || f.Net.Connect != "",
 		TPS: o.TPS, Params: o.Params, Window: o.Window}
 	if f.Replay != "" {
 		h, err := replay.ReadHeader(f.Replay)

@@ -80,6 +80,15 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 // the match as the session confirms it (replay.RecordSession): every
 // player's input, so the file replays on a loop of Flags.Players players.
 func (f *Flags) StartReplay(l *engine.Loop, h replay.Header) (*replay.Run, error) {
+	if srv, ok := l.Game().(*netplay.Server); ok && f.Record != "" {
+		c := srv.Config()
+		r, err := replay.RecordSession(f.Record, c.TPS, c.Players, c.InputSize, h)
+		if err != nil {
+			return nil, err
+		}
+		srv.SetTickListener(r)
+		return &replay.Run{Recorder: r}, nil
+	}
 	s, ok := l.Game().(*netplay.Session)
 	if !ok || f.Record == "" {
 		return replay.Start(l, f.Record, f.Replay, h)

@@ -25,8 +25,15 @@ import (
 // networked mode; -input-delay and -max-prediction set the session's (0:
 // netplay's defaults). -record records the match: every player's
 // confirmed inputs, so any peer's file replays it.
+//
+// -server ADDR runs the match headless as its authoritative server
+// (netplay.Server) on ADDR, with -players seats (2 by default, at most
+// the game's MaxPlayers and netplay.MaxSeats) and ServerSpectators
+// spectators; players come and go as they -connect ADDR (netplay.Client).
+// -spectate ADDR watches a server as well as a host: it asks which it is.
 type NetFlags struct {
 	Host, Join, Spectate string
+	Server, Connect      string
 	// Count is -players: with -host, how many players the match seats;
 	// with -spectate, how many the watched match has. 0 means 2.
 	Count         int
@@ -38,10 +45,11 @@ type NetFlags struct {
 	// peer (netplay.Config.EndTick): not a flag, a game's -ticks sets it.
 	EndTick uint64
 
-	np    *Netplay // the socket, from open until StartNetplay takes it
-	tr    netplay.Transport
-	lobby *netplay.Lobby // a joiner's, from seat on
-	stop  func() error   // the run's signal check while a lobby waits, or nil
+	np     *Netplay // the socket, from open until StartNetplay takes it
+	tr     netplay.Transport
+	server int            // the seats of the -connect (or -spectate) server, once probe found it
+	lobby  *netplay.Lobby // a joiner's, from seat on
+	stop   func() error   // the run's signal check while a lobby waits, or nil
 }
 
 // HostSpectators is how many spectators a -host takes. A -spectate that
@@ -50,24 +58,37 @@ type NetFlags struct {
 // once its spectator leaves or is dropped.
 const HostSpectators = 4
 
+// ServerSpectators is how many spectators a -server takes.
+const ServerSpectators = 8
+
+// probeTime is how long a -spectate asks whether ADDR is a server before
+// it takes ADDR for a peer-to-peer host.
+const probeTime = 600 * time.Millisecond
+
 func (n *NetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.Host, "host", "", "host a game: listen on this address (\":7000\") as player 1 and seat -players players as they -join")
 	fs.StringVar(&n.Join, "join", "", "join the game hosted at this address (\"192.168.1.5:7000\") as its next free player")
-	fs.StringVar(&n.Spectate, "spectate", "", "watch the game hosted at this address (\"192.168.1.5:7000\")")
-	fs.IntVar(&n.Count, "players", 0, fmt.Sprintf("with -host: how many players the match seats, 2 to %d; with -spectate: how many it has (0: 2)", netplay.MaxPeers))
-	fs.StringVar(&n.NetSim, "netsim", "", "with -host, -join or -spectate, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
+	fs.StringVar(&n.Spectate, "spectate", "", "watch the game hosted (or served) at this address (\"192.168.1.5:7000\")")
+	fs.StringVar(&n.Server, "server", "", "serve a match, headless: listen on this address (\":7000\") with -players seats that players take as they -connect, and leave")
+	fs.StringVar(&n.Connect, "connect", "", "play in the match served at this address (\"192.168.1.5:7000\"), joining it at any time")
+	fs.IntVar(&n.Count, "players", 0, fmt.Sprintf("with -host: how many players the match seats, 2 to %d; with -server, 1 to %d; with -spectate of a host: how many it has (0: 2)", netplay.MaxPeers, netplay.MaxSeats))
+	fs.StringVar(&n.NetSim, "netsim", "", "with -host, -join, -spectate, -server or -connect, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
 	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host or -join, ticks of input delay, 1 to %d (0: %d, -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
 	fs.IntVar(&n.MaxPrediction, "max-prediction", 0, fmt.Sprintf("with -host or -join, ticks predicted before stalling, 1 to %d (0: %d, -1: lockstep)", netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction))
 }
 
-// On reports whether -host, -join or -spectate is set.
-func (n *NetFlags) On() bool { return n.Host != "" || n.Join != "" || n.Spectate != "" }
+// On reports whether -host, -join, -spectate, -server or -connect is set.
+func (n *NetFlags) On() bool {
+	return n.Host != "" || n.Join != "" || n.Spectate != "" || n.Server != "" || n.Connect != ""
+}
 
 // Players returns the game's player count: -players with -host or
 // -spectate (2 without it); with -join, the host's once the host seated
 // this peer (Run does that before the game's Start), 2 before; 1 alone.
 func (n *NetFlags) Players() int {
 	switch {
+	case n.server > 0:
+		return n.server
 	case n.Join != "" && n.lobby != nil && n.lobby.Players() > 0:
 		return n.lobby.Players()
 	case !n.On():
@@ -109,6 +130,10 @@ func (f *Flags) players(o Options, stop func() error) (int, error) {
 		if err := f.Net.seat(engine.Config{TPS: o.TPS, InputSize: o.InputSize}, o.Params); err != nil {
 			return 0, err
 		}
+	case f.Net.Connect != "" || f.Net.Spectate != "":
+		if err := f.Net.probe(engine.Config{TPS: o.TPS, InputSize: o.InputSize}, o.Params); err != nil {
+			return 0, err
+		}
 	}
 	return f.Net.Players(), nil
 }
@@ -117,38 +142,47 @@ func (f *Flags) checkNet() error {
 	n := &f.Net
 	if !n.On() {
 		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 || n.Count != 0 {
-			return errors.New("-players, -netsim, -input-delay and -max-prediction need -host, -join or -spectate")
+			return errors.New("-players, -netsim, -input-delay and -max-prediction need -host, -join, -spectate, -server or -connect")
 		}
 		return nil
 	}
-	if modes := btoi(n.Host != "") + btoi(n.Join != "") + btoi(n.Spectate != ""); modes > 1 {
-		return errors.New("-host, -join and -spectate: a peer hosts, joins or watches")
+	if modes := btoi(n.Host != "") + btoi(n.Join != "") + btoi(n.Spectate != "") + btoi(n.Server != "") + btoi(n.Connect != ""); modes > 1 {
+		return errors.New("-host, -join, -spectate, -server and -connect: a program hosts, joins, watches, serves or connects")
 	}
 	for _, c := range []struct {
 		set  bool
 		name string
 	}{{f.Replay != "", "-replay"}, {f.SyncTest != 0, "-synctest"}} {
 		if c.set {
-			return fmt.Errorf("%s with -host, -join or -spectate: not supported in a netplay session (replay a match's -record file alone)", c.name)
+			return fmt.Errorf("%s with a network flag: not supported in a match (replay a match's -record file alone)", c.name)
 		}
 	}
-	if n.Count != 0 && (n.Count < 2 || n.Count > netplay.MaxPeers) {
+	switch {
+	case n.Count != 0 && n.Server != "" && (n.Count < 1 || n.Count > netplay.MaxSeats):
+		return fmt.Errorf("-players %d: a server seats 1 to %d", n.Count, netplay.MaxSeats)
+	case n.Count != 0 && n.Server == "" && (n.Count < 2 || n.Count > netplay.MaxPeers):
 		return fmt.Errorf("-players %d: want 2 to %d", n.Count, netplay.MaxPeers)
+	case n.Count != 0 && (n.Join != "" || n.Connect != ""):
+		return errors.New("-players with -join or -connect: the host or server says how many players its match seats")
+	case (n.InputDelay != 0 || n.MaxPrediction != 0) && n.Host == "" && n.Join == "":
+		return errors.New("-input-delay and -max-prediction are a peer's (-host, -join): a server's clients keep just ahead of it")
+	case n.Connect != "" && f.Record != "":
+		return errors.New("-record with -connect: a client may join mid-match, where no recording can start; record on the server (-server ADDR -record FILE)")
 	}
-	if n.Count != 0 && n.Join != "" {
-		return errors.New("-players with -join: the host says how many players its match seats")
-	}
-	if n.Host != "" {
-		if _, err := netip.ParseAddrPort(hostPort(n.Host)); err != nil {
-			return fmt.Errorf("-host %q: want [IP]:PORT, as \":7000\"", n.Host)
+	for _, c := range []struct{ name, addr string }{{"-host", n.Host}, {"-server", n.Server}} {
+		if c.addr == "" {
+			continue
+		}
+		if _, err := netip.ParseAddrPort(hostPort(c.addr)); err != nil {
+			return fmt.Errorf("%s %q: want [IP]:PORT, as \":7000\"", c.name, c.addr)
 		}
 	}
-	for _, c := range []struct{ name, addr string }{{"-join", n.Join}, {"-spectate", n.Spectate}} {
+	for _, c := range []struct{ name, addr string }{{"-join", n.Join}, {"-spectate", n.Spectate}, {"-connect", n.Connect}} {
 		if c.addr == "" {
 			continue
 		}
 		if a, err := netip.ParseAddrPort(c.addr); err != nil || a.Port() == 0 || a.Addr().IsUnspecified() {
-			return fmt.Errorf("%s %q: want the host's IP:PORT, as \"192.168.1.5:7000\"", c.name, c.addr)
+			return fmt.Errorf("%s %q: want the host's or server's IP:PORT, as \"192.168.1.5:7000\"", c.name, c.addr)
 		}
 	}
 	if _, err := netplay.ParseNetSim(n.NetSim); err != nil {
@@ -182,7 +216,12 @@ func hostPort(s string) string {
 // socket. A nil *Netplay is a game without them: its methods run the game
 // alone.
 type Netplay struct {
+	// Session is -host's, -join's or a -spectate's of a host; Server is
+	// -server's; Client -connect's or a -spectate's of a server. One is
+	// set.
 	Session *netplay.Session
+	Server  *netplay.Server
+	Client  *netplay.Client
 	udp     *netplay.UDP
 	sim     *netplay.SimTransport // -netsim's, or nil
 	lag     time.Duration         // the longest a -netsim datagram is held
@@ -194,8 +233,8 @@ func (n *NetFlags) open() error {
 	if n.np != nil {
 		return nil
 	}
-	listen := hostPort(n.Host)
-	if remote := n.Join + n.Spectate; remote != "" {
+	listen := hostPort(n.Host + n.Server)
+	if remote := n.Join + n.Spectate + n.Connect; remote != "" {
 		listen = ":0"
 		if netip.MustParseAddrPort(remote).Addr().IsLoopback() {
 			listen = "127.0.0.1:0"
@@ -240,6 +279,45 @@ func (n *NetFlags) seat(cfg engine.Config, params string) error {
 	}
 	n.lobby = l
 	return n.wait(l, func() bool { return l.Players() > 0 })
+}
+
+// probe opens the socket and asks the -connect (or -spectate) address
+// for its seat count (netplay.Client.Probe): for -connect, until it
+// answers or the handshake times out; for -spectate, for probeTime, and
+// an address that does not answer as a server is taken for a host.
+func (n *NetFlags) probe(cfg engine.Config, params string) error {
+	if n.server > 0 {
+		return nil
+	}
+	if err := n.open(); err != nil {
+		return err
+	}
+	addr := netip.MustParseAddrPort(n.Connect + n.Spectate)
+	pr, err := netplay.NewProbe(netplay.ClientConfig{Server: addr, Spectate: n.Spectate != "", InputSize: cfg.InputSize,
+		TPS: cfg.TPS, Params: params}, n.tr)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	for {
+		players, err := pr.Poll()
+		if err != nil {
+			return err
+		}
+		if players > 0 {
+			n.server = players
+			return nil
+		}
+		if n.Spectate != "" && time.Since(start) > probeTime {
+			return nil // a peer-to-peer host
+		}
+		if n.stop != nil {
+			if err := n.stop(); err != nil {
+				return err
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // wait polls lobby l until done says so, it fails, or a signal came.
@@ -313,6 +391,25 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 	if err != nil {
 		return nil, err
 	}
+	np = n.np
+	switch {
+	case n.Server != "":
+		sc := netplay.ServerConfig{Players: fcfg.Players, Spectators: ServerSpectators, InputSize: cfg.InputSize,
+			TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick}
+		if np.Server, err = netplay.NewServer(sc, game, n.tr); err != nil {
+			return nil, err
+		}
+		n.np = nil
+		return np, nil
+	case n.server > 0:
+		cc := netplay.ClientConfig{Server: netip.MustParseAddrPort(n.Connect + n.Spectate), Spectate: n.Spectate != "",
+			InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim}
+		if np.Client, err = netplay.NewClient(cc, game, n.tr); err != nil {
+			return nil, err
+		}
+		n.np = nil
+		return np, nil
+	}
 	c := netplay.Config{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
 		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
 	tr := n.tr
@@ -333,7 +430,6 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 		n.lobby.SetSim(sim)
 		c.Lobby = n.lobby
 	}
-	np = n.np
 	if np.Session, err = netplay.NewSession(c, game, tr); err != nil {
 		return nil, err
 	}
@@ -341,28 +437,51 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 	return np, nil
 }
 
-// NewLoop makes the loop that runs game: through the session with -host or
-// -join (whose time sync then slows the loop's clock), alone without.
+// NewLoop makes the loop that runs game: through the session, server or
+// client (whose time sync then steers the loop's clock), alone without.
 func (n *Netplay) NewLoop(cfg engine.Config, p engine.Platform, game engine.Game) (*engine.Loop, error) {
 	if n == nil {
 		return engine.NewLoop(cfg, p, game)
 	}
-	cfg.InputSize, cfg.Players = 0, 0 // the session calls the game's Input
-	l, err := engine.NewLoop(cfg, p, n.Session)
+	cfg.InputSize, cfg.Players = 0, 0 // the session or client calls the game's Input; a server never does
+	var g engine.Game = n.Session
+	switch {
+	case n.Server != nil:
+		g = n.Server
+	case n.Client != nil:
+		g = n.Client
+	}
+	l, err := engine.NewLoop(cfg, p, g)
 	if err != nil {
 		return nil, err
 	}
-	n.Session.SetTimeScaler(l.Timestep())
+	switch {
+	case n.Session != nil:
+		n.Session.SetTimeScaler(l.Timestep())
+	case n.Client != nil:
+		n.Client.SetTimeScaler(l.Timestep())
+	}
 	return l, nil
 }
 
-// Report returns the stats line's netplay fields (netplay.Session.Report),
-// or "" without a session.
+// Report returns the stats line's netplay fields (the session's, the
+// server's or the client's Report), or "" alone.
 func (n *Netplay) Report() string {
-	if n == nil {
+	switch {
+	case n == nil:
 		return ""
+	case n.Server != nil:
+		return n.Server.Report()
+	case n.Client != nil:
+		return n.Client.Report()
 	}
 	return n.Session.Report()
+}
+
+// Ended reports whether a client's match ended as the server ended it
+// (its -ticks): the client's state is then the server's end state.
+func (n *Netplay) Ended() bool {
+	return n != nil && n.Client != nil && errors.Is(n.Client.Err(), engine.ErrStopped)
 }
 
 // Close says goodbye to the peer, lets -netsim's held datagrams (the
@@ -372,7 +491,15 @@ func (n *Netplay) Close() error {
 	if n == nil {
 		return nil
 	}
-	err := n.Session.Close()
+	var err error
+	switch {
+	case n.Server != nil:
+		err = n.Server.Close()
+	case n.Client != nil:
+		err = n.Client.Close()
+	default:
+		err = n.Session.Close()
+	}
 	if n.sim != nil {
 		for deadline := time.Now().Add(n.lag); n.sim.Stats().Held > 0 && time.Now().Before(deadline); {
 			n.sim.Flush()
@@ -381,3 +508,6 @@ func (n *Netplay) Close() error {
 	}
 	return errors.Join(err, n.udp.Close())
 }
+
+// LocalAddr returns the address the socket is bound to.
+func (n *Netplay) LocalAddr() netip.AddrPort { return n.udp.Addr() }

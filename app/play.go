@@ -25,6 +25,7 @@ type play struct {
 	bot    func(seed uint64, t engine.Tick, dst []byte) // -bot's, or nil
 	seed   uint64
 	stopAt uint64 // -ticks alone: stop after this many ticks (0: never)
+	onTick func() // after each tick that ran for the first time (a -server's Agones health), or nil
 	ticks  uint64 // the ticks the game's state has run: the last Update's N+1
 
 	loop    *engine.Loop
@@ -93,6 +94,9 @@ func (p *play) Update(t engine.Tick) error {
 		return nil // ran before (a rollback, or engine.Fingerprint's trial run)
 	}
 	p.ticks = t.N + 1
+	if p.onTick != nil {
+		p.onTick()
+	}
 	if p.stopAt != 0 && p.ticks >= p.stopAt {
 		return engine.ErrStopped
 	}

@@ -204,7 +204,7 @@ const minSimFrame = 100 * time.Microsecond
 // check refuses modes that do not go together, rather than ignoring one.
 func (m *modes) check(f *Flags, o Options) error {
 	switch {
-	case !m.headless && (m.ticks != 0 || m.simFrame != 0 || m.simJitter != 0):
+	case !m.headless && f.Net.Server == "" && (m.ticks != 0 || m.simFrame != 0 || m.simJitter != 0):
 		return errors.New("-ticks, -sim-frame and -sim-jitter need -headless")
 	case m.simFrame != 0 && m.simJitter != 0:
 		return errors.New("-sim-frame and -sim-jitter do not go together: a run has one clock")
@@ -220,8 +220,14 @@ func (m *modes) check(f *Flags, o Options) error {
 		return fmt.Errorf("-bot %d: %s has no bot", m.bot, o.Name)
 	case m.bot != 0 && (f.Replay != "" || f.Net.Spectate != ""):
 		return errors.New("-bot and -replay or -spectate do not go together: neither plays")
-	case f.Net.On() && o.MaxPlayers < 2:
-		return fmt.Errorf("-host, -join and -spectate: %s is a one-player game", o.Name)
+	case f.Net.On() && o.MaxPlayers < 2 && f.Net.Server == "":
+		return fmt.Errorf("-host, -join, -spectate and -connect: %s is a one-player game", o.Name)
+	case m.bot != 0 && f.Net.Server != "":
+		return errors.New("-bot and -server do not go together: a server has no player (run the bots with -connect)")
+	case m.ticks != 0 && (f.Net.Connect != "" || f.Net.Spectate != ""):
+		return errors.New("-ticks with -connect or -spectate: the server's or host's -ticks ends the match for everyone")
+	case f.Net.Server != "" && (f.Frames != 0 || f.Screenshot != ""):
+		return errors.New("-server and -frames or -screenshot do not go together: a server is headless")
 	}
 	return nil
 }
@@ -272,6 +278,9 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}
 	if err := m.check(&f, o); err != nil {
 		return err
+	}
+	if f.Net.Server != "" {
+		m.headless = true // a server draws nothing
 	}
 	if err := checkFiles(&f, nil); err != nil { // before a file is read
 		return err
@@ -365,6 +374,14 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		}
 		a.Attach(p.loop, s)
 	}
+	var host *hosting // Agones', for a -server in a game-server pod
+	if np != nil && np.Server != nil {
+		if host, err = startHosting(np.Server, o.Stderr, o.Name); err != nil {
+			return err
+		}
+		p.onTick = host.tick
+		fmt.Fprintf(o.Stderr, "%s: serving %d seats on %v\n", o.Name, np.Server.Config().Players, np.LocalAddr())
+	}
 	sig.Watch(p.loop) // a signal caught before now stops it after one frame
 	started = true
 
@@ -391,9 +408,10 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if rp.Replaying() && errors.As(err, &pe) && pe.Error() == rp.Player.EndMessage() {
 		fmt.Fprintf(o.Stderr, "%s: replay reproduced the recorded crash: the same panic at the same tick\n", o.Name)
 	}
-	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying()) {
+	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying() || np.Ended()) {
 		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", Hash(g))
 	}
+	err = errors.Join(err, host.shutdown()) // the recording is written
 	return errors.Join(err, p.shotErr)
 }
 

@@ -420,7 +420,7 @@ func TestLobbyRefusesOtherVersions(t *testing.T) {
 	hello := forgedHello(5, 1, nil)
 	hello[2] = 2
 	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: fnvString("test")}).appendSit(nil)
-	sit[2] = 4
+	sit[2] = ProtocolVersion + 1
 	for _, b := range [][]byte{hello, sit} {
 		old.WriteTo(b, addr(0))
 		lt.poll(t, 1)

@@ -10,7 +10,8 @@ import (
 //
 //	0  "fx"          magic, 2 bytes
 //	2  version       ProtocolVersion, 1 byte
-//	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat
+//	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat; a
+//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final
 //	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
 //	                 and sit)
 //
@@ -58,7 +59,8 @@ import (
 //
 //	bye (21 bytes; a peer leaves):
 //	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end),
-//	                 4 gone (another player vanished: the sender stops)
+//	                 4 gone (another player vanished: the sender stops),
+//	                 5 diverged (a server drops a client)
 //	9  tick u32      the tick a desync names; the end tick, for done; the
 //	                 player that vanished, for gone
 //	13 hash u64      for done, FNV-1a of the game's state after the end
@@ -90,7 +92,8 @@ import (
 //
 // Version 2 added the bye's hash and the refuse fields 8 (spectator
 // seats) and 9 (too late to watch); version 3 the sit and the seat, the
-// refuse field 10 (table) and the bye reason 4 (gone).
+// refuse field 10 (table) and the bye reason 4 (gone); version 4 the
+// server's kinds (swire.go) and the bye reason 5 (diverged).
 
 // Protocol limits.
 const (
@@ -100,7 +103,7 @@ const (
 	MaxPacket = 508
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 3
+	ProtocolVersion = 4
 )
 
 // Datagram kinds.
@@ -143,6 +146,10 @@ const (
 	byeDesync = 2
 	byeDone   = 3 // the match ended at the bye's tick (Config.EndTick)
 	byeGone   = 4 // the player of the bye's tick vanished: the sender stops
+	// byeDiverged: a Server drops a client whose state kept differing
+	// from its own; tick is how many times in a row it was sent the
+	// server's state.
+	byeDiverged = 5
 )
 
 // Refuse fields: what differs between two peers' fingerprints.
@@ -286,7 +293,7 @@ func (p *packet) decode(b []byte) error {
 			return errLength
 		}
 		p.reason, p.tick, p.hash = b[8], le.Uint32(b[9:]), le.Uint64(b[13:])
-		if p.reason < byeQuit || p.reason > byeGone || p.reason == byeGone && p.tick >= MaxPeers {
+		if p.reason < byeQuit || p.reason > byeDiverged || p.reason == byeGone && p.tick >= MaxPeers {
 			return errField
 		}
 	case kindSit:

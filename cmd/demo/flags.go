@@ -53,7 +53,7 @@ func (g *game) Flags(fs *flag.FlagSet) {
 	fs.BoolVar(&f.glDebug, "gldebug", false, "debug GL context; driver messages go to the log")
 	fs.IntVar(&f.width, "width", 1280, "window width")
 	fs.IntVar(&f.height, "height", 720, "window height")
-	fs.Float64Var(&f.seconds, "seconds", 4, fmt.Sprintf("headless, real clock, without -ticks: run this many seconds (up to %v)", maxSeconds))
+	fs.Float64Var(&f.seconds, "seconds", 4, fmt.Sprintf("headless, real clock, without -ticks, -server or -connect: run this many seconds (up to %v)", maxSeconds))
 	fs.StringVar(&f.bindings, "bindings", "", "input bindings file (default: built in)")
 	fs.DurationVar(&f.load, "load", 0, "artificial work per frame, toggled with L, to watch the quality governor (e.g. 12ms)")
 	fs.Int64Var(&f.panicAt, "panic-at", 0, "panic in Update at this tick, to try crash reproduction with -record and -replay (0: never)")
@@ -96,7 +96,7 @@ func (g *game) Configure(c *app.Config) error {
 		Logger: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level})), Input: &g.keys}
 	c.Inputs = map[string]string{"-bindings": f.bindings}
 	g.headless, g.quiet = c.Headless, c.Ticks > 0 || c.Replay != nil
-	if c.Headless && !c.Simulated && c.Ticks == 0 {
+	if c.Headless && !c.Simulated && c.Ticks == 0 && !c.Served {
 		g.until = time.Duration(f.seconds * float64(time.Second))
 	}
 	return nil

@@ -1,0 +1,418 @@
+package netplay
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// ServerError is what a Client's Update returns when its server refused
+// it or dropped it: the match is full, or over, or the client's state
+// kept differing from the server's.
+type ServerError struct {
+	// Server is the server's address.
+	Server string
+	// Reason says why, as a sentence.
+	Reason string
+}
+
+// Error names the server and the reason.
+func (e *ServerError) Error() string {
+	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
+}
+
+// poll reads every waiting datagram (at most maxReads).
+func (s *Client) poll(now time.Duration) {
+	for range maxReads {
+		if s.err != nil {
+			return
+		}
+		n, from, ok := s.tr.ReadFrom(s.rbuf[:])
+		if !ok {
+			return
+		}
+		s.stats.PacketsIn++
+		s.stats.BytesIn += uint64(n)
+		if from != s.cfg.Server {
+			s.stats.PacketsUnknown++
+			continue
+		}
+		kind, err := decodeAny(s.rbuf[:n], &s.sp, &s.pk)
+		if err != nil {
+			if err == errVersion && kind == kindWelcome {
+				s.fail(&FingerprintError{Player: -1, Addr: from, Field: fieldNames[fieldVersion], Ours: ProtocolVersion, Theirs: uint64(s.rbuf[2]), Refused: true})
+				return
+			}
+			s.stats.PacketsBad++
+			continue
+		}
+		switch kind {
+		case kindRefuse:
+			if s.phase != phaseCall {
+				s.stats.PacketsStale++
+				continue
+			}
+			s.refused()
+		case kindBye:
+			if s.pk.token != s.nonce || s.cookie == 0 {
+				s.stats.PacketsStale++
+				continue
+			}
+			s.onBye(now)
+		case kindWelcome, kindChunk, kindFinal:
+			if s.sp.token != s.nonce {
+				s.stats.PacketsStale++
+				continue
+			}
+			s.heard = now
+			switch kind {
+			case kindWelcome:
+				s.onWelcome(now)
+			case kindChunk:
+				s.onChunk(now)
+			case kindFinal:
+				s.onFinal(now)
+			}
+		default:
+			s.stats.PacketsBad++
+		}
+	}
+}
+
+// refused stops the client with why the server refused it.
+func (s *Client) refused() {
+	p := &s.pk
+	srv := s.cfg.Server.String()
+	switch p.field {
+	case fieldTable:
+		s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("every one of its %d seats is taken", p.ours)})
+	case fieldSeats:
+		if p.ours == 0 {
+			s.fail(&ServerError{Server: srv, Reason: "it takes no spectators"})
+		} else {
+			s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("its %d spectator seats are all taken", p.ours)})
+		}
+	case fieldLate:
+		s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("its match is over (tick %d)", p.ours)})
+	default:
+		s.fail(&FingerprintError{Player: -1, Addr: s.cfg.Server, Field: fieldNames[p.field], Ours: p.theirs, Theirs: p.ours, Refused: true})
+	}
+}
+
+// onBye acts on the server's bye: the end of the match, or the server
+// stopping or dropping us.
+func (s *Client) onBye(now time.Duration) {
+	p := &s.pk
+	switch p.reason {
+	case byeDone:
+		if !s.endKnown {
+			s.endKnown, s.endHash, s.endHeard = true, p.hash, now
+			if s.endT == 0 || s.endT != int(p.tick) {
+				s.endT = int(p.tick)
+			}
+		}
+	case byeDiverged:
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("dropped this client: its state differed from the server's %d times in a row (its simulation is not the server's: see engine.Fingerprint and cmd/fixvet)", p.tick)})
+	default:
+		s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.heard, Left: true})
+	}
+}
+
+// timeouts stops a client whose server is silent.
+func (s *Client) timeouts(now time.Duration) {
+	if s.callAt == 0 && s.callStart == 0 {
+		s.callStart, s.heard = now, now
+		s.askAt = now
+	}
+	if s.phase == phaseCall && s.cookie == 0 {
+		if now-s.callStart > s.cfg.HandshakeTimeout {
+			s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.callStart, Handshake: true})
+		}
+		return
+	}
+	if now-s.heard > s.cfg.DisconnectTimeout {
+		s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.heard})
+		return
+	}
+	if s.endKnown && now-s.endHeard > s.cfg.DisconnectTimeout {
+		s.fail(fmt.Errorf("%w: the server ended the match at tick %d, and its last inputs did not arrive within %v", ErrUnverified, s.endT, s.cfg.DisconnectTimeout))
+	}
+}
+
+// call sends a join, ten times a second.
+func (s *Client) call(now time.Duration) {
+	if s.callAt != 0 && now-s.callAt < 100*time.Millisecond {
+		return
+	}
+	s.callAt = now
+	var flags uint8
+	if s.cfg.Spectate {
+		flags = joinSpectator
+	}
+	s.write(appendJoin(s.wbuf[:0], s.nonce, s.challenge, uint8(s.size), flags, uint32(s.cfg.TPS), fnv64([]byte(s.cfg.Params)), s.cfg.Sim))
+}
+
+// onWelcome takes the server's cookie, then our seat and the state to
+// receive.
+func (s *Client) onWelcome(now time.Duration) {
+	p := &s.sp
+	if p.seat == seatChallenge {
+		s.known = int(p.players)
+		if s.phase == phaseCall && s.challenge != p.cookie {
+			s.challenge = p.cookie
+			if !s.probing {
+				s.callAt = 0
+				s.call(now)
+			}
+		}
+		return
+	}
+	if s.cfg.Spectate != (p.seat == seatSpectator) {
+		s.stats.PacketsBad++
+		return
+	}
+	if int(p.size) > s.cfg.MaxState {
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("its state of %d bytes is over ClientConfig.MaxState (%d)", p.size, s.cfg.MaxState)})
+		return
+	}
+	if s.phase == phaseLoad && int(p.state) == s.stTick && s.stHash == p.hash {
+		return // a repeat
+	}
+	if s.phase == phasePlay && (s.resyncAsk < 0 && int(p.state) <= s.stTick || int(p.state) < s.stTick) {
+		return // an old one
+	}
+	if s.players != 0 && s.players != int(p.players) {
+		s.stats.PacketsBad++
+		return
+	}
+	first := s.players == 0
+	s.cookie = p.cookie
+	if first {
+		s.setup(int(p.players), int(p.every))
+	} else {
+		s.stats.Resyncs++
+	}
+	s.endT = int(p.end)
+	s.vTick, s.vMine, s.vSrv, s.vDone = int(p.verify), tickHash{}, tickHash{}, false
+	if p.verify == 0 {
+		s.vTick = -1
+	}
+	s.seat = -1
+	if p.seat != seatSpectator {
+		s.seat = int(p.seat)
+	}
+	s.srvTick, s.srvAt = int(p.tick), now
+	s.phase = phaseLoad
+	s.stTick, s.stLen, s.stHash = int(p.state), int(p.size), p.hash
+	if cap(s.stBuf) < s.stLen {
+		s.stBuf = make([]byte, s.stLen)
+	}
+	s.stBuf = s.stBuf[:s.stLen]
+	n := chunks(s.stLen)
+	if cap(s.stGot) < n {
+		s.stGot = make([]bool, n)
+	}
+	s.stGot = s.stGot[:n]
+	clear(s.stGot)
+	s.stHave = 0
+	s.stats.StateBytes = s.stLen
+	s.sendUpdate(now)
+}
+
+// setup sizes the client's rings once it knows the server's seats.
+func (s *Client) setup(players, every int) {
+	s.players, s.every = players, every
+	s.final = make([]byte, ringLen*players*s.size)
+	s.used = make([]byte, ringLen*players*s.size)
+	s.mine = make([]byte, ringLen*s.size)
+	n := s.cfg.MaxPrediction + 3
+	s.states = make([][]byte, n)
+	s.stateTick = make([]int, n)
+}
+
+// onChunk takes a slice of the state; with the last, it loads it.
+func (s *Client) onChunk(now time.Duration) {
+	p := &s.sp
+	if s.phase != phaseLoad || int(p.state) != s.stTick || int(p.size) != s.stLen {
+		s.stats.PacketsStale++
+		return
+	}
+	i := int(p.index)
+	if s.stGot[i] {
+		return
+	}
+	copy(s.stBuf[i*chunkData:], p.data)
+	s.stGot[i] = true
+	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
+		s.stHave++
+	}
+	if s.stHave == len(s.stGot) {
+		s.load(now)
+	}
+}
+
+// load loads the received state: the client now runs from its tick.
+func (s *Client) load(now time.Duration) {
+	if h := fnv64(s.stBuf); h != s.stHash {
+		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v has hash %016x, not the %016x it announced", s.stTick, s.cfg.Server, h, s.stHash))
+		return
+	}
+	if err := s.saver.Load(s.stBuf); err != nil {
+		s.fail(fmt.Errorf("netplay: load the state of tick %d from server %v: %w", s.stTick, s.cfg.Server, err))
+		return
+	}
+	s.tick, s.recv = s.stTick, s.stTick
+	s.firstWrong = noTick
+	for i := range s.finalTick {
+		s.finalTick[i] = -1
+	}
+	for i := range s.stateTick {
+		s.stateTick[i] = -1
+	}
+	s.mineHashes = [8]tickHash{}
+	s.nextCheck = s.stTick
+	s.srvHash.ok, s.lastSrv = false, -1
+	s.resyncAsk = -1
+	s.phase = phasePlay
+	s.srvAck = s.stTick
+	s.sendUpdate(now)
+}
+
+// onFinal takes the server's final inputs, its tick and hash.
+func (s *Client) onFinal(now time.Duration) {
+	p := &s.sp
+	if s.phase != phasePlay || int(p.players) != s.players || int(p.isize) != s.size {
+		if s.phase != phasePlay {
+			return // the state is still coming: rows wait
+		}
+		s.stats.PacketsBad++
+		return
+	}
+	if int(p.tick) >= s.srvTick {
+		s.srvTick, s.srvAt = int(p.tick), now
+	}
+	if p.flags&finalEcho != 0 {
+		if rtt := time.Duration(us(now)-p.echo-p.hold) * time.Microsecond; rtt > 0 && rtt < 10*time.Second {
+			if s.rtt == 0 {
+				s.rtt = rtt
+			} else {
+				s.rtt += (rtt - s.rtt) / 8
+			}
+		}
+	}
+	s.ts, s.tsAt = p.ts, now
+	if a := int(p.ack); a > s.srvAck {
+		s.srvAck = a
+	}
+	if p.lead != 0 || s.leadOK {
+		s.lead, s.leadOK = float64(p.lead)/8, true
+	}
+	if p.flags&finalHash != 0 && int(p.hashTick) == s.vTick && s.vTick >= 0 {
+		if !s.vSrv.ok && !s.vDone {
+			s.vSrv = tickHash{tick: s.vTick, hash: p.hash, ok: true}
+		}
+	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
+		s.vDone = s.vDone || s.vMine.ok
+		s.srvHash = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
+		s.lastSrv = int(p.hashTick)
+	}
+	rowLen := 4 + s.players*s.size
+	start := int(p.start)
+	for k := range int(p.count) {
+		f := start + k
+		if f < s.recv || s.finalTick[f%ringLen] == f {
+			continue
+		}
+		if f >= s.floor()+ringLen {
+			break
+		}
+		r := p.inputs[k*rowLen : (k+1)*rowLen]
+		mask := le.Uint32(r)
+		if mask>>s.players != 0 || !zeroSeats(r[4:], mask, s.size) {
+			s.stats.PacketsBad++
+			return
+		}
+		copy(s.rowOf(s.final, f), r[4:])
+		s.finalMask[f%ringLen] = mask
+		s.finalTick[f%ringLen] = f
+	}
+	// The rows that arrived in order become final.
+	for s.finalTick[s.recv%ringLen] == s.recv {
+		f := s.recv
+		if f < s.tick && s.firstWrong > f && (s.finalMask[f%ringLen] != s.usedMask[f%ringLen] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
+			s.firstWrong = f
+		}
+		s.recv++
+	}
+}
+
+// zeroSeats reports whether the empty seats of a row have zero inputs, as
+// engine.Inputs requires.
+func zeroSeats(row []byte, empty uint32, size int) bool {
+	for p := 0; empty != 0; p, empty = p+1, empty>>1 {
+		if empty&1 != 0 {
+			for _, c := range row[p*size : (p+1)*size] {
+				if c != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// sendUpdate sends the server our inputs it has not acknowledged, our
+// acks, our last hash and, while the state comes, which slices arrived.
+func (s *Client) sendUpdate(now time.Duration) {
+	if s.cookie == 0 {
+		return
+	}
+	p := &s.sp
+	*p = sPacket{token: s.cookie, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
+	if s.tsAt != 0 {
+		p.echo, p.hold = s.ts, us(now-s.tsAt)
+	}
+	if s.phase == phaseLoad {
+		p.flags |= updateLoading
+		p.have = uint32(s.stHave)
+		for d := range 64 {
+			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
+				p.mask |= 1 << d
+			}
+		}
+	} else if s.phase == phasePlay {
+		if s.resyncAsk >= 0 {
+			p.flags |= updateResync
+			p.hashTick = uint32(s.resyncAsk)
+		} else if h := s.vMine; h.ok && !s.vDone {
+			p.flags |= updateHash
+			p.hashTick, p.hash = uint32(h.tick), h.hash
+		} else if h := s.mineHashes[max(s.lastSrv, 0)/s.every%len(s.mineHashes)]; h.ok && h.tick == s.lastSrv {
+			p.flags |= updateHash
+			p.hashTick, p.hash = uint32(h.tick), h.hash
+		}
+		if s.seat >= 0 {
+			from := max(s.srvAck, s.tick-ringLen/2, s.recv-ringLen/2)
+			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
+			if count > 0 {
+				p.start, p.count = uint32(from), uint8(count)
+			}
+		}
+	}
+	b := p.appendUpdateHead(s.wbuf[:0])
+	for k := range int(p.count) {
+		b = append(b, s.mineAt(int(p.start)+k)...)
+	}
+	s.write(b)
+	s.sendAt = now
+}
+
+// write sends b to the server.
+func (s *Client) write(b []byte) {
+	s.stats.PacketsOut++
+	s.stats.BytesOut += uint64(len(b))
+	s.tr.WriteTo(b, s.cfg.Server)
+}
+
+var _ engine.Game = (*Client)(nil)

@@ -1,0 +1,105 @@
+package netplay
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+// In steady state a server tick and a client frame allocate nothing: 32
+// clients on bad links, rollbacks, resends, duplicates and the hash
+// checks included.
+func TestServerZeroAllocs(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 32}, 200, 12)
+	for i := range 32 {
+		w.join(t, i, badLink, time.Duration(i)*10*time.Millisecond, nil)
+	}
+	w.run(4 * time.Second) // warm up: everyone seated, states at their size
+	st := w.srv.srv.Stats()
+	hashes, ticks := st.Hashes, st.Tick
+	allocs := testing.AllocsPerRun(5000, func() { w.step() })
+	w.noErrors(t)
+	t.Logf("%.3f allocations per step; %d server ticks, %d hashes compared meanwhile; server:%s",
+		allocs, st.Tick-ticks, st.Hashes-hashes, w.srv.srv.Report())
+	if allocs != 0 {
+		t.Errorf("%v allocations per step, want 0", allocs)
+	}
+	if st.Players != 32 || st.Hashes == hashes {
+		t.Errorf("%d players seated, %d hashes compared while measuring", st.Players, st.Hashes-hashes)
+	}
+}
+
+// serverSeeds are one well-formed datagram of each server kind and some
+// near misses.
+func serverSeeds() [][]byte {
+	p := sPacket{token: 7, ack: 3, ts: 100, echo: 90, hold: 5, flags: updateHash, isize: 2, count: 2, hashTick: 60, hash: 9, start: 4}
+	update := append(p.appendUpdateHead(nil), 1, 2, 3, 4)
+	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 1, hashTick: 60, hash: 1}
+	final := append(p.appendFinalHead(nil), 2, 0, 0, 0, 1, 2, 0, 0)
+	return [][]byte{
+		appendJoin(nil, 5, 0, 2, 0, 60, fnv64([]byte("test")), 0xb1),
+		appendJoin(nil, 5, 77, 2, joinSpectator, 60, 1, 2),
+		appendWelcome(nil, 5, 77, 1, 2, 60, 30, 0, 300, 0xfeed, 0, 45),
+		appendWelcome(nil, 5, 77, seatChallenge, 2, 60, 30, 0, 0, 0, 600, 0),
+		appendChunk(nil, 5, 0, 0, bytes.Repeat([]byte{1}, 600)),
+		appendChunk(nil, 5, 0, 1, bytes.Repeat([]byte{1}, 600)),
+		update,
+		final,
+		update[:updateHead],
+		final[:finalHead+3],
+		{'f', 'x', ProtocolVersion, kindFinal, 0, 0, 0, 0},
+	}
+}
+
+// The server decoder reads any datagram without panicking, accepts only
+// what its counts describe, and encodes what it accepted back to the
+// same bytes.
+func FuzzServerDecode(f *testing.F) {
+	for _, b := range serverSeeds() {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var sp sPacket
+		var pk packet
+		kind, err := decodeAny(b, &sp, &pk)
+		if err != nil || kind == kindRefuse || kind == kindBye {
+			return
+		}
+		if got := sp.encode(nil); !bytes.Equal(got[8:], b[8:]) || !bytes.Equal(got[:4], b[:4]) {
+			t.Fatalf("round trip:\n got %x\nwant %x", got, b)
+		}
+	})
+}
+
+// A server and a seated client take any datagram, from the other's
+// address, without panicking or stopping for it.
+func FuzzServerAndClient(f *testing.F) {
+	for _, b := range serverSeeds() {
+		f.Add(b, true)
+		f.Add(b, false)
+	}
+	w := newSWorld(f, ServerConfig{Players: 2}, 0, 13)
+	a := w.join(f, 0, NetSim{}, 0, nil)
+	w.run(time.Second)
+	if !a.cl.Running() {
+		f.Fatal("the client did not start")
+	}
+	toServer := w.net.Listen(clientAddr(0))
+	toClient := w.net.Listen(serverAddr)
+	f.Fuzz(func(t *testing.T, b []byte, server bool) {
+		if len(b) > 8 && server {
+			le.PutUint32(b[4:], w.srv.srv.clients[0].cookie)
+		} else if len(b) > 8 {
+			le.PutUint32(b[4:], a.cl.nonce)
+		}
+		if server {
+			toServer.WriteTo(b, serverAddr)
+		} else {
+			toClient.WriteTo(b, clientAddr(0))
+		}
+		w.run(20 * time.Millisecond)
+		if w.srv.err != nil {
+			t.Fatalf("server: %v", w.srv.err)
+		}
+	})
+}
