@@ -224,8 +224,8 @@ func (m *modes) check(f *Flags, o Options) error {
 		return fmt.Errorf("-host, -join, -spectate and -connect: %s is a one-player game", o.Name)
 	case m.bot != 0 && f.Net.Server != "":
 		return errors.New("-bot and -server do not go together: a server has no player (run the bots with -connect)")
-	case m.ticks != 0 && (f.Net.Connect != "" || f.Net.Spectate != ""):
-		return errors.New("-ticks with -connect or -spectate: the server's or host's -ticks ends the match for everyone")
+	case m.ticks != 0 && f.Net.Connect != "":
+		return errors.New("-ticks with -connect: the server's -ticks ends the match for everyone")
 	case f.Net.Server != "" && (f.Frames != 0 || f.Screenshot != ""):
 		return errors.New("-server and -frames or -screenshot do not go together: a server is headless")
 	}
