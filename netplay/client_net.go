@@ -272,7 +272,7 @@ func (s *Client) load(now time.Duration) {
 	}
 	s.mineHashes = [8]tickHash{}
 	s.nextCheck = s.stTick
-	s.srvHash.ok, s.lastSrv = false, -1
+	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
 	s.srvAck = s.stTick
@@ -314,7 +314,7 @@ func (s *Client) onFinal(now time.Duration) {
 		}
 	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
 		s.vDone = s.vDone || s.vMine.ok
-		s.srvHash = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
+		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
 	rowLen := 4 + s.players*s.size
