@@ -79,8 +79,12 @@ func describe(err error) string {
 	switch {
 	case errors.As(err, &pe):
 		return fmt.Sprintf("%v\n%s", err, pe.Stack)
+	case errors.As(err, &de) && de.Left && de.Server:
+		return "the server left"
 	case errors.As(err, &de) && de.Left:
 		return player(de.Player) + " left"
+	case errors.As(err, &de) && !de.Handshake && de.Server:
+		return fmt.Sprintf("the server disconnected: nothing from %v for %v", de.Addr, de.Silence.Round(time.Millisecond))
 	case errors.As(err, &de) && !de.Handshake:
 		return fmt.Sprintf("%s disconnected: nothing from %v for %v", player(de.Player), de.Addr, de.Silence.Round(time.Millisecond))
 	}

@@ -227,8 +227,9 @@ type Client struct {
 	vMine      tickHash // ours of it
 	vSrv       tickHash // the server's
 	vDone      bool     // the server has ours: it sends its checkpoints' again
-	srvHash    tickHash
-	lastSrv    int // the newest checkpoint the server sent a hash of
+	srvHashes  [8]tickHash // the server's hashes, by checkpoint
+	lastSrv    int         // the newest checkpoint the server sent a hash of
+	compared   int         // the newest checkpoint compared
 	resyncAsk  int // the checkpoint that differed, asking for a state; -1 none
 
 	srvTick   int
@@ -276,7 +277,7 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	saver, _ := game.(engine.Saver)
 	inputter, _ := game.(engine.Inputter)
 	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
-		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1}
+		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
 	s.begin, _ = game.(engine.Beginner)
 	s.end, _ = game.(engine.Ender)
 	if s.clock == nil {
@@ -595,16 +596,23 @@ func (s *Client) checkHashes(now time.Duration) {
 			return
 		}
 	}
-	h := s.srvHash
-	if !h.ok {
-		return
+	// Every checkpoint both have hashed, oldest first: the server's hash
+	// may come before ours (we are behind, catching up) or after.
+	for i := range s.srvHashes {
+		h := s.srvHashes[(s.lastSrv/s.every+1+i)%len(s.srvHashes)]
+		if !h.ok || h.tick <= s.compared {
+			continue
+		}
+		m := s.mineHashes[h.tick/s.every%len(s.mineHashes)]
+		if !m.ok || m.tick != h.tick {
+			continue
+		}
+		s.compared = h.tick
+		s.compare(now, m, h)
+		if s.resyncAsk >= 0 {
+			return
+		}
 	}
-	m := s.mineHashes[h.tick/s.every%len(s.mineHashes)]
-	if !m.ok || m.tick != h.tick {
-		return
-	}
-	s.srvHash.ok = false
-	s.compare(now, m, h)
 }
 
 // compare compares our hash of a state with the server's: a difference

@@ -115,7 +115,7 @@ func (s *Client) onBye(now time.Duration) {
 	case byeDiverged:
 		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("dropped this client: its state differed from the server's %d times in a row (its simulation is not the server's: see engine.Fingerprint and cmd/fixvet)", p.tick)})
 	default:
-		s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.heard, Left: true})
+		s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.heard, Left: true})
 	}
 }
 
@@ -127,12 +127,12 @@ func (s *Client) timeouts(now time.Duration) {
 	}
 	if s.phase == phaseCall && s.cookie == 0 {
 		if now-s.callStart > s.cfg.HandshakeTimeout {
-			s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.callStart, Handshake: true})
+			s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.callStart, Handshake: true})
 		}
 		return
 	}
 	if now-s.heard > s.cfg.DisconnectTimeout {
-		s.fail(&DisconnectError{Player: -1, Addr: s.cfg.Server, Silence: now - s.heard})
+		s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.heard})
 		return
 	}
 	if s.endKnown && now-s.endHeard > s.cfg.DisconnectTimeout {
@@ -272,7 +272,7 @@ func (s *Client) load(now time.Duration) {
 	}
 	s.mineHashes = [8]tickHash{}
 	s.nextCheck = s.stTick
-	s.srvHash.ok, s.lastSrv = false, -1
+	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
 	s.srvAck = s.stTick
@@ -314,7 +314,7 @@ func (s *Client) onFinal(now time.Duration) {
 		}
 	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
 		s.vDone = s.vDone || s.vMine.ok
-		s.srvHash = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
+		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
 	rowLen := 4 + s.players*s.size

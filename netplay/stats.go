@@ -114,17 +114,27 @@ type DisconnectError struct {
 	// Handshake is true when the peer never answered the handshake
 	// (Config.HandshakeTimeout): a host that is not there.
 	Handshake bool
+	// Server is true when the peer is a Client's server (Player is -1).
+	Server bool
+}
+
+// who names the peer that left or went silent.
+func (e *DisconnectError) who() string {
+	if e.Server {
+		return "the server"
+	}
+	return playerName(e.Player)
 }
 
 // Error names the player (numbered from 1) and the silence.
 func (e *DisconnectError) Error() string {
 	if e.Left {
-		return fmt.Sprintf("netplay: %s (%v) left", playerName(e.Player), e.Addr)
+		return fmt.Sprintf("netplay: %s (%v) left", e.who(), e.Addr)
 	}
 	if e.Handshake {
 		return fmt.Sprintf("netplay: no answer from %v in %v: nobody plays there, or a firewall is in the way", e.Addr, e.Silence.Round(time.Millisecond))
 	}
-	return fmt.Sprintf("netplay: %s (%v) silent for %v: disconnected", playerName(e.Player), e.Addr, e.Silence.Round(time.Millisecond))
+	return fmt.Sprintf("netplay: %s (%v) silent for %v: disconnected", e.who(), e.Addr, e.Silence.Round(time.Millisecond))
 }
 
 // Stats is what a Session has counted. Session.Stats returns it; the
