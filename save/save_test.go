@@ -364,3 +364,64 @@ func BenchmarkTankLoad(b *testing.B) {
 		}
 	}
 }
+
+// TestSkippedFields: a field tagged save:"-" keeps its value in Load, and
+// is zero in a slice element Load adds, even one in the capacity that
+// held another element before.
+func TestSkippedFields(t *testing.T) {
+	type elem struct {
+		N     int32
+		Cache float64 `save:"-"`
+	}
+	type state struct {
+		List  []elem
+		Cache string `save:"-"`
+	}
+	c := save.MustFor[state]()
+	b := c.Append(nil, &state{List: []elem{{N: 1, Cache: 5}, {N: 2, Cache: 6}}, Cache: "x"})
+	v := state{List: make([]elem, 1, 4), Cache: "kept"}
+	full := v.List[:2]
+	full[1].Cache = 9 // a stale element in the capacity
+	if err := c.Load(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Cache != "kept" || len(v.List) != 2 || v.List[0] != (elem{N: 1}) || v.List[1] != (elem{N: 2}) {
+		t.Errorf("loaded %+v, want List [{1 0} {2 0}] and Cache kept", v)
+	}
+}
+
+// TestLayoutNamesFields: a field renamed, retyped or given another limit
+// is another layout, which Load refuses naming the type.
+func TestLayoutNamesFields(t *testing.T) {
+	type v1 struct {
+		On    bool
+		Score int32
+		List  []int8 `save:"max=4"`
+	}
+	b := save.MustFor[v1]().Append(nil, &v1{})
+	type renamed struct {
+		On     bool
+		Points int32
+		List   []int8 `save:"max=4"`
+	}
+	type retyped struct {
+		On    bool
+		Score int64
+		List  []int8 `save:"max=4"`
+	}
+	type limit struct {
+		On    bool
+		Score int32
+		List  []int8 `save:"max=5"`
+	}
+	for _, err := range []error{
+		save.Load(b, &renamed{}), save.Load(b, &retyped{}), save.Load(b, &limit{}),
+	} {
+		if !errors.Is(err, save.ErrBadState) || !strings.Contains(err.Error(), "another layout") || !strings.Contains(err.Error(), "save_test.") {
+			t.Errorf("%v, want another layout named", err)
+		}
+	}
+	if err := save.Load(b, &v1{}); err != nil {
+		t.Error(err)
+	}
+}
