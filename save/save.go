@@ -54,10 +54,23 @@ var (
 )
 
 // Codec saves and loads values of type T, with a plan for T compiled
-// once by For: make it once, in a package-level variable, and use it from
-// any goroutine.
+// once: make it with MustFor in a package-level variable, and use it from
+// any goroutine. The zero Codec works too, looking the plan up at each
+// call, and panics there with For's error if T cannot be saved.
 type Codec[T any] struct {
 	p *plan
+}
+
+// plan returns the codec's plan.
+func (c *Codec[T]) plan() *plan {
+	if c.p != nil {
+		return c.p
+	}
+	p, err := planOf(reflect.TypeFor[T]())
+	if err != nil {
+		panic(err.Error())
+	}
+	return p
 }
 
 // For returns the codec of T, or an error wrapping ErrType that names the
@@ -86,7 +99,7 @@ func MustFor[T any]() *Codec[T] {
 // generator other than *rand.PCG and *rand.ChaCha8, or an AppendBinary
 // that fails, is a bug in the caller: Append panics naming the field.
 func (c *Codec[T]) Append(dst []byte, v *T) []byte {
-	return c.p.append(dst, unsafe.Pointer(v))
+	return c.plan().append(dst, unsafe.Pointer(v))
 }
 
 // Load replaces *v with the state in src, which Append wrote for a T.
@@ -97,11 +110,12 @@ func (c *Codec[T]) Append(dst []byte, v *T) []byte {
 // checksum), a count above its limit or above what the bytes left could
 // hold, a bool other than 0 or 1, a binary form its type refuses, and
 // bytes left over. It allocates only for slices beyond their capacity,
-// nil pointers and changed strings: loading into the state a rollback
-// saved from allocates nothing. Fields tagged save:"-" keep their values
+// nil pointers, changed strings, a rand.Source holding another generator
+// and what a snapshot's Restore allocates: loading into the state a
+// rollback saved from allocates nothing. Fields tagged save:"-" keep their values
 // (zero in slice elements that Load adds); a slice keeps its capacity.
 func (c *Codec[T]) Load(src []byte, v *T) error {
-	return c.p.load(src, unsafe.Pointer(v))
+	return c.plan().load(src, unsafe.Pointer(v))
 }
 
 // Diff returns the first difference between two states of T that Append
@@ -109,7 +123,7 @@ func (c *Codec[T]) Load(src []byte, v *T) error {
 // "Bullets: 3 elements != 4"; a physics.World's by physics.Diff), or ""
 // when they are the same. For a sync test's report; it allocates.
 func (c *Codec[T]) Diff(a, b []byte) string {
-	return c.p.diff(a, b)
+	return c.plan().diff(a, b)
 }
 
 // Append appends the state of *v to dst, as For's codec of v's type does,

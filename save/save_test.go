@@ -463,3 +463,25 @@ func benchTanks(b *testing.B, load bool) {
 
 func BenchmarkTanksOnlySave(b *testing.B) { benchTanks(b, false) }
 func BenchmarkTanksOnlyLoad(b *testing.B) { benchTanks(b, true) }
+
+// TestZeroCodec: the zero Codec works as MustFor's, and panics with For's
+// error for a type that cannot be saved.
+func TestZeroCodec(t *testing.T) {
+	var c save.Codec[small]
+	seven := int32(7)
+	b := c.Append(nil, &small{P: &seven, Name: "z"})
+	if !bytes.Equal(b, save.MustFor[small]().Append(nil, &small{P: &seven, Name: "z"})) {
+		t.Error("the zero Codec saves other bytes than MustFor's")
+	}
+	var v small
+	if err := c.Load(b, &v); err != nil || *v.P != 7 || v.Name != "z" || c.Diff(b, b) != "" {
+		t.Errorf("zero Codec: %v, %+v", err, v)
+	}
+	defer func() {
+		if r, _ := recover().(string); !strings.Contains(r, ".M: a map") {
+			t.Errorf("panic %q, want For's error naming M", r)
+		}
+	}()
+	var bad save.Codec[struct{ M map[int]int }]
+	bad.Append(nil, &struct{ M map[int]int }{})
+}
