@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -57,8 +58,8 @@ func filled() *every {
 	var seed [32]byte
 	seed[0] = 9
 	return &every{
-		B: true, I8: -8, I16: -16, I32: -32, I64: math.MinInt64, I: -1 << 40,
-		U8: 8, U16: 16, U32: 32, U64: math.MaxUint64, U: 1 << 40,
+		B: true, I8: -8, I16: -16, I32: -32, I64: math.MinInt64, I: math.MinInt,
+		U8: 8, U16: 16, U32: 32, U64: math.MaxUint64, U: math.MaxUint,
 		F32: float32(math.Float64frombits(0x7ff8_0000_0000_0001)), F64: math.Float64frombits(0x7ff0_0000_dead_beef), // NaNs with payloads
 		C64: complex(float32(math.Copysign(0, -1)), 1.5), C128: complex(-2.25, math.Inf(-1)),
 		S: "tank ☃", Raw: []byte{0, 1, 2, 255}, Arr: [3]physics.Vec2{{X: 1, Y: 2}, {X: -0.0}, {X: 5e-324}},
@@ -484,4 +485,32 @@ func TestZeroCodec(t *testing.T) {
 	}()
 	var bad save.Codec[struct{ M map[int]int }]
 	bad.Append(nil, &struct{ M map[int]int }{})
+}
+
+// TestIntWidth: int and uint save as 8 bytes on every build, so a save
+// moves between 32- and 64-bit builds; a 32-bit build refuses a value
+// that does not fit its int, naming it, and a 64-bit one takes it.
+func TestIntWidth(t *testing.T) {
+	type ints struct {
+		I int
+		U uint
+	}
+	c := save.MustFor[ints]()
+	b := c.Append(nil, &ints{I: -5, U: 5})
+	var v ints
+	if err := c.Load(b, &v); err != nil || v != (ints{-5, 5}) {
+		t.Fatalf("%v, %+v", err, v)
+	}
+	big := bytes.Clone(b)
+	binary.LittleEndian.PutUint64(big[14:], uint64(1<<40)) // I
+	err := c.Load(reseal(big), &v)
+	if strconv.IntSize == 64 {
+		if err != nil || int64(v.I) != 1<<40 {
+			t.Errorf("64-bit: %v, I %d, want 1<<40", err, v.I)
+		}
+		return
+	}
+	if !errors.Is(err, save.ErrBadState) || !strings.Contains(err.Error(), "ints.I: int 1099511627776 does not fit this build's 32-bit int") {
+		t.Errorf("32-bit: %v, want I refused", err)
+	}
 }

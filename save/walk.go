@@ -92,7 +92,7 @@ func (n *node) append(dst []byte, p unsafe.Pointer) []byte {
 	case kSnapshot:
 		at := len(dst)
 		dst = reflect.NewAt(n.typ, p).Interface().(snapshotter).Snapshot(le.AppendUint32(dst, 0))
-		if size := len(dst) - at - 4; size > math.MaxUint32 {
+		if size := len(dst) - at - 4; uint64(size) > math.MaxUint32 {
 			panic(fmt.Sprintf("save: %s (a %s): a snapshot of %d bytes, above 4 GiB", n.where(), n.typ, size))
 		} else {
 			le.PutUint32(dst[at:], uint32(size))
