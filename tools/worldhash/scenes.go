@@ -110,7 +110,7 @@ func drag() (uint64, error) {
 	var ids []physics.BodyID
 	for i := range 120 {
 		b := physics.Body{Shape: physics.Shape(i % 2), Radius: 0.4, HalfW: 0.5, HalfH: 0.3,
-			Pos:           physics.Vec2{X: float64(i%12)*2.5 - 13.75, Y: float64(i/12)*2.5 - 11.25},
+			Pos:           physics.Vec2{X: float64(float64(i%12)*2.5) - 13.75, Y: float64(float64(i/12)*2.5) - 11.25},
 			LinearDamping: float64(float64(i%5)*0.75) + 0.25, AngularDamping: float64(i % 3),
 			FixedRotation: i%4 == 0, Friction: 0.3, Restitution: 0.2}
 		id, err := w.Add(b)
