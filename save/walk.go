@@ -80,23 +80,24 @@ func (n *node) append(dst []byte, p unsafe.Pointer) []byte {
 		}
 		return n.elem.append(append(dst, 1), q)
 	case kBinary:
-		at := len(dst)
-		dst, err := reflect.NewAt(n.typ, p).Interface().(encoding.BinaryAppender).AppendBinary(le.AppendUint32(dst, 0))
+		start := len(dst)
+		var err error
+		dst, err = reflect.NewAt(n.typ, p).Interface().(encoding.BinaryAppender).AppendBinary(le.AppendUint32(dst, 0))
 		if err != nil {
 			panic(fmt.Sprintf("save: %s (a %s): AppendBinary: %v", n.where(), n.typ, err))
 		}
-		size := len(dst) - at - 4
+		size := len(dst) - start - 4
 		n.within(size, "bytes")
-		le.PutUint32(dst[at:], uint32(size))
+		le.PutUint32(dst[start:], uint32(size))
 		return dst
 	case kSnapshot:
-		at := len(dst)
+		start := len(dst)
 		dst = reflect.NewAt(n.typ, p).Interface().(snapshotter).Snapshot(le.AppendUint32(dst, 0))
-		if size := len(dst) - at - 4; uint64(size) > math.MaxUint32 {
+		size := len(dst) - start - 4
+		if uint64(size) > math.MaxUint32 {
 			panic(fmt.Sprintf("save: %s (a %s): a snapshot of %d bytes, above 4 GiB", n.where(), n.typ, size))
-		} else {
-			le.PutUint32(dst[at:], uint32(size))
 		}
+		le.PutUint32(dst[start:], uint32(size))
 		return dst
 	case kSource:
 		v := reflect.NewAt(n.typ, p).Elem()
