@@ -17,6 +17,11 @@
 //	func (g *game) Load(src []byte) error   { return codec.Load(src, &g.state) }
 //	func (g *game) Diff(a, b []byte) string { return codec.Diff(a, b) }
 //
+// Load loads into what the state points to, in place: a world kept
+// elsewhere joins the state as a pointer set once (World *physics.World =
+// &g.world), and a *rand.Rand made over the state's *rand.PCG draws from
+// the loaded generator.
+//
 // What it saves. Every field in order, exported or not: bools, integers,
 // floats and complexes by their bits (a NaN's payload and a zero's sign
 // kept), strings, arrays, slices, pointers (nil or the value they point

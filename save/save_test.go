@@ -537,3 +537,31 @@ func TestGoldenBytes(t *testing.T) {
 		t.Errorf("the save's hash %#x, want %#x (%d bytes: % x)", got, uint64(goldenSave), len(b), b)
 	}
 }
+
+// TestPointersLoadInPlace: a world and a generator the state points to
+// are loaded where they are, so a game's other references to them (its
+// g.world, its *rand.Rand) see the loaded state.
+func TestPointersLoadInPlace(t *testing.T) {
+	type state struct {
+		World *physics.World
+		Rand  *rand.PCG
+	}
+	var world physics.World
+	id := mustAdd(&world, physics.Body{Shape: physics.Circle, Radius: 1, Vel: physics.Vec2{X: 1}})
+	pcg := rand.NewPCG(1, 2)
+	rng := rand.New(pcg)
+	s := state{World: &world, Rand: pcg}
+	c := save.MustFor[state]()
+	b := c.Append(nil, &s)
+	want := []uint64{rng.Uint64(), rng.Uint64()}
+	world.Step(1.0 / 60)
+	if err := c.Load(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.World != &world || s.Rand != pcg {
+		t.Fatal("Load replaced a pointer the state held")
+	}
+	if got := []uint64{rng.Uint64(), rng.Uint64()}; got[0] != want[0] || got[1] != want[1] || world.Body(id).Pos.X != 0 {
+		t.Errorf("after Load: draws %v, want %v; x %v, want 0", got, want, world.Body(id).Pos.X)
+	}
+}
