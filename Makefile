@@ -6,7 +6,7 @@ GO       ?= go
 # OpenGL/EGL headers, Mesa's software rasterizer (llvmpipe), a virtual X server,
 # and qemu-user to run the determinism check's arm64 and s390x builds.
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
-PURE     := $(foreach p,engine physics input replay shaders detmath netplay cmd/demo/arena tools,$(if $(wildcard $(p)),./$(p)/...))
+PURE     := $(foreach p,engine physics input replay shaders detmath netplay save cmd/demo/arena tools,$(if $(wildcard $(p)),./$(p)/...))
 # The pure halves of the cgo packages: sound file checks, image costs, cameras.
 PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/... ./app/apptest/...
 FRAMES   ?= 200
@@ -72,6 +72,7 @@ test-pure:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./physics
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./save
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzLobby -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
@@ -115,6 +116,7 @@ fuzz:
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_TIME) ./input
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
+	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_TIME) ./save
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime $(FUZZ_TIME) ./netplay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime $(FUZZ_TIME) ./netplay

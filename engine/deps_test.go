@@ -18,7 +18,7 @@ func TestDeps(t *testing.T) {
 		"C":                          "the pure packages build with CGO_ENABLED=0",
 	}
 	var pkgs []string
-	for _, p := range []string{"engine", "physics", "input", "replay", "shaders", "detmath", "netplay", "cmd/demo/arena", "tools",
+	for _, p := range []string{"engine", "physics", "input", "replay", "shaders", "detmath", "netplay", "save", "cmd/demo/arena", "tools",
 		"audio/soundfile", "audio/internal/soundtest", "gfx/imagefile", "gfx/internal", "gfx/view", "app/apptest"} {
 		if _, err := os.Stat("../" + p); err == nil {
 			pkgs = append(pkgs, "github.com/fixstep/fixstep/"+p+"/...")

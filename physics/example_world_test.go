@@ -53,3 +53,29 @@ func ExampleWorld_QueryPoint() {
 	// at (1.3, 0): [body 0]
 	// its top corner: (0.000, 1.414)
 }
+
+// A top-down game has no gravity, so nothing but drag stops a pushed
+// puck: LinearDamping 3 keeps 1/(1 + h·3) of its velocity each sub-step
+// of h seconds. Pushed at 6 units/s, it coasts about 6/3 = 2 units and
+// stops, then sleeps; an undamped one would glide on for ever. The same
+// bits on every CPU, so the printed numbers are too.
+func ExampleBody_linearDamping() {
+	var w physics.World // no gravity: seen from above
+	puck, err := w.Add(physics.Body{Shape: physics.Circle, Radius: 0.5, LinearDamping: 3})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	w.ApplyImpulse(puck, physics.Vec2{X: 6}) // mass 1: 6 units/s
+	for tick := 1; tick <= 240; tick++ {
+		w.Step(1.0 / 60)
+		if b := w.Body(puck); tick%60 == 0 {
+			fmt.Printf("%d s: x %.3f, speed %.3f, asleep %v\n", tick/60, b.Pos.X, b.Vel.X, b.Asleep())
+		}
+	}
+	// Output:
+	// 1 s: x 1.899, speed 0.303, asleep false
+	// 2 s: x 1.995, speed 0.015, asleep false
+	// 3 s: x 1.996, speed 0.000, asleep true
+	// 4 s: x 1.996, speed 0.000, asleep true
+}

@@ -28,7 +28,7 @@ import (
 // each contact's per-point ids, depths and impulses. Version 3 added
 // Substeps, which a turning world's future depends on. Version 4 added
 // each turning contact's kept manifold (recycle), which it depends on too.
-// Version 5 added the checksum: a snapshot damaged on a disk or on the
+// Version 6 added each body's LinearDamping. Version 5 added the checksum: a snapshot damaged on a disk or on the
 // way (bytes flipped, cut short or extended) is refused before any of its
 // numbers is read, whether or not they would pass the checks below. The
 // checks below are what stands against bytes made to pass it: a
@@ -45,10 +45,10 @@ import (
 // the cost of one of its size.
 const (
 	snapMagic    = "FXPW"
-	snapVersion  = 5 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds; 5: checksum
+	snapVersion  = 6 // 2: rotation (angles, inertia, hulls, per-point contact impulses); 3: Substeps; 4: kept manifolds; 5: checksum; 6: LinearDamping
 	snapHeader   = 4 + 2 + 16 + 16 + 16 + 1 + 8 + 20
 	snapTrailer  = 4 // the checksum
-	bodyBytes    = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8
+	bodyBytes    = 2 + 12*8 + 8 + 1 + 4 + 8 + 4 + 8 + 6*8 + 1 + 2*MaxHullVertices*8 + 8
 	contactBytes = 4*4 + 2*8 + 4*8 + 2*8 + 1 + 8 + 2*8 + 1 + 1 + 3*8 + 2*2 + 6*8 + 1 + keptFloats*8 + 2*2
 	slotBytes    = 4
 )
@@ -469,10 +469,12 @@ const (
 )
 
 // bodyFlags is the offset of the flags in a body record, bodyHull of the
-// hull's vertex count (its vertices follow).
+// hull's vertex count (its vertices follow), bodyLinearDamping of
+// LinearDamping, after them.
 const (
-	bodyFlags = 106
-	bodyHull  = 179
+	bodyFlags         = 106
+	bodyHull          = 179
+	bodyLinearDamping = bodyHull + 1 + 2*MaxHullVertices*8
 )
 
 // checkHull refuses a body record whose hull NewHull would not have made,
@@ -510,8 +512,8 @@ func checkHull(rec []byte, shape Shape) error {
 // putBody writes a body record: kind, shape, 12 float64 (Pos, Prev, Vel,
 // Radius, HalfW, HalfH, Mass, Restitution, Friction), Layer and Mask,
 // flags, Tag, invMass, gen, still, then 6 float64 (Angle, PrevAngle,
-// AngVel, Inertia, AngularDamping, invI) and the hull: its vertex count
-// and MaxHullVertices vertices (zero past the count). The rotation's
+// AngVel, Inertia, AngularDamping, invI), the hull: its vertex count
+// and MaxHullVertices vertices (zero past the count), and LinearDamping. The rotation's
 // cosine and sine are not stored: Restore computes them from Angle, as
 // the step does.
 func putBody(p []byte, b *Body) {
@@ -567,6 +569,7 @@ func putBody(p []byte, b *Body) {
 		putF(p[bodyHull+1+16*i:], h.verts[i].X)
 		putF(p[bodyHull+9+16*i:], h.verts[i].Y)
 	}
+	putF(p[bodyLinearDamping:], b.LinearDamping)
 }
 
 // getBody reads a checked body record into b, its hull into a new Hull
@@ -606,6 +609,7 @@ func readBody(p []byte, b *Body, h *Hull) {
 		FixedRotation: f&flagFixedRotation != 0,
 		Angle:         getF(p[131:]), PrevAngle: getF(p[139:]), AngVel: getF(p[147:]),
 		Inertia: getF(p[155:]), AngularDamping: getF(p[163:]), invI: getF(p[171:]),
+		LinearDamping: getF(p[bodyLinearDamping:]),
 	}
 	*h = Hull{}
 	if n := int(p[bodyHull]); n > 0 {
@@ -859,6 +863,7 @@ func diffBody(a, b *Body) string {
 		{"Vel.X", a.Vel.X, b.Vel.X}, {"Vel.Y", a.Vel.Y, b.Vel.Y},
 		{"Angle", a.Angle, b.Angle}, {"PrevAngle", a.PrevAngle, b.PrevAngle}, {"AngVel", a.AngVel, b.AngVel},
 		{"Inertia", a.Inertia, b.Inertia}, {"AngularDamping", a.AngularDamping, b.AngularDamping},
+		{"LinearDamping", a.LinearDamping, b.LinearDamping},
 		{"inverse inertia", a.invI, b.invI},
 		{"Radius", a.Radius, b.Radius}, {"HalfW", a.HalfW, b.HalfW}, {"HalfH", a.HalfH, b.HalfH},
 		{"Mass", a.Mass, b.Mass}, {"Restitution", a.Restitution, b.Restitution}, {"Friction", a.Friction, b.Friction},

@@ -44,6 +44,7 @@ type solverBody struct {
 	da     float64 // ... and as an angle, which Body.Angle gains at the end
 	im, ii float64
 	keep   float64 // its spin's share kept per sub-step (AngularDamping); 1: all
+	glide  float64 // its velocity's share kept per sub-step (LinearDamping); 1: all
 }
 
 // softness is how a soft contact mixes its push with the velocity it
@@ -91,6 +92,9 @@ func (w *World) solveSoft(dt float64) {
 			s := &w.sb[i]
 			if s.im != 0 {
 				s.v = s.v.Add(g)
+				if s.glide != 1 { // no damping: the velocity's bits untouched
+					s.v = s.v.Scale(s.glide)
+				}
 				s.w = float64(s.w * s.keep)
 			}
 		}
@@ -148,16 +152,19 @@ func (w *World) solverBodies(h float64) {
 	w.active = w.active[:0]
 	for _, i := range w.movers {
 		b := &w.bodies[i]
-		w.sb[i] = solverBody{v: b.Vel, w: b.AngVel, qc: 1, im: b.invMass, ii: b.invI, keep: 1}
+		w.sb[i] = solverBody{v: b.Vel, w: b.AngVel, qc: 1, im: b.invMass, ii: b.invI, keep: 1, glide: 1}
 		if b.AngularDamping > 0 {
 			w.sb[i].keep = 1 / (1 + float64(h*b.AngularDamping))
+		}
+		if b.LinearDamping > 0 {
+			w.sb[i].glide = 1 / (1 + float64(h*b.LinearDamping))
 		}
 		if !b.asleep && !b.Disabled {
 			w.active = append(w.active, i)
 		}
 	}
 	for _, i := range w.statics {
-		w.sb[i] = solverBody{qc: 1, keep: 1}
+		w.sb[i] = solverBody{qc: 1, keep: 1, glide: 1}
 	}
 }
 

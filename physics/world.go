@@ -1,7 +1,8 @@
 // Package physics is fixstep's deterministic fixed-step world: circles,
 // boxes and convex polygons of up to 8 vertices (NewHull) that turn, or
 // stay upright (Body.FixedRotation), under gravity, with restitution,
-// friction, rolling resistance (Body.AngularDamping), a
+// friction, rolling resistance (Body.AngularDamping), drag
+// (Body.LinearDamping), a
 // hierarchical spatial hash broad phase (movers rebuilt every step, statics
 // in a grid of their own), sub-stepping against static bodies so fast
 // small bodies do not tunnel through thin walls, sleeping, collision
@@ -248,8 +249,36 @@ const (
 // BodyID names a body in its world: its slot and the slot's generation,
 // which changes when the body is removed, so an ID kept after Remove never
 // names the body that takes the slot next. The zero BodyID names no body.
+//
+// A world's snapshot keeps every slot's generation, so an ID names the
+// same body in the world World.Restore makes of it as in the world
+// Snapshot was taken of: a game saves its IDs as they are (package save
+// does, through AppendBinary and UnmarshalBinary) and uses them after a
+// rollback or a join without looking them up again. An ID loaded from
+// untrusted bytes may name no body: check World.Alive before World.Body.
 type BodyID struct {
 	index, gen uint32
+}
+
+// bodyIDBytes is the size of a BodyID's binary form.
+const bodyIDBytes = 8
+
+// AppendBinary appends the ID's binary form to b: its slot and its
+// generation, 4 bytes each, little-endian. It never fails, and allocates
+// nothing when b has room (encoding.BinaryAppender).
+func (id BodyID) AppendBinary(b []byte) ([]byte, error) {
+	return le.AppendUint32(le.AppendUint32(b, id.index), id.gen), nil
+}
+
+// UnmarshalBinary sets the ID from the form AppendBinary writes: exactly
+// 8 bytes, or an error (encoding.BinaryUnmarshaler). Any 8 bytes make an
+// ID, which may name no body in a given world (World.Alive).
+func (id *BodyID) UnmarshalBinary(b []byte) error {
+	if len(b) != bodyIDBytes {
+		return fmt.Errorf("physics: a BodyID of %d bytes: want %d", len(b), bodyIDBytes)
+	}
+	id.index, id.gen = le.Uint32(b), le.Uint32(b[4:])
+	return nil
 }
 
 // Index returns the body's slot: its index in World.Bodies.
@@ -304,6 +333,13 @@ type Body struct {
 	// sub-step of h seconds, per second: a ball rolling on a floor stops
 	// (rolling resistance). Zero means none; at most MaxDamping.
 	AngularDamping float64
+	// LinearDamping slows a dynamic body's motion the same way: its
+	// velocity by the factor 1/(1 + h·d) each sub-step of h seconds (each
+	// tick in a world in which nothing turns), after gravity: a top-down
+	// game's tank or puck coasts to a stop on the ground (air or ground
+	// drag). Zero means none, and leaves the velocity's bits untouched;
+	// at most MaxDamping.
+	LinearDamping float64
 	// Restitution is bounciness in [0, 1]; Friction the Coulomb
 	// coefficient. A contact uses the larger restitution and the geometric
 	// mean of the frictions.
@@ -581,7 +617,8 @@ const (
 	// MaxAngularSpeed bounds |AngVel| (radians per second); Step clamps
 	// a spin the solver makes faster. |Angle| is bounded by MaxCoordinate.
 	MaxAngularSpeed = 1e5
-	// MaxInertia bounds Inertia; MaxDamping bounds AngularDamping.
+	// MaxInertia bounds Inertia; MaxDamping bounds AngularDamping and
+	// LinearDamping.
 	MaxInertia = 1e21
 	MaxDamping = 1e3
 	// MaxContactsPerBody bounds a step's contacts at this many per body
@@ -697,6 +734,8 @@ func (b *Body) check() error {
 		return fmt.Errorf("physics: restitution %v: want 0 to 1", b.Restitution)
 	case !inside(b.Friction, 0, MaxFriction):
 		return fmt.Errorf("physics: friction %v: want 0 to %v", b.Friction, float64(MaxFriction))
+	case !inside(b.LinearDamping, 0, MaxDamping):
+		return fmt.Errorf("physics: linear damping %v: want 0 to %v", b.LinearDamping, float64(MaxDamping))
 	case b.Shape == Polygon && (b.Hull == nil || b.Hull.n < 3):
 		// A Hull's fields are its own: one with vertices came from NewHull
 		// (or a snapshot Restore checked), so its vertex count is enough.
@@ -1029,6 +1068,9 @@ func (w *World) Step(dt float64) {
 		// in each sub-step.
 		if !w.turning && b.Kind == Dynamic && !b.asleep && !b.Disabled {
 			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
+			if b.LinearDamping > 0 { // zero: not even a multiply by 1
+				b.Vel = b.Vel.Scale(1 / (1 + float64(dt*b.LinearDamping)))
+			}
 		}
 	}
 	w.cons = w.cons[:0]
