@@ -223,14 +223,14 @@ type Client struct {
 	stateTick  []int
 	mineHashes [8]tickHash
 	nextCheck  int
-	vTick      int      // the first check after a state: the server's hash of it comes first
-	vMine      tickHash // ours of it
-	vSrv       tickHash // the server's
-	vDone      bool     // the server has ours: it sends its checkpoints' again
+	vTick      int         // the first check after a state: the server's hash of it comes first
+	vMine      tickHash    // ours of it
+	vSrv       tickHash    // the server's
+	vDone      bool        // the server has ours: it sends its checkpoints' again
 	srvHashes  [8]tickHash // the server's hashes, by checkpoint
 	lastSrv    int         // the newest checkpoint the server sent a hash of
 	compared   int         // the newest checkpoint compared
-	resyncAsk  int // the checkpoint that differed, asking for a state; -1 none
+	resyncAsk  int         // the checkpoint that differed, asking for a state; -1 none
 
 	srvTick   int
 	srvAt     time.Duration
