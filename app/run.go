@@ -201,9 +201,16 @@ func (m *modes) register(fs *flag.FlagSet) {
 // minSimFrame is the shortest -sim-frame: 10,000 frames a second.
 const minSimFrame = 100 * time.Microsecond
 
+// errNoWindow refuses a windowed run in a build without cgo
+// (CGO_ENABLED=0), whose gfx has no window (gfx.Available): such a static
+// build runs every headless mode.
+var errNoWindow = errors.New("this build has no window (built with CGO_ENABLED=0): run it with -headless")
+
 // check refuses modes that do not go together, rather than ignoring one.
 func (m *modes) check(f *Flags, o Options) error {
 	switch {
+	case !m.headless && !gfx.Available:
+		return errNoWindow
 	case !m.headless && (m.ticks != 0 || m.simFrame != 0 || m.simJitter != 0):
 		return errors.New("-ticks, -sim-frame and -sim-jitter need -headless")
 	case m.simFrame != 0 && m.simJitter != 0:
