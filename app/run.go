@@ -335,19 +335,10 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if m.headless {
 		platform = m.platform(o.TPS, f.Replay != "")
 	} else {
-		if p.win, err = gfx.NewWindow(f.Window(o.Window)); err != nil {
+		defer p.closeWindow() // last of all: after the session says goodbye
+		if platform, err = p.openWindow(f.Window(o.Window)); err != nil {
 			return err
 		}
-		defer p.win.Close()
-		if p.r, err = gfx.NewRenderer(); err != nil {
-			return err
-		}
-		defer p.r.Close() // before the window: GL objects need the context
-		if err := p.open(); err != nil {
-			return err
-		}
-		defer p.close() // before the renderer
-		platform = p.win
 	}
 	np, err := f.StartNetplay(cfg, p, o.Params) // nil without -host, -join or -spectate
 	if err != nil {
@@ -383,10 +374,9 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}
 	err = errors.Join(err, p.close())
 	stats := "stats " + p.report()
-	if p.r != nil {
-		err = errors.Join(err, p.r.Close()) // report the GL objects left: none
-		stats += " " + gfx.Report(p.win, p.r)
-	}
+	winStats, winErr := p.windowReport() // "" headless
+	stats += winStats
+	err = errors.Join(err, winErr)
 	if r, ok := g.(Reporter); ok {
 		stats += r.Report()
 	}
