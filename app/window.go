@@ -7,10 +7,12 @@ import (
 
 // This file is the runner's window half: what a windowed run adds to a
 // headless one (the window, the renderer, the game's Open, Draw and
-// Close, -screenshot, the window's stats fields), and the only code of
-// package app that calls package gfx. A headless mode never reaches it;
-// in a build without cgo, whose gfx has no window (gfx.Available is
-// false), run refuses a windowed run before anything opens.
+// Close, -screenshot, the window's stats fields): the only code of package
+// app that opens, draws or closes through package gfx (elsewhere app uses
+// gfx's plain values: WindowConfig, a vsync mode, Available). A headless
+// mode never reaches it; in a build without cgo, whose gfx has no window
+// (gfx.Available is false), run refuses a windowed run before anything
+// opens.
 
 // openWindow opens the window with cfg and the renderer, and runs the
 // game's Open: the platform a windowed run's loop runs on. Defer
