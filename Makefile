@@ -11,7 +11,7 @@ PURE     := $(foreach p,engine physics input replay shaders detmath netplay save
 PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/... ./app/apptest/...
 FRAMES   ?= 200
 
-.PHONY: all deps build run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics lint profile clean new
+.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics lint profile clean new
 
 all: build
 
@@ -37,6 +37,14 @@ deps:
 # netplay-soak), or by hand: go build -o bin/ ./bench/bunnymark-gl
 build: deps
 	$(GO) build -o bin/ ./cmd/...
+
+# server builds the demo without cgo (CGO_ENABLED=0): bin/demo-server, a
+# static binary with no SDL, OpenGL or libc, for a server or a minimal
+# container. It runs every headless mode (-headless -ticks, -bot, -record,
+# -replay, -synctest, -host, -join, -spectate) on the same state hashes as
+# bin/demo, and refuses a window at once. Needs no Debian package.
+server:
+	CGO_ENABLED=0 $(GO) build -o bin/demo-server ./cmd/demo
 
 # run opens the demo. With no display it runs the demo under Xvfb for a few
 # seconds and saves a screenshot to demo.png.
@@ -64,8 +72,10 @@ test:
 	echo "make test: all passed in $$(( $$(date +%s) - start )) s"
 
 # The pure packages build and test without cgo: they run headless anywhere.
+# So do gfx and audio, as their stand-ins without cgo (gfx/nocgo.go,
+# audio/device_none.go); tools/nocgo checks their API is the cgo build's.
 test-pure:
-	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/...
+	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/... ./gfx ./audio
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./engine
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay
 	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay

@@ -75,6 +75,17 @@
 // against the files the run reads (-replay, a Configurer's Inputs) before
 // anything runs.
 //
+// # Without cgo
+//
+// A game built with CGO_ENABLED=0 is a static binary with no SDL, OpenGL
+// or libc that runs every headless mode (-headless with -ticks, -bot,
+// -record, -replay, -synctest, -host, -join, -spectate; -compare) on the
+// same state hashes as the cgo build: gfx and audio have stand-ins
+// without cgo, so the game's drawing and sound code compile unchanged. A
+// run that needs a window is refused before anything starts, with exit
+// status 1: "this build has no window (built with CGO_ENABLED=0): run it
+// with -headless".
+//
 // Run must be called from the main goroutine: SDL and GL run on the main
 // OS thread (go-sdl2 locks it in its init).
 package app

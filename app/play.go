@@ -47,27 +47,6 @@ func newPlay(g Game, f *Flags) *play {
 	return p
 }
 
-// open runs the game's Open, if it has one.
-func (p *play) open() error {
-	if p.opener == nil {
-		return nil
-	}
-	if err := p.opener.Open(p.win, p.r); err != nil {
-		return err
-	}
-	p.opened = true
-	return nil
-}
-
-// close runs the game's Close once, after a successful Open.
-func (p *play) close() error {
-	if !p.opened {
-		return nil
-	}
-	p.opened = false
-	return p.opener.Close()
-}
-
 // Begin runs the game's Begin.
 func (p *play) Begin(f engine.Frame) error {
 	if p.begin == nil {
@@ -101,20 +80,6 @@ func (p *play) Update(t engine.Tick) error {
 		return engine.ErrStopped
 	}
 	return nil
-}
-
-// Draw draws the game in a window (a headless run draws nothing), and
-// saves -screenshot after the last of -frames.
-func (p *play) Draw(f engine.Frame) {
-	if p.r == nil {
-		return
-	}
-	p.game.Draw(f)
-	if p.flags.Last(f.Index) && p.flags.Screenshot != "" {
-		w, h := p.win.DrawableSize()
-		p.shotErr = p.r.Screenshot(p.flags.Screenshot, w, h)
-		p.loop.ExcludeFrame() // a screenshot allocates: not the steady state
-	}
 }
 
 // End runs the game's End, and stops the run after -frames.

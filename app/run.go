@@ -201,9 +201,16 @@ func (m *modes) register(fs *flag.FlagSet) {
 // minSimFrame is the shortest -sim-frame: 10,000 frames a second.
 const minSimFrame = 100 * time.Microsecond
 
+// errNoWindow refuses a windowed run in a build without cgo
+// (CGO_ENABLED=0), whose gfx has no window (gfx.Available): such a static
+// build runs every headless mode.
+var errNoWindow = errors.New("this build has no window (built with CGO_ENABLED=0): run it with -headless or -server")
+
 // check refuses modes that do not go together, rather than ignoring one.
 func (m *modes) check(f *Flags, o Options) error {
 	switch {
+	case !m.headless && !gfx.Available && f.Net.Server == "":
+		return errNoWindow
 	case !m.headless && f.Net.Server == "" && (m.ticks != 0 || m.simFrame != 0 || m.simJitter != 0):
 		return errors.New("-ticks, -sim-frame and -sim-jitter need -headless")
 	case m.simFrame != 0 && m.simJitter != 0:
@@ -337,19 +344,10 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if m.headless {
 		platform = m.platform(o.TPS, f.Replay != "")
 	} else {
-		if p.win, err = gfx.NewWindow(f.Window(o.Window)); err != nil {
+		defer p.closeWindow() // last of all: after the session says goodbye
+		if platform, err = p.openWindow(f.Window(o.Window)); err != nil {
 			return err
 		}
-		defer p.win.Close()
-		if p.r, err = gfx.NewRenderer(); err != nil {
-			return err
-		}
-		defer p.r.Close() // before the window: GL objects need the context
-		if err := p.open(); err != nil {
-			return err
-		}
-		defer p.close() // before the renderer
-		platform = p.win
 	}
 	np, err := f.StartNetplay(cfg, p, o.Params) // nil without -host, -join or -spectate
 	if err != nil {
@@ -393,10 +391,9 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}
 	err = errors.Join(err, p.close())
 	stats := "stats " + p.report()
-	if p.r != nil {
-		err = errors.Join(err, p.r.Close()) // report the GL objects left: none
-		stats += " " + gfx.Report(p.win, p.r)
-	}
+	winStats, winErr := p.windowReport() // "" headless
+	stats += winStats
+	err = errors.Join(err, winErr)
 	if r, ok := g.(Reporter); ok {
 		stats += r.Report()
 	}

@@ -7,7 +7,11 @@
 // depends on the game's state: a replay and a headless run then trigger the
 // same sounds on the same ticks. A Mixer made by Silent (headless, tests,
 // or when Open finds no audio device) plays nothing and counts what it was
-// asked to play, so the game runs the same with or without sound.
+// asked to play, so the game runs the same with or without sound. A build
+// without cgo (CGO_ENABLED=0) has no device at all: Open returns a silent
+// Mixer and an error wrapping ErrNoDevice that says so, and every file
+// check of LoadSound and LoadMusic runs as in the cgo build (the SDL2_mixer
+// calls are device_sdl.go's, tagged cgo; device_none.go stands in).
 //
 // Latency: Play hands the sound to the mixer at once, and the mixer thread
 // starts it at its next buffer: within the buffer's length, 512 samples at
@@ -55,19 +59,12 @@
 // those limits no file makes loading a sound take more than about 512 MB.
 package audio
 
-// #include <stdlib.h>
-import "C"
-
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"runtime"
 	"time"
 	"unsafe"
-
-	"github.com/veandco/go-sdl2/mix"
-	"github.com/veandco/go-sdl2/sdl"
 
 	"github.com/fixstep/fixstep/audio/soundfile"
 )
@@ -152,29 +149,8 @@ func Open(cfg Config) (*Mixer, error) {
 		return nil, err
 	}
 	m := &Mixer{cfg: c, out: soundfile.Output{Rate: c.Frequency, Channels: 2, Fragment: c.Buffer * 2 * 2}}
-	said, err := quietALSA(func() error {
-		if err := sdl.InitSubSystem(sdl.INIT_AUDIO); err != nil {
-			return err
-		}
-		mix.Init(mix.INIT_OGG) // WAV needs no decoder; OGG is reported at load if missing
-		if err := mix.OpenAudio(c.Frequency, mix.DEFAULT_FORMAT, 2, c.Buffer); err != nil {
-			mix.Quit()
-			sdl.QuitSubSystem(sdl.INIT_AUDIO)
-			return err
-		}
-		return nil
-	})
-	if err != nil {
-		if said != "" {
-			return m, fmt.Errorf("%w: %v; libasound: %s (the game runs silent)", ErrNoDevice, err, said)
-		}
-		return m, fmt.Errorf("%w: %v (the game runs silent)", ErrNoDevice, err)
-	}
-	mix.AllocateChannels(c.Voices)
-	// The device may have another rate or channel count than asked for:
-	// SDL_mixer converts sounds to the one it got.
-	if rate, _, channels, _, err := mix.QuerySpec(); err == nil && rate > 0 && channels > 0 {
-		m.out = soundfile.Output{Rate: rate, Channels: channels, Fragment: c.Buffer * channels * 2}
+	if err := openDevice(m); err != nil {
+		return m, err
 	}
 	m.live = true
 	return m, nil
@@ -192,11 +168,11 @@ func (m *Mixer) Live() bool { return m.live }
 
 // Sound is a sound loaded into memory, decoded to the mixer's format, for
 // one-shots. The zero Sound plays nothing.
-type Sound struct{ chunk *mix.Chunk }
+type Sound struct{ chunk *chunk }
 
 // Music is a streamed track: it is decoded as it plays.
 type Music struct {
-	mus *mix.Music
+	mus *track
 	mem unsafe.Pointer // the file's bytes, in C memory: SDL reads them as it plays
 }
 
@@ -222,16 +198,11 @@ func (m *Mixer) LoadSound(fsys fs.FS, path string) (Sound, error) {
 		return Sound{}, nil
 	}
 	info.ClampData(b)
-	rw, err := sdl.RWFromMem(b)
+	c, err := loadChunk(b)
 	if err != nil {
 		return Sound{}, fmt.Errorf("audio: load %s: %v", path, err)
 	}
-	chunk, err := mix.LoadWAVRW(rw, true) // decoded during the call
-	runtime.KeepAlive(b)                  // SDL read it through rw
-	if err != nil {
-		return Sound{}, fmt.Errorf("audio: load %s: %v", path, err)
-	}
-	return Sound{chunk}, nil
+	return Sound{c}, nil
 }
 
 // LoadMusic reads a WAV or Ogg Vorbis file from fsys for PlayMusic. The
@@ -255,18 +226,11 @@ func (m *Mixer) LoadMusic(fsys fs.FS, path string) (*Music, error) {
 	if !m.live {
 		return &Music{}, nil
 	}
-	mem := C.CBytes(b)
-	rw, err := sdl.RWFromMem(unsafe.Slice((*byte)(mem), len(b)))
+	mu, err := loadMusic(b)
 	if err != nil {
-		C.free(mem)
 		return nil, fmt.Errorf("audio: load %s: %v", path, err)
 	}
-	mus, err := mix.LoadMUSRW(rw, 1)
-	if err != nil {
-		C.free(mem)
-		return nil, fmt.Errorf("audio: load %s: %v", path, err)
-	}
-	return &Music{mus: mus, mem: mem}, nil
+	return mu, nil
 }
 
 // Play starts a one-shot of s at volume 0..1 and pan -1 (left) .. 1
@@ -277,16 +241,9 @@ func (m *Mixer) Play(s Sound, volume, pan float32) {
 	if !m.live || s.chunk == nil || m.suspended {
 		return
 	}
-	ch := mix.GroupAvailable(-1) // a free voice, or -1: no error value to allocate
-	if ch < 0 {
+	if !play(s.chunk, volume, pan) {
 		m.Dropped++
-		return
 	}
-	mix.Volume(ch, int(clamp01(volume)*mix.MAX_VOLUME+0.5))
-	p := min(max(pan, -1), 1)
-	// Centre plays both sides at full volume; a pan fades the other side.
-	mix.SetPanning(ch, uint8(255*clamp01(1-p)+0.5), uint8(255*clamp01(1+p)+0.5))
-	s.chunk.Play(ch, 0)
 }
 
 func clamp01(v float32) float32 { return min(max(v, 0), 1) }
@@ -298,7 +255,7 @@ func (m *Mixer) PlayMusic(mu *Music, fade time.Duration) error {
 	if !m.live || mu == nil || mu.mus == nil {
 		return nil
 	}
-	if err := mu.mus.FadeIn(-1, int(fade.Milliseconds())); err != nil {
+	if err := fadeInMusic(mu.mus, fade); err != nil {
 		return fmt.Errorf("audio: play music: %v", err)
 	}
 	return nil
@@ -307,14 +264,14 @@ func (m *Mixer) PlayMusic(mu *Music, fade time.Duration) error {
 // FadeOutMusic fades the music out over fade, then stops it.
 func (m *Mixer) FadeOutMusic(fade time.Duration) {
 	if m.live {
-		mix.FadeOutMusic(int(fade.Milliseconds()))
+		fadeOutMusic(fade)
 	}
 }
 
 // SetMusicVolume sets the music's volume, 0..1.
 func (m *Mixer) SetMusicVolume(v float32) {
 	if m.live {
-		mix.VolumeMusic(int(clamp01(v)*mix.MAX_VOLUME + 0.5))
+		setMusicVolume(v)
 	}
 }
 
@@ -327,20 +284,14 @@ func (m *Mixer) Suspend(on bool) {
 		return
 	}
 	m.suspended = on
-	if on {
-		mix.Pause(-1)
-		mix.PauseMusic()
-	} else {
-		mix.Resume(-1)
-		mix.ResumeMusic()
-	}
+	pauseAll(on)
 }
 
 // Free frees a sound's memory. Free sounds after Close, or when none
 // of their one-shots can still be playing.
 func (s *Sound) Free() {
 	if s.chunk != nil {
-		s.chunk.Free()
+		freeChunk(s.chunk)
 		s.chunk = nil
 	}
 }
@@ -351,14 +302,7 @@ func (mu *Music) Free() {
 	if mu == nil {
 		return
 	}
-	if mu.mus != nil {
-		mu.mus.Free() // halts it if it plays
-		mu.mus = nil
-	}
-	if mu.mem != nil {
-		C.free(mu.mem)
-		mu.mem = nil
-	}
+	freeMusic(mu)
 }
 
 // Close stops every sound and closes the device. Free sounds and music
@@ -368,10 +312,6 @@ func (m *Mixer) Close() error {
 		return nil
 	}
 	m.live = false
-	mix.HaltChannel(-1)
-	mix.HaltMusic()
-	mix.CloseAudio()
-	mix.Quit()
-	sdl.QuitSubSystem(sdl.INIT_AUDIO)
+	closeDevice()
 	return nil
 }

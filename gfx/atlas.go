@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 import (
@@ -8,18 +10,6 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 
 	"github.com/fixstep/fixstep/gfx/internal/pack"
-)
-
-// Filter says how a texture is sampled when it is drawn at another size
-// than its own or between pixels.
-type Filter uint8
-
-const (
-	// Nearest takes the nearest pixel: crisp pixel art and text. It is the
-	// zero value.
-	Nearest Filter = iota
-	// Linear blends the four nearest pixels: smooth scaling and rotation.
-	Linear
 )
 
 // maxPageSize is the side of an atlas page in pixels, or the driver's

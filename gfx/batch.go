@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 // Batch sizes, in sprites (instances) and polygon vertices.

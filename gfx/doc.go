@@ -37,4 +37,14 @@
 //
 // SDL and GL calls must run on the main OS thread: go-sdl2 locks it in its
 // init, so make the window, run the loop and close everything from main.
+//
+// # Without cgo
+//
+// Built with CGO_ENABLED=0, gfx exports the same API with neither SDL nor
+// OpenGL behind it (Available is false): NewWindow, NewRenderer and the
+// other constructors of GL objects return ErrNoCgo, and the plain values
+// (WindowConfig, Color, Sprite, Sheet, Overlay, the cameras) are the same
+// code as in the cgo build. A game's drawing code so compiles unchanged
+// into a static binary, which package app runs headless only. The files
+// that call SDL or GL are tagged cgo; nocgo.go stands in for them.
 package gfx

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 import (
@@ -131,17 +133,6 @@ func (w *Window) Rumble(slot int, low, high float32, ms int) {
 	}
 	w.pads.ctrl[slot].Rumble(uint16(low*0xffff), uint16(high*0xffff), uint32(ms))
 }
-
-// MaxGamepadMappings is the most mappings LoadGamepadMappings takes from
-// one file: 10,000, a few times the SDL_GameControllerDB file for every
-// platform. SDL adds a mapping after a search of those it has, so n
-// mappings cost O(n²): on the test machine 2,500 took 0.06 s, 5,000
-// 0.4 s, 10,000 2 s, and 100,000 3 minutes.
-const MaxGamepadMappings = 10000
-
-// MaxGamepadMappingBytes is the largest mappings file LoadGamepadMappings
-// reads: 4 MiB, room for MaxGamepadMappings lines of about 400 bytes.
-const MaxGamepadMappingBytes = 4 << 20
 
 // LoadGamepadMappings adds SDL game controller mappings from a file in the
 // SDL_GameControllerDB format (gamecontrollerdb.txt), one mapping a line,

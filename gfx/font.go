@@ -1,7 +1,6 @@
 package gfx
 
 import (
-	"bytes"
 	"image"
 
 	"golang.org/x/image/font"
@@ -38,49 +37,6 @@ func fontImage() *image.RGBA {
 		copy(rgba.Pix[4*i:4*i+4], []byte{a, a, a, a})
 	}
 	return rgba
-}
-
-// DebugText queues text in the overlay's 7×13 bitmap font, for debug
-// overlays and quick HUDs, at (x, y), the top-left corner of its first
-// line, in camera units of one pixel per font pixel at scale 1. Every glyph is a 7×13 cell scaled as blocks: each byte
-// advances 7·scale, and the line height is 13·scale ('\n' starts a new
-// line). Bytes outside printable ASCII draw as '?'. It batches with
-// sprites and does not allocate. Like DrawText it is clipped to what the
-// camera shows: a cell wholly outside is not queued, and with a positive
-// scale a line stops at its first cell past the right edge and the text
-// at its first line below the bottom. For proportional, smooth text at any
-// size use a Face and DrawText.
-func (r *Renderer) DebugText(x, y, scale float32, text []byte, c Color) {
-	cw, ch := glyphW*scale, glyphH*scale
-	v := &r.view
-	px, py := x, y
-	for i := 0; i < len(text); i++ {
-		b := text[i]
-		if b == '\n' {
-			px, py = x, py-ch
-			continue
-		}
-		if !v.all && scale > 0 && (px > v.maxX || py-ch > v.maxY) {
-			// Past the right edge, or a line above the top: the rest of
-			// the line is hidden.
-			j := bytes.IndexByte(text[i:], '\n')
-			if j < 0 {
-				return
-			}
-			i += j - 1
-			continue
-		}
-		if !v.all && scale > 0 && py < v.minY {
-			return // this line and every later one are below the bottom
-		}
-		if b < firstGlyph || b >= firstGlyph+numGlyphs {
-			b = '?'
-		}
-		if b != ' ' && !v.outside(min(px, px+cw), min(py, py-ch), max(px, px+cw), max(py, py-ch)) {
-			r.Draw(r.shapes().glyphs[b-firstGlyph], Sprite{X: px + cw/2, Y: py - ch/2, W: cw, H: ch, Color: c})
-		}
-		px += cw
-	}
 }
 
 // TextWidth returns the width of the longest line of text in the bitmap

@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 import (
@@ -12,20 +14,6 @@ import (
 
 	"github.com/fixstep/fixstep/gfx/imagefile"
 )
-
-// DefaultMaxImageBytes is the most memory LoadTexture lets one image file
-// cost when the renderer's limit is not set (SetMaxImageBytes): 512 MiB.
-// An image's cost is what imagefile.Cost works out from the file's header
-// before any pixel is decoded: what Go's decoder allocates for it (PNG,
-// JPEG, or another format a program registers with package image; see
-// package imagefile), plus the 4 bytes a pixel of its RGBA8 texture.
-//
-// 512 MiB admits any PNG or JPEG of 4096×4096 (the costliest, a
-// progressive CMYK JPEG, about 450 MiB), an 8-bit RGBA PNG of up to
-// 8192×8190 and a progressive 4:2:0 JPEG of up to about 5800×5800, and
-// keeps a process that loads one image under 1 GB at its peak. A
-// 16384×16384 file of any kind needs a larger limit.
-const DefaultMaxImageBytes = 512 << 20
 
 // SetMaxImageBytes sets the most memory LoadTexture may spend on one image
 // file, as DefaultMaxImageBytes counts it; a file that would cost more is

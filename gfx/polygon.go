@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 import (
@@ -7,11 +9,6 @@ import (
 	"github.com/go-gl/gl/v3.3-core/gl"
 	"github.com/go-gl/mathgl/mgl32"
 )
-
-// MaxPolygonVertices is the most vertices Polygon draws: a physics hull has
-// at most 8, a circle-like polygon a few dozen. It bounds the work and the
-// buffer growth one call can cause.
-const MaxPolygonVertices = 64
 
 // polyVertex is one corner of a queued polygon triangle as the GPU reads
 // it: turned and placed on the CPU, in world units, with its polygon's

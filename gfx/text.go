@@ -1,47 +1,15 @@
+//go:build cgo
+
 package gfx
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
 
 	"golang.org/x/image/font/sfnt"
-)
-
-// Align says where text sits relative to the point it is drawn at: one
-// horizontal value ORed with one vertical value, as AlignCenter|AlignMiddle.
-// The zero value puts the point at the top left of the text, as Text
-// does.
-type Align uint8
-
-// Horizontal alignments apply to each line of the text on its own.
-const (
-	// AlignLeft starts each line at x.
-	AlignLeft Align = 0
-	// AlignCenter centers each line on x.
-	AlignCenter Align = 1
-	// AlignRight ends each line at x.
-	AlignRight Align = 2
-
-	alignH Align = 3
-)
-
-// Vertical alignments place the block of lines.
-const (
-	// AlignTop puts y at the top of the first line (the face's ascent
-	// above its baseline).
-	AlignTop Align = 0
-	// AlignBaseline puts y on the first line's baseline.
-	AlignBaseline Align = 4
-	// AlignMiddle centers the block (from the first line's top to the
-	// last line's bottom) on y.
-	AlignMiddle Align = 8
-	// AlignBottom puts y at the bottom of the last line (the face's
-	// descent below its baseline).
-	AlignBottom Align = 12
-
-	alignV Align = 12
 )
 
 // DrawText queues text drawn with face f at (x, y), in camera units of one
@@ -258,4 +226,47 @@ func bytesString(b []byte) string {
 		return ""
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// DebugText queues text in the overlay's 7×13 bitmap font, for debug
+// overlays and quick HUDs, at (x, y), the top-left corner of its first
+// line, in camera units of one pixel per font pixel at scale 1. Every glyph is a 7×13 cell scaled as blocks: each byte
+// advances 7·scale, and the line height is 13·scale ('\n' starts a new
+// line). Bytes outside printable ASCII draw as '?'. It batches with
+// sprites and does not allocate. Like DrawText it is clipped to what the
+// camera shows: a cell wholly outside is not queued, and with a positive
+// scale a line stops at its first cell past the right edge and the text
+// at its first line below the bottom. For proportional, smooth text at any
+// size use a Face and DrawText.
+func (r *Renderer) DebugText(x, y, scale float32, text []byte, c Color) {
+	cw, ch := glyphW*scale, glyphH*scale
+	v := &r.view
+	px, py := x, y
+	for i := 0; i < len(text); i++ {
+		b := text[i]
+		if b == '\n' {
+			px, py = x, py-ch
+			continue
+		}
+		if !v.all && scale > 0 && (px > v.maxX || py-ch > v.maxY) {
+			// Past the right edge, or a line above the top: the rest of
+			// the line is hidden.
+			j := bytes.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return
+			}
+			i += j - 1
+			continue
+		}
+		if !v.all && scale > 0 && py < v.minY {
+			return // this line and every later one are below the bottom
+		}
+		if b < firstGlyph || b >= firstGlyph+numGlyphs {
+			b = '?'
+		}
+		if b != ' ' && !v.outside(min(px, px+cw), min(py, py-ch), max(px, px+cw), max(py, py-ch)) {
+			r.Draw(r.shapes().glyphs[b-firstGlyph], Sprite{X: px + cw/2, Y: py - ch/2, W: cw, H: ch, Color: c})
+		}
+		px += cw
+	}
 }

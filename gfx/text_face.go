@@ -1,3 +1,5 @@
+//go:build cgo
+
 package gfx
 
 import (
@@ -12,31 +14,6 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 )
-
-// MaxFaceSize is the largest FaceConfig.Size, in pixels: at 256 pixels a
-// face's Latin-1 glyphs take about one 2048² atlas page.
-const MaxFaceSize = 256
-
-// FaceConfig says how Renderer.NewFace makes a face. The zero value is Go
-// Regular at 16 pixels, sampled Nearest.
-type FaceConfig struct {
-	// Font is the font; nil means DefaultFont (Go Regular).
-	Font *Font
-	// Size is the em size in pixels (a 16-pixel face has capitals about 12
-	// pixels tall); zero means 16. It may be fractional; at most
-	// MaxFaceSize.
-	Size float64
-	// Filter is the glyphs' filter, and so the atlas pages they share with
-	// sprites of the same filter. The zero value, Nearest, keeps text
-	// crisp and pixel-exact under the pixel camera; Linear smooths text
-	// that is scaled or moved by fractions of a pixel.
-	Filter Filter
-	// NoKerning turns kerning off: advances alone place the glyphs. Kerning
-	// (the font's kern table or GPOS pair adjustments, rounded to whole
-	// pixels) costs a table look-up per pair of glyphs; Go Regular and Go
-	// Mono have no kerning.
-	NoKerning bool
-}
 
 // Face is a font rasterized at one pixel size into the renderer's atlas:
 // Renderer.DrawText draws with it, and its glyphs batch with sprites,

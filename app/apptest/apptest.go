@@ -13,6 +13,11 @@
 //		...
 //	}
 //
+// BuildStatic builds the game without cgo, as a server or a minimal
+// container runs it, and checks the binary is static and links neither
+// SDL nor OpenGL (CheckStatic); the skeleton's TestStaticBuild runs the
+// result headless against the cgo build's state hash.
+//
 // The package is pure Go and imports only the standard library: a game's
 // module, or a test of a package that app imports, can use it.
 package apptest

@@ -176,7 +176,7 @@ GO       ?= go
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
 FRAMES   ?= 200
 
-.PHONY: deps build run test
+.PHONY: deps build server run test
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -189,6 +189,11 @@ deps:
 
 build: deps
 	$(GO) build -o bin/NAME .
+
+# server builds NAME without cgo: bin/NAME-server, a static binary with no
+# SDL, OpenGL or libc that runs every headless mode (a server, a container).
+server:
+	CGO_ENABLED=0 $(GO) build -o bin/NAME-server .
 
 # With no display, run under Xvfb for a few seconds and save NAME.png.
 run: build
@@ -206,6 +211,8 @@ const readme = "# NAME\n\n" +
 	"`main.go` is the whole game: a fixed-step `Update`, an interpolated `Draw`, and the hooks, and a\n" +
 	"`main` that hands it to the engine's runner, which gives it every mode (`-headless -ticks N`,\n" +
 	"`-bot`, `-record`, `-replay`, `-synctest`, `-host`, `-join`): `go doc github.com/fixstep/fixstep/app`.\n\n" +
+	"`make server` builds it without cgo: `bin/NAME-server`, a static binary that runs every headless\n" +
+	"mode and needs nothing installed beside it.\n\n" +
 	"The engine is not published yet, so `go.mod` points its module path at the checkout this game\n" +
 	"was made from, with a `replace` line. Delete that line once `go get github.com/fixstep/fixstep`\n" +
 	"works, or point it at your own copy of the engine.\n"

@@ -12,7 +12,8 @@ import (
 
 // TestNewGame makes a game in a temporary folder as make new does, then
 // builds it and its test as their own module and runs it headless (plain
-// and under -synctest, on one state hash) and for 30 frames offscreen,
+// and under -synctest, on one state hash; built without cgo by its make
+// server, static, on the same hash) and for 30 frames offscreen,
 // and checks that a taken folder or a bad name is refused.
 func TestNewGame(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mygame")
@@ -61,6 +62,19 @@ func TestNewGame(t *testing.T) {
 	}
 	if hashes[0] != hashes[1] {
 		t.Errorf("the new game's -synctest 8 run ends on %q, its plain run on %q", hashes[1], hashes[0])
+	}
+	// It builds without cgo too (make server: bin/mygame-server), static,
+	// and ends the headless run on the same hash.
+	server := exec.Command("make", "server")
+	server.Dir = dir
+	if out, err := server.CombinedOutput(); err != nil {
+		t.Fatalf("make server in the new game: %v\n%s", err, out)
+	}
+	if err := apptest.CheckStatic(filepath.Join(dir, "bin", "mygame-server")); err != nil {
+		t.Error(err)
+	}
+	if out, err := exec.Command(filepath.Join(dir, "bin", "mygame-server"), "-headless", "-ticks", "120", "-sim-frame", "16ms", "-bot", "3").Output(); err != nil || string(out) != hashes[0] {
+		t.Errorf("the new game built without cgo: %v, stdout %q, want the cgo build's %q", err, out, hashes[0])
 	}
 	game := exec.Command(filepath.Join(dir, "bin", "mygame"), "-frames", "30")
 	game.Env = append(os.Environ(), "SDL_VIDEODRIVER=offscreen")

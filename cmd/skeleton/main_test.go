@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -243,5 +244,51 @@ func TestSkeletonZeroGarbage(t *testing.T) {
 		if !noGarbage.MatchString(stderr) {
 			t.Errorf("%s: garbage in the steady state:\n%s", args, stderr)
 		}
+	}
+}
+
+// TestStaticBuild builds the game without cgo (CGO_ENABLED=0), as a
+// server or a minimal container runs it: a static binary with no SDL and
+// no OpenGL that runs every headless mode on the same state hash as this
+// (cgo) build, and refuses a windowed run at once, with exit status 1 and
+// a message that says why and what to do.
+func TestStaticBuild(t *testing.T) {
+	bin := apptest.BuildStatic(t, ".")
+	static := func(args string) (stdout, stderr string, code int) {
+		t.Helper()
+		cmd := exec.Command(bin, strings.Fields(args)...)
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		cmd.Run()
+		return o.String(), e.String(), cmd.ProcessState.ExitCode()
+	}
+	rec := filepath.Join(t.TempDir(), "static.fxr")
+	want := "state-hash=" + hashOf(t, "-headless -ticks 600 -sim-frame 16ms -bot 5") + "\n"
+	for _, args := range []string{
+		"-headless -ticks 600 -sim-frame 16ms -bot 5 -record " + rec,
+		"-headless -replay " + rec,
+		"-headless -ticks 600 -sim-frame 7ms -bot 5 -synctest 8",
+	} {
+		if out, stderr, code := static(args); code != 0 || out != want {
+			t.Errorf("static %s: exit status %d, stdout %q, want 0 and the cgo build's %q\n%s", args, code, out, want, stderr)
+		}
+	}
+	// Netplay, headless: a static host and a static joiner end on one hash.
+	addr := freeUDP(t)
+	host := exec.Command(bin, strings.Fields("-headless -ticks 120 -host "+addr+" -bot 1")...)
+	var hostOut, hostErr bytes.Buffer
+	host.Stdout, host.Stderr = &hostOut, &hostErr
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Process.Kill()
+	out, stderr, code := static("-headless -ticks 120 -join " + addr + " -bot 2")
+	host.Wait()
+	if code != 0 || !stateHash.MatchString(out) || hostOut.String() != out || !strings.Contains(stderr, " desyncs=0 ") {
+		t.Errorf("static netplay: join exit status %d, stdout %q, host's %q: want 0 and one state-hash with desyncs=0\n%s\nhost:\n%s", code, out, &hostOut, stderr, &hostErr)
+	}
+	// A window: refused before anything runs.
+	if out, stderr, code := static("-frames 30"); code != 1 || out != "" || stderr != name+": "+apptest.NoWindow+"\n" {
+		t.Errorf("static -frames 30: exit status %d, stdout %q, stderr %q: want 1 and only %q", code, out, stderr, name+": "+apptest.NoWindow)
 	}
 }
