@@ -83,6 +83,30 @@ func TestStaticBuild(t *testing.T) {
 		}
 	}
 
+	// The static build serves a match that a static client and this
+	// (cgo) build's client play: one world.
+	addr = freePort(t)
+	var sout, cout bytes.Buffer
+	srv := exec.Command(bin, "-server", addr, "-players", "2", "-ticks", "240", "-n", "50")
+	srv.Stdout, srv.Stderr = &sout, &sout
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cl := exec.Command(bin, "-headless", "-connect", addr, "-bot", "1", "-n", "50")
+	cl.Stdout, cl.Stderr = &cout, &cout
+	if err := cl.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cgoOut, cgoErr, err := run(t, "-headless", "-connect", addr, "-bot", "2", "-n", "50")
+	for name, c := range map[string]*exec.Cmd{"server": srv, "client": cl} {
+		if code := wait(t, c, 60*time.Second); code != 0 {
+			t.Errorf("static %s exited %d:\n%s%s", name, code, &sout, &cout)
+		}
+	}
+	if hash := field(sout.String(), "state-hash"); hash == "" || field(cout.String(), "state-hash") != hash || field(cgoOut, "state-hash") != hash || err != nil {
+		t.Errorf("a static -server and static and cgo -connect clients: want one state-hash\nserver:\n%s\nstatic client:\n%s\ncgo client: %v\n%s%s", &sout, &cout, err, cgoOut, cgoErr)
+	}
+
 	for _, args := range [][]string{{"-frames", "30"}, {"-replay", rec}} {
 		if out, stderr, code := static(args...); code != 1 || out != "" || stderr != "demo: "+apptest.NoWindow+"\n" {
 			t.Errorf("static %q: exit status %d, stdout %q, stderr %q: want 1 and only %q", args, code, out, stderr, "demo: "+apptest.NoWindow)
