@@ -41,7 +41,7 @@ func (s *Client) poll(now time.Duration) {
 		kind, err := decodeAny(s.rbuf[:n], &s.sp, &s.pk)
 		if err != nil {
 			if err == errVersion && kind == kindWelcome {
-				s.fail(&FingerprintError{Player: -1, Addr: from, Field: fieldNames[fieldVersion], Ours: ProtocolVersion, Theirs: uint64(s.rbuf[2]), Refused: true})
+				s.fail(&FingerprintError{Player: -1, Server: true, Addr: from, Field: fieldNames[fieldVersion], Ours: ProtocolVersion, Theirs: uint64(s.rbuf[2]), Refused: true})
 				return
 			}
 			s.stats.PacketsBad++
@@ -96,7 +96,7 @@ func (s *Client) refused() {
 	case fieldLate:
 		s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("its match is over (tick %d)", p.ours)})
 	default:
-		s.fail(&FingerprintError{Player: -1, Addr: s.cfg.Server, Field: fieldNames[p.field], Ours: p.theirs, Theirs: p.ours, Refused: true})
+		s.fail(&FingerprintError{Player: -1, Server: true, Addr: s.cfg.Server, Field: fieldNames[p.field], Ours: p.theirs, Theirs: p.ours, Refused: true})
 	}
 }
 

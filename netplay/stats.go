@@ -24,6 +24,8 @@ type FingerprintError struct {
 	Ours, Theirs uint64
 	// Refused is true when the peer refused us, false when we refused it.
 	Refused bool
+	// Server is true when the peer is a Client's server.
+	Server bool
 }
 
 // Error names the peer and what differs.
@@ -32,6 +34,10 @@ func (e *FingerprintError) Error() string {
 	if e.Refused {
 		who = "refused by"
 	}
+	peer := "peer"
+	if e.Server {
+		peer = "the server"
+	}
 	f, why := "%d", ""
 	switch e.Field {
 	case "game params":
@@ -39,7 +45,7 @@ func (e *FingerprintError) Error() string {
 	case "simulation":
 		f, why = "%016x", " (another version of the game's simulating code: engine.Fingerprint)"
 	}
-	return fmt.Sprintf("netplay: %s peer %v: %s differs: ours "+f+", theirs "+f+"%s", who, e.Addr, e.Field, e.Ours, e.Theirs, why)
+	return fmt.Sprintf("netplay: %s %s %v: %s differs: ours "+f+", theirs "+f+"%s", who, peer, e.Addr, e.Field, e.Ours, e.Theirs, why)
 }
 
 // fieldNames are the names of the refuse fields.
