@@ -81,3 +81,41 @@ func TestFourPlayersOneKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestServerKillAndRejoin: a skeleton -server of 4 seats and three
+// -connect bots; one is killed with SIGKILL and a new one connects in its
+// place mid-match. The server frees the seat, the new client loads the
+// server's state, and every client still running ends on the server's
+// state hash, which the server's recording replays to.
+func TestServerKillAndRejoin(t *testing.T) {
+	dir := t.TempDir()
+	addr := freeUDP(t)
+	rec := filepath.Join(dir, "server.fxr")
+	srv := start(t, "-server "+addr+" -players 4 -ticks 420 -record "+rec)
+	var cs []*apptest.Child
+	for i := range 3 {
+		cs = append(cs, start(t, fmt.Sprintf("-headless -connect %s -bot %d", addr, i+1)))
+	}
+	time.Sleep(2 * time.Second)
+	cs[1].Cmd.Process.Signal(syscall.SIGKILL)
+	cs[1].Wait()
+	time.Sleep(2500 * time.Millisecond) // the server frees its seat after 2 s of silence
+	cs[1] = start(t, "-headless -connect "+addr+" -bot 9")
+	if err := srv.Wait(); err != nil {
+		t.Fatalf("server: %v\n%s", err, &srv.Stderr)
+	}
+	want := stateHash.FindStringSubmatch(srv.Stdout.String())
+	if want == nil || !strings.Contains(srv.Stderr.String(), " joins=4 leaves=1 ") {
+		t.Fatalf("server: stdout %q, want state-hash=, joins=4 leaves=1:\n%s", &srv.Stdout, &srv.Stderr)
+	}
+	for i, c := range cs {
+		err := c.Wait()
+		m := stateHash.FindStringSubmatch(c.Stdout.String())
+		if err != nil || m == nil || m[1] != want[1] || !strings.Contains(c.Stderr.String(), " desyncs=0 ") {
+			t.Errorf("client %d: %v, stdout %q, want the server's state-hash=%s and desyncs=0:\n%s", i+1, err, &c.Stdout, want[1], &c.Stderr)
+		}
+	}
+	if got := hashOf(t, "-headless -replay "+rec); got != want[1] {
+		t.Errorf("-replay of the server's recording: state-hash=%s, want %s", got, want[1])
+	}
+}
