@@ -1,5 +1,6 @@
-// Package netplay runs a fixstep game over the network, peer to peer, the
-// way GGPO does: rollback netcode. Each peer runs the whole simulation.
+// Package netplay runs a fixstep game over the network, rollback style:
+// peer to peer, the way GGPO does (Session), or with a server that owns
+// the match (Server and Client, below). Each peer runs the whole simulation.
 // A tick runs as soon as the local input is known: the inputs of remote
 // players that have not arrived are predicted (the last one repeated).
 // When a real input arrives and differs from its prediction, the session
@@ -95,6 +96,61 @@
 // address gains no amplification. There is no encryption nor
 // authentication: a peer or an attacker on the path can send false
 // inputs. The wire format is described at the top of wire.go.
+//
+// # A server that owns the match
+//
+// A Server runs the game headless at the fixed tick (an engine.Loop on
+// engine.Headless) and never waits for a client: a seated player's input
+// that arrived in time for its tick is used; one that did not is
+// replaced by the player's last input, and the replacement is final
+// (ServerStats.InputsReplaced). It sends each client the final inputs of
+// every tick, and every HashEvery ticks the hash of its state. Which
+// seats are taken is part of each tick's input (engine.Inputs.Seated), so
+// a join or a leave is a deterministic event that the recording replays
+// (SetTickListener, replay.RecordSession).
+//
+// A Client joins at any time: the server gives it a free seat (or a
+// spectator's place) and sends it its saved state, in slices it
+// acknowledges, then the final inputs since; the client loads the state,
+// runs the ticks to the present as fast as its loop lets it, and its
+// state hash is checked 15 ticks after the state's (ClientStats.Catchup
+// says how long that took). From then on it plays as a Session does,
+// predicting every input the server has not confirmed and rolling back
+// when a final input differs (its own included, when it came late), and
+// keeps just ahead of the server, so its inputs arrive ClientConfig.Lead
+// ticks before they are needed: it changes its loop's time scale by up
+// to 10 %, and jumps when it is more than 12 ticks off. A client that
+// falls too far behind, or comes back after a drop, is sent the state
+// again.
+//
+// The snap back: a client whose state hash differs from the server's (a
+// bug, game code that is not portable, a modified client) asks for the
+// server's state, loads it and goes on (ClientStats.Desyncs,
+// ClientStats.Resyncs); one that differs MaxResyncs times in a row is
+// dropped with a *ServerError saying why. The simulation never eases;
+// a game's Draw may ease what it draws from where it was (gfx/view's
+// Glide).
+//
+// The server's datagrams carry no world state in steady state, only
+// inputs: about 50 kbit/s per client at 4 players whatever the world's
+// size. A join is answered first with a cookie (a keyed hash of the
+// address) that the server does not store, and only a join that returns
+// it takes a seat, so a flood of joins from forged addresses takes no
+// seat, memory or time; a full server refuses naming its seats; a
+// client's inputs count for its own seat only (its address's); another
+// game's client is refused naming the field, as between peers.
+//
+//	srv, err := netplay.NewServer(netplay.ServerConfig{Players: 4, InputSize: 4,
+//		Params: "arena v1", Sim: fingerprint}, game, udp)
+//	loop, err := engine.NewLoop(engine.Config{TPS: 60}, engine.NewHeadless(60), srv)
+//
+//	cl, err := netplay.NewClient(netplay.ClientConfig{Server: addr, InputSize: 4,
+//		Params: "arena v1", Sim: fingerprint}, game, udp)
+//	loop, err := engine.NewLoop(engine.Config{TPS: 60}, window, cl)
+//	cl.SetTimeScaler(loop.Timestep())
+//
+// Package app runs every game this way with -server ADDR and -connect
+// ADDR; netplay/agones tells Agones how a server is doing.
 //
 // Everything is driven with numbers, like engine.Timestep: the Clock and
 // the Transport are injected, so tests run several peers in one process
