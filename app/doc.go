@@ -40,7 +40,15 @@
 //	-host ADDR -players N  host a match of N players (2 to 4; 2 by default):
 //	                     each -join ADDR takes the next free seat as it calls,
 //	                     and learns N from the host before the game's Start
-//	-spectate, -netsim, -input-delay, -max-prediction
+//	-server ADDR -players N  serve a match of N seats (1 to 32; 2 by
+//	                     default), headless, recording it with -record and
+//	                     ending it for everyone with -ticks N; players come
+//	                     and go as they -connect ADDR, at any time, and
+//	                     learn N from the server before the game's Start.
+//	                     In an Agones pod (AGONES_SDK_HTTP_PORT) it tells
+//	                     Agones it is ready, healthy and how many play
+//	-spectate ADDR       watch a host's or a server's match (it asks which)
+//	-netsim, -input-delay, -max-prediction
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //
@@ -57,6 +65,11 @@
 //	ending                                    exit   the recording ends
 //	a quit, -frames, -ticks, a replay's end   0      cleanly
 //	the other peer left (said goodbye)        0      cleanly
+//	a server's -ticks ended the match         0      (a client: state-hash=)
+//	the server left or closed                 0      (a client records nothing)
+//	the server vanished or never answered     3
+//	the server refused or dropped the client  1      (*netplay.ServerError,
+//	                                                 *netplay.FingerprintError)
 //	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
 //	a peer vanished or never answered         3      cleanly: its ticks are final
 //	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)
@@ -79,12 +92,13 @@
 //
 // A game built with CGO_ENABLED=0 is a static binary with no SDL, OpenGL
 // or libc that runs every headless mode (-headless with -ticks, -bot,
-// -record, -replay, -synctest, -host, -join, -spectate; -compare) on the
+// -record, -replay, -synctest, -host, -join, -spectate, -server,
+// -connect; -compare) on the
 // same state hashes as the cgo build: gfx and audio have stand-ins
 // without cgo, so the game's drawing and sound code compile unchanged. A
 // run that needs a window is refused before anything starts, with exit
 // status 1: "this build has no window (built with CGO_ENABLED=0): run it
-// with -headless".
+// with -headless or -server".
 //
 // Run must be called from the main goroutine: SDL and GL run on the main
 // OS thread (go-sdl2 locks it in its init).
