@@ -301,6 +301,9 @@ func (n *NetFlags) probe(cfg engine.Config, params string) error {
 	start := time.Now()
 	for {
 		players, err := pr.Poll()
+		if errors.Is(err, netplay.ErrNotServer) && n.Spectate != "" {
+			return nil // a peer-to-peer host: watch it as one
+		}
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -21,6 +22,11 @@ type ServerError struct {
 func (e *ServerError) Error() string {
 	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
 }
+
+// ErrNotServer is what a Client or a Probe stops with when a peer-to-peer
+// host (a Session's Lobby or Accept) answers its join: the address plays
+// peer to peer, and is joined (Lobby) or watched (Config.Spectate).
+var ErrNotServer = errors.New("netplay: a peer-to-peer host answered, not a server: join it as a peer or spectate it")
 
 // poll reads every waiting datagram (at most maxReads).
 func (s *Client) poll(now time.Duration) {
@@ -93,6 +99,8 @@ func (s *Client) refused() {
 		} else {
 			s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("its %d spectator seats are all taken", p.ours)})
 		}
+	case fieldHost:
+		s.fail(fmt.Errorf("%w (%v)", ErrNotServer, s.cfg.Server))
 	case fieldLate:
 		s.fail(&ServerError{Server: srv, Reason: fmt.Sprintf("its match is over (tick %d)", p.ours)})
 	default:

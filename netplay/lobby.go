@@ -252,6 +252,8 @@ func (l *Lobby) hostRead(from netip.AddrPort, n int, now time.Duration) {
 		// A joiner of another version (before 3, a joiner's first word
 		// was a hello) learns why, instead of waiting out its timeout.
 		l.refuse(from, n, fieldVersion, ProtocolVersion, uint64(pk.version))
+	case err == errJoin:
+		l.refuse(from, n, fieldHost, 0, 0) // a client looking for a server
 	case err != nil:
 		l.stats.PacketsBad++
 	case pk.kind == kindSit:

@@ -327,7 +327,12 @@ func (s *Session) seatable(b []byte) (spectator, ok bool) {
 // session goes on.
 func (s *Session) refuseStranger(from netip.AddrPort, n int) {
 	pk := &s.hk
-	if pk.decode(s.in[:n]) != nil || pk.kind != kindHello {
+	err := pk.decode(s.in[:n])
+	if err == errJoin {
+		s.refuseCaller(from, n, fieldHost, 0, 0) // a client looking for a server
+		return
+	}
+	if err != nil || pk.kind != kindHello {
 		return
 	}
 	if field, ours, theirs := s.differs(pk); field != 0 {

@@ -237,3 +237,27 @@ func TestServerSpectatorJoinsLate(t *testing.T) {
 		t.Errorf("spectator: seat %d, %d predicted, %d rollbacks, %d hashes, catchup %v", st.Seat, st.Predicted, st.Rollbacks, st.Hashes, st.Catchup)
 	}
 }
+
+// A probe (a -connect, or a -spectate asking which it is) that reaches a
+// peer-to-peer host is told so at once, with a refuse the size of no
+// more than its join; the host counts a refusal, not a bad datagram.
+func TestProbeFindsAHost(t *testing.T) {
+	lt := newLobbyTable(t, 2)
+	pr, err := NewProbe(ClientConfig{Server: addr(0), InputSize: 2, Params: "test", Clock: lt.clock, Seed: 5},
+		lt.net.Listen(addr(7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		if _, err = pr.Poll(); err != nil {
+			break
+		}
+		lt.poll(t, 1)
+	}
+	if !errors.Is(err, ErrNotServer) || !strings.Contains(err.Error(), addr(0).String()) {
+		t.Fatalf("a probe of a host: %v, want ErrNotServer naming the address", err)
+	}
+	if st := lt.host.Stats(); st.PacketsBad != 0 || st.Refused == 0 {
+		t.Errorf("host: %d bad datagrams, %d refused; want 0 and some", st.PacketsBad, st.Refused)
+	}
+}

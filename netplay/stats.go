@@ -60,6 +60,7 @@ var fieldNames = [...]string{
 	fieldSeats:     "spectator seats",
 	fieldLate:      "join tick",
 	fieldTable:     "seats",
+	fieldHost:      "server",
 }
 
 // SeatError is what a spectator's Update returns when its host refused to

@@ -34,7 +34,8 @@ import (
 //	                 when none are offered), 9 too late to watch (ours:
 //	                 the host's tick, theirs: the last tick to join at),
 //	                 10 table (every player's seat is taken; ours: the
-//	                 players)
+//	                 players), 11 host (a peer-to-peer host answers a
+//	                 server's join: the caller should -join or -spectate)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -164,6 +165,7 @@ const (
 	fieldSeats // not a fingerprint's: no spectator seat is free
 	fieldLate  // not a fingerprint's: the match is too far along to watch
 	fieldTable // not a fingerprint's: every player's seat is taken
+	fieldHost  // not a fingerprint's: a server's join came to a peer-to-peer host
 )
 
 // spectatorIndex is a hello's player byte for a spectator.
@@ -179,6 +181,7 @@ var (
 	errKind    = errors.New("netplay: unknown datagram kind")
 	errLength  = errors.New("netplay: datagram length does not match its counts")
 	errField   = errors.New("netplay: field out of range")
+	errJoin    = errors.New("netplay: a server's join, to a peer-to-peer host")
 )
 
 // packet is one decoded datagram: fixed fields, and for an input packet
@@ -265,7 +268,7 @@ func (p *packet) decode(b []byte) error {
 			return errField
 		}
 		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldTable {
+		if p.field < fieldVersion || p.field > fieldHost {
 			return errField
 		}
 	case kindInput:
@@ -300,6 +303,11 @@ func (p *packet) decode(b []byte) error {
 		return p.decodeSit(b)
 	case kindSeat:
 		return p.decodeSeat(b)
+	case kindJoin:
+		if len(b) != joinLen {
+			return errLength
+		}
+		return errJoin // answered with a refuse of fieldHost
 	default:
 		return errKind
 	}
