@@ -48,3 +48,10 @@ type Lerper[T any] = view.Lerper[T]
 // Interpolated keeps an object's state at the last two fixed ticks, to
 // draw it between them: view.Interpolated.
 type Interpolated[T Lerper[T]] = view.Interpolated[T]
+
+// Glide eases a rollback's or a snap's corrections out of what Draw shows:
+// view.Glide.
+type Glide = view.Glide
+
+// Pose is a drawn position and angle, as Glide takes it: view.Pose.
+type Pose = view.Pose

@@ -86,6 +86,19 @@
 // in its input value and stops its own simulation on it, on every peer at
 // the same tick; a loop pause is for a debugger or a minimized window.
 //
+// Easing corrections is drawing's business, never the simulation's. A
+// rollback (a Session's or a Client's) and a Client's snap to the server's
+// state each load a state and run to the present within one frame, so what
+// Draw shows can jump: a remote player's box by a few ticks of its motion,
+// anything by more after a snap. The game eases that in its Draw with a
+// gfx.Glide (package gfx/view): its Load calls Correct, Draw calls Frame
+// once and At for each body with the drawn pose and its motion over the
+// last tick, and a corrected body glides from where it was drawn to where
+// it is over 100 ms instead of popping. Frames with no Load before them
+// draw exactly what the game says; the simulation, its state and its
+// hashes never see the glide. The demo (cmd/demo) does this for all its
+// bodies.
+//
 // Datagrams are hostile until proved otherwise: those from addresses not
 // in the Config are ignored, a hello from a peer whose handshake is done
 // changes nothing (a forged one cannot end a match), inputs and goodbyes

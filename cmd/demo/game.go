@@ -27,6 +27,7 @@ type game struct {
 	stderr  io.Writer
 	sound   *sounds
 	cube    gfx.Interpolated[gfx.Transform]
+	glide   gfx.Glide   // eases rollbacks' and snaps' corrections out of Draw
 	win     *gfx.Window // nil headless
 	r       *gfx.Renderer
 	keys    input.State // the devices: the window fills it
@@ -81,6 +82,14 @@ func (g *game) Start(players int) error {
 	g.overlay.Visible = true
 	g.loadOn = f.load > 0
 	return nil
+}
+
+// Load puts back a saved state, as the scene's Load, and tells the glide
+// that the next frame draws a corrected world: every rollback and every
+// snap to a server's state comes through here.
+func (g *game) Load(src []byte) error {
+	g.glide.Correct()
+	return g.Scene.Load(src)
 }
 
 // Open keeps the window and the renderer for Draw.
@@ -242,11 +251,12 @@ func (g *game) Draw(f engine.Frame) {
 	}
 	r.SetCamera(cam.Matrix())
 	bodies := g.World.Bodies()
+	g.glide.Frame(f)
 	for i := range bodies {
 		b := &bodies[i]
-		p := b.Lerp(f.Alpha)
+		p := g.drawn(i, f.Alpha)
 		x, y := float32(p.X), float32(p.Y)
-		a := float32(b.LerpAngle(f.Alpha)) // along the shorter arc between the ticks
+		a := float32(p.Angle) // along the shorter arc between the ticks
 		switch {
 		case b.Kind == physics.Static:
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, gfx.RGBA(0.35, 0.38, 0.45, 1))
@@ -277,13 +287,13 @@ func (g *game) Draw(f engine.Frame) {
 		if b.Removed() || b.Shape != physics.Polygon {
 			continue
 		}
-		x, y := b.Lerp(f.Alpha).F32()
+		p := g.drawn(i, f.Alpha)
 		h := b.Hull
 		for k := range h.Len() {
 			vx, vy := h.Vertex(k).F32()
 			g.hull[k] = mgl32.Vec2{vx, vy}
 		}
-		r.Polygon(x, y, float32(b.LerpAngle(f.Alpha)), g.hull[:h.Len()], hue(b.Tag))
+		r.Polygon(float32(p.X), float32(p.Y), float32(p.Angle), g.hull[:h.Len()], hue(b.Tag))
 	}
 
 	// The cube, interpolated along the shortest arc.
@@ -353,6 +363,16 @@ func (g *game) endHeadless(s *engine.Stats) error {
 		return engine.ErrStopped
 	}
 	return nil
+}
+
+// drawn returns where Draw shows body i at alpha between the last two
+// ticks, with what is left of a correction's glide.
+func (g *game) drawn(i int, alpha float64) gfx.Pose {
+	b := &g.World.Bodies()[i]
+	p := b.Lerp(alpha)
+	at := gfx.Pose{X: p.X, Y: p.Y, Angle: b.LerpAngle(alpha)}
+	motion := gfx.Pose{X: b.Pos.X - b.Prev.X, Y: b.Pos.Y - b.Prev.Y, Angle: b.Angle - b.PrevAngle}
+	return g.glide.At(i, at, motion)
 }
 
 // drawDebris draws the particles alive, interpolated.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io"
 	"testing"
+	"time"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
@@ -51,5 +53,48 @@ func TestHotkeyActsOncePerPress(t *testing.T) {
 func TestQualityLevelsAreTheRunners(t *testing.T) {
 	if top := len(levels) - 1; top != engine.DefaultQualityLevels {
 		t.Errorf("the demo's knobs go up to level %d, the runner's to %d", top, engine.DefaultQualityLevels)
+	}
+}
+
+// TestLoadGlides: a state Loaded (a rollback's, a snap's) that moves a body
+// is drawn as a glide from where the body was drawn, gone 100 ms later; the
+// simulation has the loaded state at once.
+func TestLoadGlides(t *testing.T) {
+	g := newGame(io.Discard)
+	g.flags.n = 10
+	if err := g.Start(1); err != nil {
+		t.Fatal(err)
+	}
+	const k = 3 // a bouncer
+	before := g.World.Bodies()[k].Pos
+	a := g.Save(nil)
+	b := &g.World.Bodies()[k]
+	b.Pos.X++
+	b.Prev.X++ // corrected a unit right, standing still
+	moved := g.Save(nil)
+	if err := g.Load(a); err != nil {
+		t.Fatal(err)
+	}
+	frame := engine.Frame{Elapsed: 25 * time.Millisecond}
+	draw := func() float64 {
+		g.glide.Frame(frame)
+		return g.drawn(k, 0).X
+	}
+	if x := draw(); x != before.X {
+		t.Fatalf("first frame: drawn at x %v, want %v", x, before.X)
+	}
+	draw()
+	if err := g.Load(moved); err != nil {
+		t.Fatal(err)
+	}
+	if x := g.World.Bodies()[k].Pos.X; x != before.X+1 {
+		t.Fatalf("loaded state has x %v, want %v", x, before.X+1)
+	}
+	if x := draw(); x != before.X {
+		t.Errorf("frame after the Load: drawn at x %v, want %v, where it was drawn", x, before.X)
+	}
+	frame.Elapsed = 100 * time.Millisecond
+	if x := draw(); x != before.X+1 {
+		t.Errorf("100 ms later: drawn at x %v, want %v, where it is", x, before.X+1)
 	}
 }

@@ -2,8 +2,9 @@
 // 2D and 3D cameras (Camera2D, Camera3D, PixelCamera), a camera that
 // follows, stays inside the world and shakes (Follow, Clamp, Shake),
 // transforms drawn between fixed ticks (Transform, Transform2D,
-// Interpolated), and the letterboxing of a fixed logical resolution into
-// any window (Layout).
+// Interpolated), the easing of a rollback's or a snap's correction out of
+// what is drawn (Glide, Pose), and the letterboxing of a fixed logical
+// resolution into any window (Layout).
 //
 // It is pure Go (no cgo, no SDL, no GL): the fixed update of a headless
 // server, a replay or a test moves and shakes its camera with the same

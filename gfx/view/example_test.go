@@ -2,7 +2,9 @@ package view_test
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx/view"
 )
 
@@ -38,4 +40,32 @@ func ExampleFitLayout() {
 	// Output:
 	// 960x540 at (20, 80)
 	// the window's center is logical 160 90
+}
+
+// A body moving one unit a tick, drawn once a tick, 40 frames a second.
+// Between the third and the fourth frame a rollback corrects it half a unit
+// back: the game's Load calls Correct, and instead of popping back, the
+// body goes on where its motion was taking it and glides onto its
+// corrected course within Duration (100 ms: four frames).
+func ExampleGlide() {
+	var glide view.Glide // the zero value: 100 ms, no MaxGlide
+	frame := engine.Frame{Elapsed: 25 * time.Millisecond, Ticks: 1}
+	for i, x := range []float64{0, 1, 2, 2.5, 3.5, 4.5, 5.5, 6.5} {
+		if i == 3 {
+			glide.Correct() // from the game's Load, during the frame's update
+		}
+		glide.Frame(frame) // at the top of Draw
+		// Where the game draws it, and its motion over the last tick.
+		drawn := glide.At(0, view.Pose{X: x}, view.Pose{X: 1})
+		fmt.Printf("simulation %v, drawn at %v\n", x, drawn.X)
+	}
+	// Output:
+	// simulation 0, drawn at 0
+	// simulation 1, drawn at 1
+	// simulation 2, drawn at 2
+	// simulation 2.5, drawn at 3
+	// simulation 3.5, drawn at 3.78125
+	// simulation 4.5, drawn at 4.625
+	// simulation 5.5, drawn at 5.53125
+	// simulation 6.5, drawn at 6.5
 }
