@@ -140,9 +140,8 @@
 // bug, game code that is not portable, a modified client) asks for the
 // server's state, loads it and goes on (ClientStats.Desyncs,
 // ClientStats.Resyncs); one that differs MaxResyncs times in a row is
-// dropped with a *ServerError saying why. The simulation never eases;
-// a game's Draw may ease what it draws from where it was (gfx/view's
-// Glide).
+// dropped with a *ServerError saying why. The simulation never eases:
+// Draw does (see easing corrections, above).
 //
 // The server's datagrams carry no world state in steady state, only
 // inputs: about 50 kbit/s per client at 4 players whatever the world's
