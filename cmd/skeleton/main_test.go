@@ -175,6 +175,16 @@ func TestHeadlessModesAgree(t *testing.T) {
 	}
 }
 
+// TestOneWorldOnEveryBuild: a bot's headless run ends on one state hash
+// when the game is built for amd64 v1, amd64 v3 and arm64 (under
+// qemu-user where the machine cannot run a build): the game's own code
+// rounds its products, as cmd/fixvet checks line by line. A line the
+// compiler fuses on one build and not another fails here, before it
+// fails a match between a PC and a Mac.
+func TestOneWorldOnEveryBuild(t *testing.T) {
+	apptest.OneWorld(t, ".", strings.Fields("-headless -ticks 600 -sim-frame 16ms -bot 1"))
+}
+
 // TestHeadlessNetplay plays a two-bot match on loopback: host and joiner
 // end at -ticks on one state hash, exit 0, and each one's recording
 // replays alone to that hash.
