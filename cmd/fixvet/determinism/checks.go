@@ -1,0 +1,414 @@
+package determinism
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// exactMath are the math functions that give the same bits on every build:
+// IEEE 754 operations rounded exactly, bit manipulation and tables.
+var exactMath = map[string]bool{
+	"Sqrt": true, "Abs": true, "Floor": true, "Ceil": true, "Trunc": true, "Round": true, "RoundToEven": true,
+	"Mod": true, "Remainder": true, "Min": true, "Max": true, "Dim": true, "Copysign": true, "FMA": true,
+	"Frexp": true, "Ldexp": true, "Modf": true, "Nextafter": true, "Nextafter32": true, "Pow10": true,
+	"Ilogb": true, "Logb": true, "Signbit": true, "IsNaN": true, "IsInf": true, "Inf": true, "NaN": true,
+	"Float64bits": true, "Float64frombits": true, "Float32bits": true, "Float32frombits": true,
+}
+
+// detmathFor names detmath's portable version of a math function.
+var detmathFor = map[string]string{
+	"Sin": "Sin", "Cos": "Cos", "Sincos": "SinCos", "Atan": "Atan", "Atan2": "Atan2", "Hypot": "Hypot",
+}
+
+// randConstructors are the functions of math/rand and math/rand/v2 that
+// make a generator the game owns, rather than use the global one.
+var randConstructors = map[string]bool{"New": true, "NewSource": true, "NewPCG": true, "NewChaCha8": true, "NewZipf": true}
+
+// clock are the time functions that read the clock.
+var clock = map[string]bool{"Now": true, "Since": true, "Until": true}
+
+// fusedWhere is the list of builds that fuse, as the messages say it.
+const fusedWhere = "arm64, ppc64le, s390x, riscv64 and amd64 v3"
+
+// inspect finds u's findings and what it references.
+func (c *checker) inspect(u *unit) {
+	info := c.pass.TypesInfo
+	held := c.heldProducts(u)
+	ast.Inspect(u.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if (n.Op == token.ADD || n.Op == token.SUB) && isFloat(info.TypeOf(n)) && info.Types[n].Value == nil {
+				c.fused(u, n, held, n.X, n.Y)
+			}
+		case *ast.AssignStmt:
+			if (n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN) && len(n.Lhs) == 1 && isFloat(info.TypeOf(n.Lhs[0])) {
+				c.fused(u, n, held, n.Rhs[0])
+			}
+			for _, l := range n.Lhs {
+				if c.writesWorld(l) {
+					u.changesWorld = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if c.writesWorld(n.X) {
+				u.changesWorld = true
+			}
+		case *ast.CompositeLit:
+			if isNamed(info.TypeOf(n), physicsPath, "Body") {
+				u.changesWorld = true
+			}
+		case *ast.RangeStmt:
+			c.rangeOrder(u, n)
+		case *ast.GoStmt:
+			u.add(n.Pos(), n.Go+2, "go statement in simulation code: the scheduler decides when it runs; simulate on the tick's goroutine", nil)
+		case *ast.SelectStmt:
+			u.add(n.Pos(), n.Select+6, "select in simulation code: it picks among ready cases at random; simulate on the tick's goroutine", nil)
+		case *ast.SelectorExpr:
+			c.packageFunc(u, n)
+			if sel := info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal && worldChanges[n.Sel.Name] && isWorldState(sel.Recv()) {
+				u.changesWorld = true
+			}
+		case *ast.Ident:
+			fn, ok := info.Uses[n].(*types.Func)
+			if !ok || fn.Pkg() == nil {
+				break
+			}
+			switch {
+			case fn.Pkg() == c.pass.Pkg && isAbstract(fn):
+				u.ifaces = append(u.ifaces, fn)
+			case fn.Pkg() == c.pass.Pkg:
+				u.callees = append(u.callees, fn)
+			case c.sameModule(fn.Pkg().Path()):
+				u.ext = append(u.ext, extReference{fn: fn, pos: n.Pos()})
+			}
+		}
+		return true
+	})
+}
+
+// add records a finding.
+func (u *unit) add(pos, end token.Pos, msg string, fix []analysis.SuggestedFix) {
+	u.found = append(u.found, finding{pos: pos, end: end, msg: msg, fix: fix})
+}
+
+// isAbstract reports whether fn is an interface method.
+func isAbstract(fn *types.Func) bool {
+	recv := fn.Signature().Recv()
+	return recv != nil && types.IsInterface(recv.Type())
+}
+
+// isFloat reports whether t is a float32 or float64 type.
+func isFloat(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsFloat != 0
+}
+
+// product returns e's unrounded float product, or nil: e itself, the x*y
+// of -(x*y), or a division by a constant power of two (x/2 is x*0.5).
+func (c *checker) product(e ast.Expr) *ast.BinaryExpr {
+	e = ast.Unparen(e)
+	if un, ok := e.(*ast.UnaryExpr); ok && un.Op == token.SUB {
+		e = ast.Unparen(un.X)
+	}
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || !isFloat(c.pass.TypesInfo.TypeOf(b)) || c.pass.TypesInfo.Types[b].Value != nil {
+		return nil
+	}
+	if b.Op == token.MUL || b.Op == token.QUO && exactReciprocal(c.pass.TypesInfo.Types[b.Y].Value) {
+		return b
+	}
+	return nil
+}
+
+// exactReciprocal reports whether v is a constant power of two (±2^k)
+// whose reciprocal is a normal float64: the compiler turns x/v into the
+// product x*(1/v), which it may fuse like any other.
+func exactReciprocal(v constant.Value) bool {
+	if v == nil {
+		return false
+	}
+	f, _ := constant.Float64Val(constant.ToFloat(v))
+	frac, _ := math.Frexp(math.Abs(f))
+	r := 1 / math.Abs(f)
+	return frac == 0.5 && r >= 0x1p-1022 && !math.IsInf(r, 0)
+}
+
+// A heldProduct is a local variable assigned an unrounded product: an
+// addition of it may be fused too. The edits round it where it is
+// computed.
+type heldProduct struct {
+	line  int
+	edits []analysis.TextEdit
+}
+
+// heldProducts finds u's local variables assigned an unrounded product:
+// v := x*y, v = x*y, var v = x*y, v *= y.
+func (c *checker) heldProducts(u *unit) map[*types.Var]*heldProduct {
+	info := c.pass.TypesInfo
+	held := map[*types.Var]*heldProduct{}
+	add := func(id *ast.Ident, edits []analysis.TextEdit) {
+		v, ok := info.ObjectOf(id).(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+			return
+		}
+		h := held[v]
+		if h == nil {
+			h = &heldProduct{line: c.pass.Fset.Position(id.Pos()).Line}
+			held[v] = h
+		}
+		h.edits = append(h.edits, edits...)
+	}
+	ast.Inspect(u.decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.MUL_ASSIGN && len(n.Lhs) == 1 && isFloat(info.TypeOf(n.Lhs[0])) {
+				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
+					t := c.typeText(u.file, info.TypeOf(n.Lhs[0]))
+					rhs := c.source(n.Rhs[0])
+					if !simpleOperand(n.Rhs[0]) {
+						rhs = "(" + rhs + ")"
+					}
+					add(id, []analysis.TextEdit{{Pos: n.Pos(), End: n.End(), NewText: []byte(fmt.Sprintf("%s = %s(%s * %s)", id.Name, t, id.Name, rhs))}})
+				}
+			}
+			if (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) && len(n.Lhs) == len(n.Rhs) {
+				for i, r := range n.Rhs {
+					if p := c.product(r); p != nil {
+						if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
+							add(id, c.round(u, p))
+						}
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i, r := range n.Values {
+					if p := c.product(r); p != nil {
+						add(n.Names[i], c.round(u, p))
+					}
+				}
+			}
+		}
+		return true
+	})
+	return held
+}
+
+// simpleOperand reports whether e needs no parentheses as an operand of *.
+func simpleOperand(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.Ident, *ast.BasicLit, *ast.SelectorExpr, *ast.CallExpr, *ast.ParenExpr, *ast.IndexExpr:
+		return true
+	}
+	return false
+}
+
+// round returns the edits that convert the product p to its own type.
+func (c *checker) round(u *unit, p *ast.BinaryExpr) []analysis.TextEdit {
+	t := c.typeText(u.file, c.pass.TypesInfo.TypeOf(p))
+	return []analysis.TextEdit{
+		{Pos: p.Pos(), End: p.Pos(), NewText: []byte(t + "(")},
+		{Pos: p.End(), End: p.End(), NewText: []byte(")")},
+	}
+}
+
+// fused reports the sum or difference n (x + y, x - y, x += y, x -= y)
+// when one of its operands is an unrounded product, or a local variable
+// holding one.
+func (c *checker) fused(u *unit, n ast.Node, held map[*types.Var]*heldProduct, operands ...ast.Expr) {
+	var edits []analysis.TextEdit
+	var via []string
+	for _, op := range operands {
+		if p := c.product(op); p != nil {
+			edits = append(edits, c.round(u, p)...)
+			continue
+		}
+		if id, ok := ast.Unparen(op).(*ast.Ident); ok {
+			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && held[v] != nil {
+				edits = append(edits, held[v].edits...)
+				via = append(via, fmt.Sprintf("%s (an unrounded product, line %d)", id.Name, held[v].line))
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return
+	}
+	what := c.source(n)
+	msg := fmt.Sprintf("float product added without rounding: %s may be fused into one multiply-add on %s (another world there)", shorten(what), fusedWhere)
+	if len(via) > 0 {
+		msg = fmt.Sprintf("float product added without rounding through %s: %s may be fused into one multiply-add on %s; round it where it is computed", strings.Join(via, ", "), shorten(what), fusedWhere)
+	}
+	fixed := c.apply(n, edits)
+	if len(via) == 0 && fixed != "" && len(fixed) <= 80 {
+		msg += "; round the product: " + fixed
+	} else if len(via) == 0 {
+		msg += "; round the product: float64(x*y) + z"
+	}
+	u.add(n.Pos(), n.End(), msg, []analysis.SuggestedFix{{Message: "Round the product", TextEdits: edits}})
+}
+
+// shorten quotes s, eliding its middle past 60 bytes.
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		s = s[:28] + " ... " + s[len(s)-27:]
+	}
+	return s
+}
+
+// apply returns n's source with those edits that lie inside it applied,
+// or "" when its source cannot be read.
+func (c *checker) apply(n ast.Node, edits []analysis.TextEdit) string {
+	src := c.source(n)
+	if src == "" {
+		return ""
+	}
+	base := n.Pos()
+	var b strings.Builder
+	at := 0
+	for _, e := range sortedEdits(edits) {
+		if e.Pos < base || e.End > n.End() {
+			continue
+		}
+		from, to := int(e.Pos-base), int(e.End-base)
+		if from < at {
+			continue
+		}
+		b.WriteString(src[at:from])
+		b.Write(e.NewText)
+		at = to
+	}
+	b.WriteString(src[at:])
+	return b.String()
+}
+
+func sortedEdits(edits []analysis.TextEdit) []analysis.TextEdit {
+	out := append([]analysis.TextEdit(nil), edits...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && (out[j].Pos < out[j-1].Pos || out[j].Pos == out[j-1].Pos && out[j].End < out[j-1].End); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// source returns n's source text, or "" when it cannot be read.
+func (c *checker) source(n ast.Node) string {
+	tf := c.pass.Fset.File(n.Pos())
+	if tf == nil {
+		return ""
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	from, to := tf.Offset(n.Pos()), tf.Offset(n.End())
+	if from < 0 || to > len(src) || from > to {
+		return ""
+	}
+	return string(src[from:to])
+}
+
+// typeText writes t as file f names it.
+func (c *checker) typeText(f *ast.File, t types.Type) string {
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == c.pass.Pkg {
+			return ""
+		}
+		for _, imp := range f.Imports {
+			if strings.Trim(imp.Path.Value, `"`) == p.Path() {
+				if imp.Name != nil {
+					return imp.Name.Name
+				}
+				return p.Name()
+			}
+		}
+		return p.Name()
+	})
+}
+
+// writesWorld reports whether the assigned expression l is a field of a
+// physics.Body or World (or of a field of one: b.Pos.X).
+func (c *checker) writesWorld(l ast.Expr) bool {
+	for {
+		sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		if isWorldState(c.pass.TypesInfo.TypeOf(sel.X)) {
+			return true
+		}
+		l = sel.X
+	}
+}
+
+// rangeOrder reports a range over a map, or over maps.Keys, Values or All.
+func (c *checker) rangeOrder(u *unit, n *ast.RangeStmt) {
+	const why = "its order is random on every run; range over sorted keys: for _, k := range slices.Sorted(maps.Keys(m))"
+	if t := c.pass.TypesInfo.TypeOf(n.X); t != nil {
+		if _, ok := t.Underlying().(*types.Map); ok {
+			u.add(n.Pos(), n.X.End(), "range over a map in simulation code: "+why, nil)
+			return
+		}
+	}
+	call, ok := ast.Unparen(n.X).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	if path, name := c.packageOf(sel); path == "maps" && (name == "Keys" || name == "Values" || name == "All") {
+		u.add(n.Pos(), n.X.End(), "range over maps."+name+" in simulation code: "+why, nil)
+	}
+}
+
+// packageOf returns the import path and name of a package-level function
+// pkg.Name, or "" for anything else.
+func (c *checker) packageOf(sel *ast.SelectorExpr) (path, name string) {
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", ""
+	}
+	pn, ok := c.pass.TypesInfo.Uses[id].(*types.PkgName)
+	if !ok {
+		return "", ""
+	}
+	if _, ok := c.pass.TypesInfo.Uses[sel.Sel].(*types.Func); !ok {
+		return "", ""
+	}
+	return pn.Imported().Path(), sel.Sel.Name
+}
+
+// packageFunc reports the use (a call, or a function value) of a math
+// function that differs by build, the clock or the global random source.
+func (c *checker) packageFunc(u *unit, sel *ast.SelectorExpr) {
+	path, name := c.packageOf(sel)
+	switch {
+	case path == "math" && !exactMath[name]:
+		msg := fmt.Sprintf("math.%s differs between builds (its Go code is fused on %s, s390x has assembly of its own, amd64 picks code at run time): ", name, fusedWhere)
+		if d := detmathFor[name]; d != "" {
+			msg += fmt.Sprintf("use detmath.%s (github.com/fixstep/fixstep/detmath), the same bits everywhere", d)
+		} else {
+			msg += "detmath has no portable " + name + ": compute it from + - * / and math.Sqrt with rounded products, or use a table"
+		}
+		u.add(sel.Pos(), sel.End(), msg, nil)
+	case path == "time" && clock[name]:
+		u.add(sel.Pos(), sel.End(), fmt.Sprintf("time.%s reads the clock in simulation code: use the tick (t.N, t.Time, t.DtSeconds())", name), nil)
+	case (path == "math/rand" || path == "math/rand/v2") && !randConstructors[name]:
+		u.add(sel.Pos(), sel.End(), fmt.Sprintf("rand.%s uses the global random source: keep a seeded *rand.Rand in the game's saved state (rand.New(rand.NewPCG(seed, 0))) and call its %s", name, name), nil)
+	case path == "crypto/rand":
+		u.add(sel.Pos(), sel.End(), fmt.Sprintf("crypto/rand.%s is random on every run: keep a seeded *rand.Rand from math/rand/v2 in the game's saved state", name), nil)
+	}
+}

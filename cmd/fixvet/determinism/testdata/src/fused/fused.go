@@ -1,0 +1,65 @@
+// Package fused has every form of a fusable product, in a game's Update.
+package fused
+
+import "github.com/fixstep/fixstep/engine"
+
+type meters float64
+
+type game struct {
+	x, y, z, w float64
+	f32        float32
+	m          meters
+	n          int
+	xs         []float64
+}
+
+func (g *game) Draw(engine.Frame) {}
+
+func (g *game) Update(t engine.Tick) error {
+	x, y, z := g.x, g.y, g.z
+	g.w = x*y + z                 // want `float product added without rounding: x\*y \+ z may be fused .*; round the product: float64\(x\*y\) \+ z`
+	g.w = z + x*y                 // want `round the product: z \+ float64\(x\*y\)`
+	g.w = x*y - z                 // want `round the product: float64\(x\*y\) - z`
+	g.w = z - x*y                 // want `round the product: z - float64\(x\*y\)`
+	g.w = (x * y) + z             // want `round the product: \(float64\(x \* y\)\) \+ z`
+	g.w += x * y                  // want `round the product: g.w \+= float64\(x \* y\)`
+	g.w -= x * y                  // want `round the product: g.w -= float64\(x \* y\)`
+	g.w = x*y + z*t.DtSeconds()   // want `round the product: float64\(x\*y\) \+ float64\(z\*t.DtSeconds\(\)\)`
+	g.w = 1 + 30*g.rand()         // want `round the product: 1 \+ float64\(30\*g.rand\(\)\)`
+	g.w = 6*g.rand() - 3          // want `round the product: float64\(6\*g.rand\(\)\) - 3`
+	g.w = 0.1 + 0.2*float64(g.n)  // want `round the product: 0.1 \+ float64\(0.2\*float64\(g.n\)\)`
+	g.w = -x*y + z                // want `round the product: float64\(-x\*y\) \+ z`
+	g.w = z - -(x * y)            // want `round the product: z - -\(float64\(x \* y\)\)`
+	g.w = x/2 + z                 // want `round the product: float64\(x/2\) \+ z`
+	g.f32 = g.f32*g.f32 + 1       // want `round the product: float32\(g.f32\*g.f32\) \+ 1`
+	g.m = g.m*2 + g.m             // want `round the product: meters\(g.m\*2\) \+ g.m`
+	g.xs[0] = g.xs[1]*x + g.xs[2] // want `round the product: float64\(g.xs\[1\]\*x\) \+ g.xs\[2\]`
+
+	p := x * y
+	g.w = p + z // want `float product added without rounding through p \(an unrounded product, line 38\): p \+ z`
+	v := g.y
+	v *= 0.98
+	g.x += v // want `through v \(an unrounded product, line 41\)`
+	var q = x * z
+	g.w = z - q // want `through q`
+
+	// Not fusable: rounded products, constants, integers, other operations.
+	g.w = float64(x*y) + z
+	g.w += float64(x * y)
+	g.w = float64(x*y) + float64(z*x)
+	g.f32 = float32(x*y) + g.f32
+	g.m = meters(g.m*2) + g.m
+	const k = 2.5
+	g.w = k*4 + z
+	g.w = 1.5*2 + 1
+	g.n = g.n*3 + 4
+	g.w = x/3 + z
+	g.w = (x + y) * z
+	g.w = x * y * z
+	g.w = x + y - z
+	r := float64(x * y)
+	g.w = r + z
+	return nil
+}
+
+func (g *game) rand() float64 { return 0.5 }
