@@ -52,10 +52,12 @@ type finding struct {
 	fix      []analysis.SuggestedFix
 }
 
-// A unit is a function declaration: its findings and what it references.
+// A unit is a function declaration, or a function literal with a hook's
+// signature (a bot in app.Options): its findings and what it references.
 type unit struct {
-	decl *ast.FuncDecl
-	obj  *types.Func
+	decl *ast.FuncDecl // nil for a literal
+	body *ast.BlockStmt
+	obj  *types.Func // nil for a literal
 	file *ast.File
 	root bool
 	// changesWorld: it calls a World method that changes it, writes a
@@ -65,6 +67,20 @@ type unit struct {
 	callees      []*types.Func  // functions and methods of this package it references
 	ifaces       []*types.Func  // interface methods it calls
 	ext          []extReference // functions of other packages of the module
+	// passed are the unrounded products it passes to functions of this
+	// package; adds, the indices of its parameters it adds to or
+	// subtracts from: such a product is fusable once the call is inlined.
+	passed []passedProduct
+	adds   map[int]bool
+}
+
+// A passedProduct is an unrounded product passed as argument arg of a call
+// to fn.
+type passedProduct struct {
+	fn   *types.Func
+	arg  int
+	prod *ast.BinaryExpr
+	call string
 }
 
 // An extReference is a reference to a function of another package.
@@ -98,10 +114,11 @@ func run(pass *analysis.Pass) (any, error) {
 			if obj == nil {
 				continue
 			}
-			u := &unit{decl: fd, obj: obj, file: f}
-			c.inspect(u)
+			u := &unit{decl: fd, body: fd.Body, obj: obj, file: f}
+			lits := c.inspect(u)
 			u.root = c.isRoot(u)
 			units = append(units, u)
+			units = append(units, lits...)
 		}
 	}
 	if marked || all {
@@ -113,6 +130,9 @@ func run(pass *analysis.Pass) (any, error) {
 	byObj := map[*types.Func]*unit{}
 	byName := map[string][]*unit{}
 	for _, u := range units {
+		if u.obj == nil {
+			continue
+		}
 		byObj[u.obj] = u
 		if u.decl.Recv != nil {
 			byName[u.obj.Name()] = append(byName[u.obj.Name()], u)
@@ -134,6 +154,16 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 		return out
+	}
+
+	// A product passed to a function of the package that adds that
+	// parameter is fusable once the call is inlined.
+	for _, u := range units {
+		for _, p := range u.passed {
+			if v := byObj[p.fn.Origin()]; v != nil && v.adds[p.arg] {
+				c.passedToAdd(u, p)
+			}
+		}
 	}
 
 	// The simulating units: the roots and what they reach.
@@ -185,7 +215,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// here, with what it reaches, for callers in other packages of the
 	// module.
 	for _, u := range units {
-		if sim[u] || !u.obj.Exported() {
+		if sim[u] || u.obj == nil || !u.obj.Exported() {
 			continue
 		}
 		lines := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // exactMath are the math functions that give the same bits on every build:
@@ -37,12 +38,23 @@ var clock = map[string]bool{"Now": true, "Since": true, "Until": true}
 // fusedWhere is the list of builds that fuse, as the messages say it.
 const fusedWhere = "arm64, ppc64le, s390x, riscv64 and amd64 v3"
 
-// inspect finds u's findings and what it references.
-func (c *checker) inspect(u *unit) {
+// inspect finds u's findings and what it references, and returns the
+// units of the function literals in it that have a hook's signature (a
+// bot), inspected apart.
+func (c *checker) inspect(u *unit) []*unit {
 	info := c.pass.TypesInfo
 	held := c.heldProducts(u)
-	ast.Inspect(u.decl.Body, func(n ast.Node) bool {
+	u.adds = c.addedParams(u)
+	var lits []*unit
+	ast.Inspect(u.body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.FuncLit:
+			if sig, ok := info.TypeOf(n).(*types.Signature); ok && isBot(sig) {
+				lit := &unit{body: n.Body, file: u.file, root: true}
+				lits = append(lits, lit)
+				lits = append(lits, c.inspect(lit)...)
+				return false
+			}
 		case *ast.BinaryExpr:
 			if (n.Op == token.ADD || n.Op == token.SUB) && isFloat(info.TypeOf(n)) && info.Types[n].Value == nil {
 				c.fused(u, n, held, n.X, n.Y)
@@ -66,6 +78,12 @@ func (c *checker) inspect(u *unit) {
 			}
 		case *ast.RangeStmt:
 			c.rangeOrder(u, n)
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				c.returned(u, r)
+			}
+		case *ast.CallExpr:
+			c.passes(u, n)
 		case *ast.GoStmt:
 			u.add(n.Pos(), n.Go+2, "go statement in simulation code: the scheduler decides when it runs; simulate on the tick's goroutine", nil)
 		case *ast.SelectStmt:
@@ -91,6 +109,112 @@ func (c *checker) inspect(u *unit) {
 		}
 		return true
 	})
+	return lits
+}
+
+// returned reports an unrounded product returned, alone or as a field of
+// a returned composite literal (vec{v.x * s, v.y * s}): a caller that adds
+// the result may fuse it once it inlines the function.
+func (c *checker) returned(u *unit, r ast.Expr) {
+	for _, e := range elements(r) {
+		if p := c.product(e); p != nil {
+			edits := c.round(u, p)
+			u.add(p.Pos(), p.End(), fmt.Sprintf("float product returned without rounding: a caller that adds %s may fuse it once it inlines this function (on %s); round it: %s",
+				shorten(c.source(p)), fusedWhere, c.apply(p, edits)), []analysis.SuggestedFix{{Message: "Round the product", TextEdits: edits}})
+		}
+	}
+}
+
+// elements returns e, or the values of the composite literal e (&T{...}
+// too).
+func elements(e ast.Expr) []ast.Expr {
+	e = ast.Unparen(e)
+	if un, ok := e.(*ast.UnaryExpr); ok && un.Op == token.AND {
+		e = ast.Unparen(un.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return []ast.Expr{e}
+	}
+	var out []ast.Expr
+	for _, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			el = kv.Value
+		}
+		out = append(out, el)
+	}
+	return out
+}
+
+// passes records the unrounded products call passes to a function of this
+// package (as an argument, or a field of a composite literal argument),
+// for run to report those the function adds.
+func (c *checker) passes(u *unit, call *ast.CallExpr) {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() != c.pass.Pkg {
+		return
+	}
+	for i, a := range call.Args {
+		for _, e := range elements(a) {
+			if p := c.product(e); p != nil {
+				u.passed = append(u.passed, passedProduct{fn: fn, arg: i, prod: p, call: shorten(c.source(call.Fun))})
+			}
+		}
+	}
+}
+
+// passedToAdd reports a product passed to a function that adds it.
+func (c *checker) passedToAdd(u *unit, p passedProduct) {
+	edits := c.round(u, p.prod)
+	u.add(p.prod.Pos(), p.prod.End(), fmt.Sprintf("float product passed without rounding to %s, which adds it: once the call is inlined it may be fused (on %s); round it: %s",
+		p.call, fusedWhere, c.apply(p.prod, edits)), []analysis.SuggestedFix{{Message: "Round the product", TextEdits: edits}})
+}
+
+// addedParams finds the parameters u adds to or subtracts from (x + p,
+// p.x - y, z += p), by index.
+func (c *checker) addedParams(u *unit) map[int]bool {
+	if u.obj == nil {
+		return nil
+	}
+	params := map[*types.Var]int{}
+	sig := u.obj.Signature()
+	for i := range sig.Params().Len() {
+		params[sig.Params().At(i)] = i
+	}
+	adds := map[int]bool{}
+	mark := func(e ast.Expr) {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				e = x.X
+				continue
+			case *ast.Ident:
+				if v, ok := c.pass.TypesInfo.Uses[x].(*types.Var); ok {
+					if i, ok := params[v]; ok {
+						adds[i] = true
+					}
+				}
+			}
+			return
+		}
+	}
+	info := c.pass.TypesInfo
+	ast.Inspect(u.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if (n.Op == token.ADD || n.Op == token.SUB) && isFloat(info.TypeOf(n)) {
+				mark(n.X)
+				mark(n.Y)
+			}
+		case *ast.AssignStmt:
+			if (n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN) && len(n.Lhs) == 1 && isFloat(info.TypeOf(n.Lhs[0])) {
+				mark(n.Lhs[0])
+				mark(n.Rhs[0])
+			}
+		}
+		return true
+	})
+	return adds
 }
 
 // add records a finding.
@@ -104,13 +228,41 @@ func isAbstract(fn *types.Func) bool {
 	return recv != nil && types.IsInterface(recv.Type())
 }
 
-// isFloat reports whether t is a float32 or float64 type.
+// isFloat reports whether t is a float32 or float64 type, or a type
+// parameter that may be one.
 func isFloat(t types.Type) bool {
 	if t == nil {
 		return false
 	}
+	if tp, ok := types.Unalias(t).(*types.TypeParam); ok {
+		iface, _ := tp.Constraint().Underlying().(*types.Interface)
+		return iface != nil && mayBeFloat(iface)
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsFloat != 0
+}
+
+// mayBeFloat reports whether a constraint's type set has a float type.
+func mayBeFloat(iface *types.Interface) bool {
+	for i := range iface.NumEmbeddeds() {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := range e.Len() {
+				if isFloat(e.Term(j).Type()) {
+					return true
+				}
+			}
+		default:
+			if it, ok := e.Underlying().(*types.Interface); ok {
+				if mayBeFloat(it) {
+					return true
+				}
+			} else if isFloat(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // product returns e's unrounded float product, or nil: e itself, the x*y
@@ -143,50 +295,52 @@ func exactReciprocal(v constant.Value) bool {
 	return frac == 0.5 && r >= 0x1p-1022 && !math.IsInf(r, 0)
 }
 
-// A heldProduct is a local variable assigned an unrounded product: an
-// addition of it may be fused too. The edits round it where it is
-// computed.
+// A heldProduct is a local variable, or a field reached from one (b.Vel.X),
+// assigned an unrounded product: an addition of it may be fused too (a
+// field's stored value is forwarded to a later load). The edits round it
+// where it is computed.
 type heldProduct struct {
+	pos   token.Pos // the first assignment
 	line  int
 	edits []analysis.TextEdit
 }
 
-// heldProducts finds u's local variables assigned an unrounded product:
-// v := x*y, v = x*y, var v = x*y, v *= y.
-func (c *checker) heldProducts(u *unit) map[*types.Var]*heldProduct {
+// heldProducts finds what in u holds an unrounded product: v := x*y,
+// v = x*y, var v = x*y, v *= y, b.Vel.X *= k. Local variables are keyed by
+// their *types.Var, fields by their path's text.
+func (c *checker) heldProducts(u *unit) map[any]*heldProduct {
 	info := c.pass.TypesInfo
-	held := map[*types.Var]*heldProduct{}
-	add := func(id *ast.Ident, edits []analysis.TextEdit) {
-		v, ok := info.ObjectOf(id).(*types.Var)
-		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+	held := map[any]*heldProduct{}
+	add := func(lhs ast.Expr, edits []analysis.TextEdit) {
+		key := c.holder(lhs)
+		if key == nil {
 			return
 		}
-		h := held[v]
+		h := held[key]
 		if h == nil {
-			h = &heldProduct{line: c.pass.Fset.Position(id.Pos()).Line}
-			held[v] = h
+			h = &heldProduct{pos: lhs.Pos(), line: c.pass.Fset.Position(lhs.Pos()).Line}
+			held[key] = h
 		}
 		h.edits = append(h.edits, edits...)
 	}
-	ast.Inspect(u.decl.Body, func(n ast.Node) bool {
+	ast.Inspect(u.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if n.Tok == token.MUL_ASSIGN && len(n.Lhs) == 1 && isFloat(info.TypeOf(n.Lhs[0])) {
-				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
-					t := c.typeText(u.file, info.TypeOf(n.Lhs[0]))
-					rhs := c.source(n.Rhs[0])
-					if !simpleOperand(n.Rhs[0]) {
-						rhs = "(" + rhs + ")"
-					}
-					add(id, []analysis.TextEdit{{Pos: n.Pos(), End: n.End(), NewText: []byte(fmt.Sprintf("%s = %s(%s * %s)", id.Name, t, id.Name, rhs))}})
+				lhs := c.source(n.Lhs[0])
+				t := c.typeText(u.file, info.TypeOf(n.Lhs[0]))
+				rhs := c.source(n.Rhs[0])
+				if !simpleOperand(n.Rhs[0]) {
+					rhs = "(" + rhs + ")"
+				}
+				if lhs != "" && rhs != "" {
+					add(n.Lhs[0], []analysis.TextEdit{{Pos: n.Pos(), End: n.End(), NewText: []byte(fmt.Sprintf("%s = %s(%s * %s)", lhs, t, lhs, rhs))}})
 				}
 			}
 			if (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) && len(n.Lhs) == len(n.Rhs) {
 				for i, r := range n.Rhs {
 					if p := c.product(r); p != nil {
-						if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
-							add(id, c.round(u, p))
-						}
+						add(n.Lhs[i], c.round(u, p))
 					}
 				}
 			}
@@ -202,6 +356,38 @@ func (c *checker) heldProducts(u *unit) map[*types.Var]*heldProduct {
 		return true
 	})
 	return held
+}
+
+// holder returns the key of what e names when it can hold a product for a
+// later addition in the function: a local variable's *types.Var, or the
+// text of a field path rooted at a variable (g.vel, b.Vel.X); else nil.
+func (c *checker) holder(e ast.Expr) any {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := c.pass.TypesInfo.ObjectOf(e).(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == c.pass.Pkg.Scope() {
+			return nil
+		}
+		return v
+	case *ast.SelectorExpr:
+		for x := ast.Expr(e); ; {
+			switch y := ast.Unparen(x).(type) {
+			case *ast.SelectorExpr:
+				if sel := c.pass.TypesInfo.Selections[y]; sel == nil || sel.Kind() != types.FieldVal {
+					return nil
+				}
+				x = y.X
+				continue
+			case *ast.Ident:
+				if _, ok := c.pass.TypesInfo.ObjectOf(y).(*types.Var); !ok {
+					return nil
+				}
+				return types.ExprString(e)
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 // simpleOperand reports whether e needs no parentheses as an operand of *.
@@ -225,7 +411,7 @@ func (c *checker) round(u *unit, p *ast.BinaryExpr) []analysis.TextEdit {
 // fused reports the sum or difference n (x + y, x - y, x += y, x -= y)
 // when one of its operands is an unrounded product, or a local variable
 // holding one.
-func (c *checker) fused(u *unit, n ast.Node, held map[*types.Var]*heldProduct, operands ...ast.Expr) {
+func (c *checker) fused(u *unit, n ast.Node, held map[any]*heldProduct, operands ...ast.Expr) {
 	var edits []analysis.TextEdit
 	var via []string
 	for _, op := range operands {
@@ -233,12 +419,16 @@ func (c *checker) fused(u *unit, n ast.Node, held map[*types.Var]*heldProduct, o
 			edits = append(edits, c.round(u, p)...)
 			continue
 		}
-		if id, ok := ast.Unparen(op).(*ast.Ident); ok {
-			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && held[v] != nil {
-				edits = append(edits, held[v].edits...)
-				via = append(via, fmt.Sprintf("%s (an unrounded product, line %d)", id.Name, held[v].line))
-			}
+		key := c.holder(op)
+		h := held[key]
+		if key == nil || h == nil {
+			continue
 		}
+		if _, field := key.(string); field && op.Pos() < h.pos {
+			continue // a field is read before the product is stored in it
+		}
+		edits = append(edits, h.edits...)
+		via = append(via, fmt.Sprintf("%s (an unrounded product, line %d)", shorten(c.source(op)), h.line))
 	}
 	if len(edits) == 0 {
 		return

@@ -52,3 +52,10 @@ func TestModule(t *testing.T) {
 func TestScene(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "scene", "scenefixed")
 }
+
+// TestInlined checks the products that reach an addition through a call
+// the compiler may inline: returned, or passed to a function that adds its
+// parameter.
+func TestInlined(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "inlined")
+}

@@ -5,11 +5,16 @@
 // # What it reports
 //
 //   - A float product added to or subtracted from (x*y + z, z - x*y,
-//     z += x*y, and t := x*y; t + z through a local variable), float32 or
-//     float64: the Go compiler may fuse it into one multiply-add, rounded
-//     once, on arm64, ppc64le, s390x, riscv64 and amd64 v3. Its suggested
+//     z += x*y, x/2 + z since x/2 compiles to x*0.5, and through what holds
+//     a product earlier in the function: t := x*y; t + z, or b.vx *= k;
+//     b.x += b.vx), float32, float64 or a type parameter that may be one:
+//     the Go compiler may fuse it into one multiply-add, rounded once, on
+//     arm64, ppc64le, s390x, riscv64 and amd64 v3. Its suggested
 //     fix rounds the product, float64(x*y) + z: an explicit conversion is
-//     the Go specification's one guarantee against fusion. A product of
+//     the Go specification's one guarantee against fusion. So is a product
+//     that reaches an addition through a call the compiler may inline: one
+//     returned (return x * s, return vec{v.x * s, v.y * s}) and one passed
+//     to a function of the package that adds that parameter. A product of
 //     two constants (folded by the compiler) and one already converted are
 //     not reported, nor is integer arithmetic.
 //   - A math function whose result differs by build (Sin, Cos, Tan, Atan2,
@@ -34,7 +39,10 @@
 // the bodies (with their function literals) of:
 //
 //   - the game's tick: a method Update(engine.Tick) error, and a method
-//     Input(engine.Tick, []byte);
+//     Input(engine.Tick, []byte) on a type that has such an Update;
+//   - a bot: a function, method or function literal of app.Options.Bot's
+//     signature, func(uint64, engine.Tick, []byte), since a bot's input
+//     decides the world of a -bot run that builds compare;
 //   - on a type that has such an Update, its Start(int) error (app.Starter,
 //     which builds the world), Save([]byte) []byte and Load([]byte) error
 //     (engine.Saver: their bytes are the state hash);
@@ -59,9 +67,10 @@
 // the call, naming their own lines, unless its package reported them
 // itself. Not followed: functions stored in variables or fields and called
 // later from elsewhere, calls through interfaces into other packages,
-// package-level variable initializers, and products stored in a field or
-// through a pointer and added later in the same function (the compiler may
-// fuse those too: round a product where it is computed). Other modules
+// package-level variable initializers, and products stored through a
+// pointer or an index (*p = x*y, a[i] = x*y) and added later in the same
+// function (the compiler may fuse those too: round a product where it is
+// computed). Other modules
 // (the engine, the standard library) are not checked: the engine checks its
 // own.
 //

@@ -105,6 +105,9 @@ func (c *checker) isRoot(u *unit) bool {
 		return true
 	}
 	sig := u.obj.Signature()
+	if isBot(sig) {
+		return true
+	}
 	if recv := sig.Recv(); recv != nil {
 		switch u.obj.Name() {
 		case "Update":
@@ -147,6 +150,16 @@ func isTickHook(sig *types.Signature) bool {
 	tick := func(t types.Type) bool { return isNamed(t, enginePath, "Tick") }
 	return hasParams(sig, tick) && hasResults(sig, isError) ||
 		hasParams(sig, tick, isBytes) && sig.Results().Len() == 0
+}
+
+// isBot reports whether sig is app.Options.Bot's, func(seed uint64, t
+// engine.Tick, dst []byte): a bot's input decides the world of a -bot run,
+// which a cross-build check compares.
+func isBot(sig *types.Signature) bool {
+	return sig.Results().Len() == 0 && hasParams(sig,
+		func(t types.Type) bool { return types.Identical(t, types.Typ[types.Uint64]) },
+		func(t types.Type) bool { return isNamed(t, enginePath, "Tick") },
+		isBytes)
 }
 
 // hasUpdate reports whether the receiver type t (or *t) has the method

@@ -11,6 +11,7 @@ type game struct {
 	m          meters
 	n          int
 	xs         []float64
+	b          struct{ x, vx float64 }
 }
 
 func (g *game) Draw(engine.Frame) {}
@@ -36,10 +37,10 @@ func (g *game) Update(t engine.Tick) error {
 	g.xs[0] = g.xs[1]*x + g.xs[2] // want `round the product: float64\(g.xs\[1\]\*x\) \+ g.xs\[2\]`
 
 	p := x * y
-	g.w = p + z // want `float product added without rounding through p \(an unrounded product, line 38\): p \+ z`
+	g.w = p + z // want `float product added without rounding through p \(an unrounded product, line 39\): p \+ z`
 	v := g.y
 	v *= 0.98
-	g.x += v // want `through v \(an unrounded product, line 41\)`
+	g.x += v // want `through v \(an unrounded product, line 42\)`
 	var q = x * z
 	g.w = z - q // want `through q`
 
@@ -59,7 +60,30 @@ func (g *game) Update(t engine.Tick) error {
 	g.w = x + y - z
 	r := float64(x * y)
 	g.w = r + z
+	g.fields(x)
+	g.w = lerp(g.x, g.y, 0.5)
 	return nil
 }
+
+// fields holds products in fields, then adds them: the compiler forwards
+// the stored value to the load, and may fuse.
+func (g *game) fields(dt float64) {
+	g.w = g.x + g.y // read before the product is stored: fine
+	b := &g.b
+	b.vx *= 0.98
+	b.x += b.vx // want `through b.vx \(an unrounded product, line 73\)`
+	g.y = g.x * dt
+	g.z = g.z - g.y // want `through g.y \(an unrounded product, line 75\)`
+}
+
+// lerp is generic: a type parameter that may be a float is one.
+func lerp[T ~float32 | ~float64](a, b, t T) T {
+	return a + (b-a)*t // want `round the product: a \+ T\(\(b-a\)\*t\)`
+}
+
+// ilerp's type parameter is never a float.
+func ilerp[T ~int | ~int64](a, b, t T) T { return a + (b-a)*t }
+
+var _ = ilerp[int]
 
 func (g *game) rand() float64 { return 0.5 }

@@ -122,3 +122,25 @@ func (r *recorder) Input(t engine.Tick, dst []byte) { // want Input:`findings\(1
 }
 
 func unused(a, b float64) float64 { return a*b + 1 }
+
+// A bot decides the input of a -bot run, which a cross-build check
+// compares: a function of app.Options.Bot's signature simulates, a method
+// or a literal.
+
+func (g *game) bot(seed uint64, t engine.Tick, dst []byte) {
+	dst[0] = byte(float64(seed)*0.5 + g.k) // want `float product added`
+}
+
+type options struct {
+	Bot   func(seed uint64, t engine.Tick, dst []byte)
+	Scale float64
+}
+
+func newOptions(k float64) options {
+	return options{
+		Scale: k*k + 1, // main's own arithmetic: not simulation
+		Bot: func(seed uint64, t engine.Tick, dst []byte) {
+			dst[0] = byte(float64(t.N)*k + 1) // want `float product added`
+		},
+	}
+}
