@@ -528,17 +528,26 @@ func (c *checker) typeText(f *ast.File, t types.Type) string {
 }
 
 // writesWorld reports whether the assigned expression l is a field of a
-// physics.Body or World (or of a field of one: b.Pos.X).
+// physics.Body or World (or of a field of one: b.Pos.X), other than one of
+// a local copy (b := *w.Body(id); b.Pos.X += 1, as drawing code may do).
 func (c *checker) writesWorld(l ast.Expr) bool {
+	found := false
 	for {
-		sel, ok := ast.Unparen(l).(*ast.SelectorExpr)
-		if !ok {
-			return false
+		switch x := ast.Unparen(l).(type) {
+		case *ast.SelectorExpr:
+			if isWorldState(c.pass.TypesInfo.TypeOf(x.X)) {
+				found = true
+			}
+			l = x.X
+			continue
+		case *ast.Ident:
+			if v, ok := c.pass.TypesInfo.ObjectOf(x).(*types.Var); ok && found && v.Parent() != c.pass.Pkg.Scope() && !v.IsField() {
+				if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr && isWorldState(v.Type()) {
+					return false // a local copy of a Body or World
+				}
+			}
 		}
-		if isWorldState(c.pass.TypesInfo.TypeOf(sel.X)) {
-			return true
-		}
-		l = sel.X
+		return found
 	}
 }
 

@@ -98,9 +98,10 @@ func sim(a, b float64) float64 { return a*b + 1 } // want `float product added`
 // Not simulating: drawing, what only Draw reaches, reading a world, an
 // Input on a type that is no game, code nothing simulating reaches.
 
-func (g *game) Draw(f engine.Frame) { // want Draw:`findings\(3\)`
+func (g *game) Draw(f engine.Frame) { // want Draw:`findings\(5\)`
 	g.cam = g.cam*0.9 + g.x*0.1
 	g.drawHelper(f.Alpha)
+	g.shadow()
 	g.both()
 	_ = math.Sin(g.cam)
 }
@@ -108,6 +109,14 @@ func (g *game) Draw(f engine.Frame) { // want Draw:`findings\(3\)`
 func (g *game) drawHelper(alpha float64) float64 {
 	b := g.world.Body(g.players[0])
 	return b.Pos.X + b.Vel.X*alpha
+}
+
+// shadow changes a copy of a body, for drawing: not the world.
+func (g *game) shadow() physics.Vec2 {
+	b := *g.world.Body(g.players[0])
+	b.Pos.X += b.Radius*0.5 + 0.1
+	b.Pos.Y = b.Pos.Y*0.5 - 1
+	return b.Pos
 }
 
 func camera(w *physics.World, id physics.BodyID) float64 {
