@@ -43,6 +43,8 @@ type Findings struct {
 // AFact marks Findings as an analysis fact.
 func (*Findings) AFact() {}
 
+// String is how analysistest and -debug show the fact.
+// String is how analysistest and -debug show the fact.
 func (f *Findings) String() string { return fmt.Sprintf("findings(%d)", len(f.Lines)) }
 
 // A finding is one report in a function's body.
@@ -94,23 +96,38 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // the standard library is never game code
 	}
 	c := &checker{pass: pass, ignored: map[string]map[int]bool{}}
+	g := newGraph(c.units())
+	for _, u := range g.units {
+		for _, p := range u.passed {
+			if v := g.byObj[p.fn.Origin()]; v != nil && v.adds[p.arg] {
+				c.passedToAdd(u, p)
+			}
+		}
+	}
+	sim := g.simulating()
+	c.reportSimulating(g, sim)
+	c.exportFindings(g, sim)
+	return nil, nil
+}
+
+// units returns the package's functions (test files left out), with their
+// findings, each a root when it simulates by itself.
+func (c *checker) units() []*unit {
 	marked := false
 	var units []*unit
-	for _, f := range pass.Files {
-		name := pass.Fset.File(f.Pos()).Name()
+	for _, f := range c.pass.Files {
+		name := c.pass.Fset.File(f.Pos()).Name()
 		if strings.HasSuffix(name, "_test.go") || ast.IsGenerated(f) {
 			continue
 		}
 		c.directives(f)
-		if packageMarked(f) {
-			marked = true
-		}
+		marked = marked || packageMarked(f)
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			obj, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			obj, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			if obj == nil {
 				continue
 			}
@@ -126,70 +143,14 @@ func run(pass *analysis.Pass) (any, error) {
 			u.root = true
 		}
 	}
+	return units
+}
 
-	byObj := map[*types.Func]*unit{}
-	byName := map[string][]*unit{}
-	for _, u := range units {
-		if u.obj == nil {
-			continue
-		}
-		byObj[u.obj] = u
-		if u.decl.Recv != nil {
-			byName[u.obj.Name()] = append(byName[u.obj.Name()], u)
-		}
-	}
-	next := func(u *unit) []*unit {
-		var out []*unit
-		for _, fn := range u.callees {
-			if v := byObj[fn.Origin()]; v != nil {
-				out = append(out, v)
-			}
-		}
-		for _, m := range u.ifaces {
-			iface, _ := m.Signature().Recv().Type().Underlying().(*types.Interface)
-			for _, v := range byName[m.Name()] {
-				if iface != nil && implements(v.obj, iface) {
-					out = append(out, v)
-				}
-			}
-		}
-		return out
-	}
-
-	// A product passed to a function of the package that adds that
-	// parameter is fusable once the call is inlined.
-	for _, u := range units {
-		for _, p := range u.passed {
-			if v := byObj[p.fn.Origin()]; v != nil && v.adds[p.arg] {
-				c.passedToAdd(u, p)
-			}
-		}
-	}
-
-	// The simulating units: the roots and what they reach.
-	sim := map[*unit]bool{}
-	var queue []*unit
-	for _, u := range units {
-		if u.root {
-			sim[u] = true
-			queue = append(queue, u)
-		}
-	}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, v := range next(u) {
-			if !sim[v] {
-				sim[v] = true
-				queue = append(queue, v)
-			}
-		}
-	}
-
-	// Report the simulating units' findings, and those of the functions of
-	// other packages they call that do not simulate there.
+// reportSimulating reports the simulating units' findings, and those of
+// the functions of other packages they call that do not simulate there.
+func (c *checker) reportSimulating(g *graph, sim map[*unit]bool) {
 	reported := map[string]bool{}
-	for _, u := range units {
+	for _, u := range g.units {
 		if !sim[u] {
 			continue
 		}
@@ -202,30 +163,27 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			for _, line := range fact.Lines {
-				if reported[line] {
-					continue
+				if !reported[line] {
+					reported[line] = true
+					c.report(finding{pos: e.pos, msg: fmt.Sprintf("%s simulates: %s", funcName(e.fn), line)})
 				}
-				reported[line] = true
-				c.report(finding{pos: e.pos, msg: fmt.Sprintf("%s simulates: %s", funcName(e.fn), line)})
 			}
 		}
 	}
+}
 
-	// Export the findings of each exported function that does not simulate
-	// here, with what it reaches, for callers in other packages of the
-	// module.
-	for _, u := range units {
+// exportFindings exports the findings of each exported function that does
+// not simulate here, with what it reaches, for callers in other packages
+// of the module.
+func (c *checker) exportFindings(g *graph, sim map[*unit]bool) {
+	for _, u := range g.units {
 		if sim[u] || u.obj == nil || !u.obj.Exported() {
 			continue
 		}
 		lines := map[string]bool{}
-		seen := map[*unit]bool{u: true}
-		stack := []*unit{u}
-		for len(stack) > 0 {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
+		for _, v := range g.reach(u) {
 			if sim[v] {
-				continue // reported here, with all it reaches
+				continue // reported here
 			}
 			for _, f := range v.found {
 				if !c.isIgnored(f.pos) {
@@ -239,18 +197,11 @@ func run(pass *analysis.Pass) (any, error) {
 					}
 				}
 			}
-			for _, w := range next(v) {
-				if !seen[w] {
-					seen[w] = true
-					stack = append(stack, w)
-				}
-			}
 		}
 		if len(lines) > 0 {
-			pass.ExportObjectFact(u.obj, &Findings{Lines: slices.Sorted(maps.Keys(lines))})
+			c.pass.ExportObjectFact(u.obj, &Findings{Lines: slices.Sorted(maps.Keys(lines))})
 		}
 	}
-	return nil, nil
 }
 
 // checker holds what one pass needs across functions.
@@ -319,18 +270,4 @@ func funcName(fn *types.Func) string {
 func inGOROOT(pass *analysis.Pass, f *ast.File) bool {
 	root := build.Default.GOROOT
 	return root != "" && strings.HasPrefix(pass.Fset.File(f.Pos()).Name(), filepath.Join(root, "src")+string(filepath.Separator))
-}
-
-// implements reports whether the receiver type of method m (T or *T)
-// implements iface.
-func implements(m *types.Func, iface *types.Interface) bool {
-	recv := m.Signature().Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	return types.Implements(t, iface) || types.Implements(types.NewPointer(t), iface)
 }

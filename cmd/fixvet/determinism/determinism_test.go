@@ -59,3 +59,19 @@ func TestScene(t *testing.T) {
 func TestInlined(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "inlined")
 }
+
+// TestAllFuncs checks that -allfuncs checks functions no game reaches, as
+// make cross's disassembly check does (the engine's own packages).
+func TestAllFuncs(t *testing.T) {
+	if err := determinism.Analyzer.Flags.Set("allfuncs", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer determinism.Analyzer.Flags.Set("allfuncs", "false")
+	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "allfuncs")
+}
+
+// TestNoGame checks that without -allfuncs the same package is clean:
+// nothing in it simulates.
+func TestNoGame(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "nogame")
+}
