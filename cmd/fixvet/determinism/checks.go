@@ -185,17 +185,31 @@ func (c *checker) rangeOrder(u *unit, n *ast.RangeStmt) {
 			return
 		}
 	}
-	call, ok := ast.Unparen(n.X).(*ast.CallExpr)
+	x := n.X
+	if path, name, arg := c.callOf(x); path == "slices" && name == "Collect" {
+		x = arg // slices.Collect(maps.Keys(m)) keeps the map's order
+	}
+	if path, name, _ := c.callOf(x); path == "maps" && (name == "Keys" || name == "Values" || name == "All") {
+		u.add(n.Pos(), n.X.End(), "range over maps."+name+" in simulation code: "+why, nil)
+	}
+}
+
+// callOf returns the import path and name of the package-level function
+// that e calls, and its first argument.
+func (c *checker) callOf(e ast.Expr) (path, name string, arg ast.Expr) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
-		return
+		return "", "", nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
-		return
+		return "", "", nil
 	}
-	if path, name := c.packageOf(sel); path == "maps" && (name == "Keys" || name == "Values" || name == "All") {
-		u.add(n.Pos(), n.X.End(), "range over maps."+name+" in simulation code: "+why, nil)
+	if len(call.Args) > 0 {
+		arg = call.Args[0]
 	}
+	path, name = c.packageOf(sel)
+	return path, name, arg
 }
 
 // packageOf returns the import path and name of a package-level function

@@ -27,10 +27,11 @@ func TestOrder(t *testing.T) {
 }
 
 // TestScope checks what simulates (the hooks, what they reach, set-up that
-// changes a physics world, //fixvet:sim) and what does not (Draw and what
-// only it reaches, reading a world, tests, unreached code).
+// changes a physics world, a command's constructor of its game,
+// //fixvet:sim) and what does not (Draw and what only it reaches, reading
+// a world, tests, unreached code).
 func TestScope(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "scope", "marked")
+	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "scope", "marked", "maingame")
 }
 
 // TestIgnore checks that //fixvet:ignore with a reason accepts a finding on

@@ -24,8 +24,8 @@
 //     exact ones are allowed: Sqrt, Abs, Floor, Ceil, Trunc, Round,
 //     RoundToEven, Mod, Remainder, Min, Max, Dim, Copysign, FMA, Frexp,
 //     Ldexp, Modf, Nextafter, Pow10 and the bit conversions and tests.
-//   - Ranging over a map (or over maps.Keys, maps.Values, maps.All): the
-//     order is random on every range.
+//   - Ranging over a map (or over maps.Keys, maps.Values, maps.All, or
+//     slices.Collect of one): the order is random on every range.
 //   - The clock: time.Now, time.Since, time.Until.
 //   - The global random source: the top-level functions of math/rand and
 //     math/rand/v2 (rand.Float64, rand.IntN, rand.Shuffle...) and of
@@ -53,6 +53,8 @@
 //     Teleport, ApplyImpulse, ApplyImpulseAt, ApplyAngularImpulse,
 //     ApplyTorque, Wake, Restore, Reserve), writes a physics.Body
 //     composite literal, or assigns to a field of a physics.Body or World;
+//   - in a command (package main), a function that returns the game (a
+//     type with such an Update, or a pointer to one): its constructor;
 //   - a function whose doc comment holds a line //fixvet:sim, and every
 //     function of a package one of whose files has a //fixvet:sim line
 //     before its package clause;

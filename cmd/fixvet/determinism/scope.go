@@ -141,7 +141,28 @@ func (c *checker) isRoot(u *unit) bool {
 			}
 		}
 	}
-	return u.changesWorld
+	return u.changesWorld || c.pass.Pkg.Name() == "main" && makesGame(sig)
+}
+
+// makesGame reports whether a function's results hold a game (a type with
+// Update(engine.Tick) error, or a pointer to one). In a command, such a
+// constructor builds the state the game starts from; in a library, a type
+// with an Update may wrap a game (netplay.Session) and its constructor
+// set up a transport, so run asks this of package main only.
+func makesGame(sig *types.Signature) bool {
+	if sig.Recv() != nil {
+		return false
+	}
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		if p, ok := types.Unalias(t).(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if _, ok := types.Unalias(t).(*types.Named); ok && hasUpdate(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // isTickHook reports whether sig is Update(engine.Tick) error or

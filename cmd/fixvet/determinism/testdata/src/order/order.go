@@ -33,6 +33,9 @@ func (g *game) Update(t engine.Tick) error {
 	for k, v := range maps.All(g.scores) { // want `range over maps.All`
 		g.sum += len(k) + v
 	}
+	for _, k := range slices.Collect(maps.Keys(g.scores)) { // want `range over maps.Keys`
+		g.order = append(g.order, k)
+	}
 	for _, k := range slices.Sorted(maps.Keys(g.scores)) { // sorted: fine
 		g.sum += g.scores[k]
 	}
