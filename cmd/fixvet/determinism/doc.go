@@ -11,8 +11,9 @@
 //     the Go compiler may fuse it into one multiply-add, rounded once, on
 //     arm64, ppc64le, s390x, riscv64 and amd64 v3. Its suggested
 //     fix rounds the product, float64(x*y) + z: an explicit conversion is
-//     the Go specification's one guarantee against fusion. So is a product
-//     that reaches an addition through a call the compiler may inline: one
+//     the Go specification's one guarantee against fusion. It also reports
+//     a product that reaches an addition through a call the compiler may
+//     inline: one
 //     returned (return x * s, return vec{v.x * s, v.y * s}) and one passed
 //     to a function of the package that adds that parameter. A product of
 //     two constants (folded by the compiler) and one already converted are
@@ -75,6 +76,9 @@
 // computed). Other modules
 // (the engine, the standard library) are not checked: the engine checks its
 // own.
+//
+// The flag -allfuncs checks every function, as if each package were marked:
+// the engine compares that with its arm64 disassembly (docs/determinism.md).
 //
 // Not simulating, so never reported: Draw, Begin, Open and whatever is
 // reached only from them, functions that only read a world, and _test.go
