@@ -38,9 +38,10 @@ func (g *game) Update(t engine.Tick) error {
 
 	p := x * y
 	g.w = p + z // want `float product added without rounding through p \(an unrounded product, line 39\): p \+ z`
+	g.w = g.w - p // want `through p \(an unrounded product, line 39\)`
 	v := g.y
 	v *= 0.98
-	g.x += v // want `through v \(an unrounded product, line 42\)`
+	g.x += v // want `through v \(an unrounded product, line 43\)`
 	var q = x * z
 	g.w = z - q // want `through q`
 
@@ -71,9 +72,9 @@ func (g *game) fields(dt float64) {
 	g.w = g.x + g.y // read before the product is stored: fine
 	b := &g.b
 	b.vx *= 0.98
-	b.x += b.vx // want `through b.vx \(an unrounded product, line 73\)`
+	b.x += b.vx // want `through b.vx \(an unrounded product, line 74\)`
 	g.y = g.x * dt
-	g.z = g.z - g.y // want `through g.y \(an unrounded product, line 75\)`
+	g.z = g.z - g.y // want `through g.y \(an unrounded product, line 76\)`
 }
 
 // lerp is generic: a type parameter that may be a float is one.
