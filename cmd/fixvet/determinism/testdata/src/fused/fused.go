@@ -37,7 +37,7 @@ func (g *game) Update(t engine.Tick) error {
 	g.xs[0] = g.xs[1]*x + g.xs[2] // want `round the product: float64\(g.xs\[1\]\*x\) \+ g.xs\[2\]`
 
 	p := x * y
-	g.w = p + z // want `float product added without rounding through p \(an unrounded product, line 39\): p \+ z`
+	g.w = p + z   // want `float product added without rounding through p \(an unrounded product, line 39\): p \+ z`
 	g.w = g.w - p // want `through p \(an unrounded product, line 39\)`
 	v := g.y
 	v *= 0.98
