@@ -31,6 +31,8 @@
 //
 // Use them in everything that simulates: Update and what it calls. Draw
 // may use the math package: it does not feed the next tick.
+//
+//fixvet:sim
 package detmath
 
 import "math"

@@ -285,7 +285,7 @@ var padAxisNames = map[PadAxis]string{
 }
 
 func lookup[K comparable](names map[K]string, s string) (K, bool) {
-	for k, n := range names {
+	for k, n := range names { //fixvet:ignore names are unique, even ignoring case: one matches, in any order
 		if strings.EqualFold(n, s) {
 			return k, true
 		}

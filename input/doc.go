@@ -10,4 +10,6 @@
 // nothing that simulates reads it.
 //
 // The package is pure Go: the SDL adapter that feeds a State lives in gfx.
+//
+//fixvet:sim
 package input

@@ -156,7 +156,7 @@ func init() {
 		keyNames[k] = "Keypad " + string(rune('1'+k-KeyKP1))
 	}
 	keyNames[KeyKP0] = "Keypad 0"
-	for k, n := range keyNames {
+	for k, n := range keyNames { //fixvet:ignore key names are unique, even lower-cased: any order builds the same map
 		keysByName[strings.ToLower(n)] = k
 	}
 }

@@ -714,12 +714,13 @@ func (s *Session) timeSync(now time.Duration) {
 		if p.kind != peerPlayer || !p.synced || !p.advOK {
 			continue
 		}
+		//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
 		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rtt)/2)/tick
 		a := float64(s.tick) - est
 		if !p.advInit {
 			p.adv, p.advInit = a, true
 		}
-		p.adv += (a - p.adv) / 16
+		p.adv += (a - p.adv) / 16 //fixvet:ignore pacing only, as above
 		d := (p.adv - p.remoteAdv) / 2
 		if !seen || d > ahead {
 			ahead, seen = d, true

@@ -73,9 +73,9 @@ func clipRay(from, to Vec2) (p, q Vec2, t0, t1 float64, ok bool) {
 	t0, t1 = 0, 1
 	var cut0, cut1 [2]float64 // where each end is cut, per axis (0: not)
 	for axis := range 2 {
-		o, v := from.X/2, half.X
+		o, v := float64(from.X/2), half.X // rounded: o is subtracted from below
 		if axis == 1 {
-			o, v = from.Y/2, half.Y
+			o, v = float64(from.Y/2), half.Y
 		}
 		if v == 0 {
 			if !in(2 * o) {

@@ -212,7 +212,7 @@ func wrapAngle(a float64) float64 {
 func (b *Body) inertiaPerMass() float64 {
 	switch b.Shape {
 	case Circle:
-		return float64(b.Radius*b.Radius) / 2
+		return float64(b.Radius * b.Radius / 2) // rounded: a caller adds it
 	case Box:
 		return (float64(b.HalfW*b.HalfW) + float64(b.HalfH*b.HalfH)) / 3
 	default:

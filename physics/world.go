@@ -174,6 +174,8 @@
 // RayCast and QueryPoint test a body's shape at its angle; QueryAABB its
 // bounds. Cast sweeps without turning; between turned shapes it advances
 // conservatively by their separating-axis distance.
+//
+//fixvet:sim
 package physics
 
 import (

@@ -45,11 +45,13 @@ type bunnymark struct {
 
 // newBunnies places n sprites as the classic bunnymark does: from the top
 // left corner with random speeds, from a fixed seed.
+//
+//fixvet:sim
 func newBunnies(n int, seed uint64) ([]bunny, *rand.Rand) {
 	rng := rand.New(rand.NewPCG(seed, seed))
 	b := make([]bunny, n)
 	for i := range b {
-		b[i] = bunny{vx: rng.Float32() * 10, vy: rng.Float32()*10 - 5}
+		b[i] = bunny{vx: rng.Float32() * 10, vy: float32(rng.Float32()*10) - 5}
 	}
 	return b, rng
 }
@@ -73,7 +75,7 @@ func stepBunnies(b []bunny, rng *rand.Rand) {
 			s.vy *= -0.85
 			s.y = benchH - bunnySize
 			if rng.Float32() < 0.5 {
-				s.vy -= rng.Float32() * 6
+				s.vy -= float32(rng.Float32() * 6)
 			}
 		case s.y < 0:
 			s.vy, s.y = 0, 0

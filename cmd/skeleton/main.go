@@ -62,7 +62,7 @@ func (g *game) Start(players int) error {
 		return err
 	}
 	for i := range players {
-		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: 4 + 3*float64(i), Y: 3}, FixedRotation: true})
+		id, err := g.world.Add(physics.Body{Shape: physics.Box, HalfW: 0.5, HalfH: 0.5, Pos: physics.Vec2{X: float64(4 + 3*i), Y: 3}, FixedRotation: true})
 		if err != nil {
 			return err
 		}

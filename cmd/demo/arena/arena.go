@@ -7,6 +7,8 @@
 //
 // Everything in Update is portable arithmetic (see the detmath package):
 // the same input gives the same world, bit for bit, on every build.
+//
+//fixvet:sim
 package arena
 
 import (
