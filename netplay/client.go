@@ -453,6 +453,7 @@ func (s *Client) target(now time.Duration) int {
 	if s.cfg.Spectate {
 		return s.recv
 	}
+	//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
 	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rtt)/2)/s.tickLen()
 	return int(est+s.cfg.Lead+1) + int(float64(s.rtt)/2/s.tickLen())
 }

@@ -298,7 +298,7 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		if !cl.leadOK {
 			cl.lead, cl.leadOK = l, true
 		}
-		cl.lead += (l - cl.lead) / 8
+		cl.lead += (l - cl.lead) / 8 //fixvet:ignore the lead only paces the client's frames
 	}
 }
 
