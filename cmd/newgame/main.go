@@ -158,8 +158,8 @@ func gameFiles(root, name, module string) ([]file, error) {
 		}
 	}
 	out = append(out,
-		file{"go.mod", []byte(fmt.Sprintf("module %s\n\n%s\n\nrequire %s v0.0.0\n\n// The engine is not published yet: this checkout stands in for it.\n// Delete this line once go get %s works.\nreplace %s => %s\n",
-			module, goLine, enginePath, enginePath, enginePath, root))},
+		file{"go.mod", []byte(fmt.Sprintf("module %s\n\n%s\n\nrequire %s v0.0.0\n\n// The engine's checker of game code: go tool fixvet ./... (make test runs it).\ntool %s/cmd/fixvet\n\n// The engine is not published yet: this checkout stands in for it.\n// Delete this line once go get %s works.\nreplace %s => %s\n",
+			module, goLine, enginePath, enginePath, enginePath, enginePath, root))},
 		file{"Makefile", []byte(strings.ReplaceAll(makefile, "NAME", name))},
 		file{"README.md", []byte(strings.ReplaceAll(readme, "NAME", name))},
 		// Only what the game's Makefile writes: *.png would drop the
@@ -173,7 +173,7 @@ const makefile = `# NAME: make run opens the game, make test runs its tests. Bot
 # what they need first (Debian/Ubuntu packages; Go modules via the proxy).
 
 GO       ?= go
-DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth
+DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
 FRAMES   ?= 200
 
 .PHONY: deps build server run test
@@ -201,7 +201,13 @@ run: build
 	else echo "make run: no display, so NAME runs under Xvfb for $(FRAMES) frames and saves NAME.png"; \
 	  xvfb-run -a -s "-screen 0 1280x720x24" ./bin/NAME -frames $(FRAMES) -screenshot NAME.png; fi
 
+# test checks the game's own code first: fixvet names every line that
+# would simulate another world on another build (a product the compiler
+# may fuse, math.Sin, a map ranged in Update, the clock...), then the
+# tests run, TestOneWorldOnEveryBuild among them (amd64 v1, v3 and arm64
+# under qemu-user: one state hash).
 test: deps
+	$(GO) tool fixvet ./...
 	SDL_VIDEODRIVER=offscreen $(GO) test -count=1 ./...
 `
 
@@ -210,7 +216,11 @@ const readme = "# NAME\n\n" +
 	"```sh\nmake run    # installs what it needs, builds, runs the game\nmake test   # installs what it needs, runs the tests\n```\n\n" +
 	"`main.go` is the whole game: a fixed-step `Update`, an interpolated `Draw`, and the hooks, and a\n" +
 	"`main` that hands it to the engine's runner, which gives it every mode (`-headless -ticks N`,\n" +
-	"`-bot`, `-record`, `-replay`, `-synctest`, `-host`, `-join`): `go doc github.com/fixstep/fixstep/app`.\n\n" +
+	"`-bot`, `-record`, `-replay`, `-synctest`, `-host`, `-join`, `-server`, `-connect`): `go doc github.com/fixstep/fixstep/app`.\n\n" +
+	"`make test` runs `go tool fixvet ./...` first, the engine's checker of game code: it names each\n" +
+	"line that would give another world on another build (a product the compiler may fuse, `math.Sin`, a\n" +
+	"map ranged in `Update`, the clock) with its fix; then the tests, one of which builds the game for\n" +
+	"amd64 v1, v3 and arm64 and checks they end on one state hash.\n\n" +
 	"`make server` builds it without cgo: `bin/NAME-server`, a static binary that runs every headless\n" +
 	"mode and needs nothing installed beside it.\n\n" +
 	"The engine is not published yet, so `go.mod` points its module path at the checkout this game\n" +

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,6 +50,38 @@ func TestNewGame(t *testing.T) {
 	if out, err := vet.CombinedOutput(); err != nil {
 		t.Fatalf("go vet of the new game and its test, in its own module: %v\n%s", err, out)
 	}
+	// make test checks the game's code with fixvet first (go tool fixvet,
+	// from the tool line of its go.mod): clean as made; a product planted
+	// in Update is named by file and line, and fails it.
+	fixvet := func() (string, error) {
+		cmd := exec.Command("go", "tool", "fixvet", "./...")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := fixvet(); err != nil {
+		t.Fatalf("go tool fixvet in the new game: %v\n%s", err, out)
+	}
+	const update = "func (g *game) Update(t engine.Tick) error {\n"
+	i := strings.Index(string(src), update)
+	if i < 0 {
+		t.Fatalf("the new game has no %q", update)
+	}
+	line := strings.Count(string(src[:i]), "\n") + 2
+	planted := string(src[:i]) + update + "\tdrift := float64(t.N)\n\tdrift = drift*1.0001 + 0.5\n\t_ = drift\n" + string(src[i+len(update):])
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(planted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := fixvet(); err == nil || !strings.Contains(out, fmt.Sprintf("main.go:%d:", line+1)) || !strings.Contains(out, "drift*1.0001 + 0.5") {
+		t.Errorf("go tool fixvet with drift = drift*1.0001 + 0.5 planted in Update: %v, want a failure naming main.go:%d:\n%s", err, line+1, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if mk, _ := os.ReadFile(filepath.Join(dir, "Makefile")); !strings.Contains(string(mk), "test: deps\n\t$(GO) tool fixvet ./...\n") {
+		t.Errorf("the new game's make test does not run fixvet first:\n%s", mk)
+	}
+
 	// Every mode, without a display: a bot's headless run and the same
 	// run under -synctest 8 end on one state hash.
 	var hashes []string
