@@ -169,9 +169,20 @@ type Stats struct {
 	// went silent that long.
 	Interrupted   int
 	Interruptions uint64
-	// SpectatorsDropped counts spectators dropped for falling behind or
-	// going silent, or that left; their seats are free again.
+	// SpectatorsDropped counts spectators dropped for going silent or
+	// never loading the states sent to them, or that left; their seats
+	// are free again.
 	SpectatorsDropped uint64
+	// StatesSent counts, on a host, the states it began to send to
+	// spectators that called too late to be fed from tick 0 or fell too
+	// far behind (again for one that did not load it in time).
+	StatesSent uint64
+	// StateBytes is, on a spectator, the size of the last state its host
+	// sent it; Catchup is how long it took from its first hello to the
+	// first state hash compared equal with the host's after loading it:
+	// the late join, verified. Both are 0 for a spectator fed from tick 0.
+	StateBytes int
+	Catchup    time.Duration
 
 	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
 	// bytes.
@@ -188,7 +199,7 @@ type Stats struct {
 	// Refused counts the hellos a host refused, going on with its match
 	// or on waiting for its peer: a caller on an Accept transport with
 	// another fingerprint (tick rate, params, build...), and a spectator
-	// with no seat free, another game's, or one joining too late.
+	// with no seat free, or another game's.
 	Refused uint64
 }
 
