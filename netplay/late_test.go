@@ -88,3 +88,25 @@ func TestLateSpectatorStateTooLarge(t *testing.T) {
 		t.Errorf("the spectator allocated %d bytes; the players: %v, %v", cap(sp.s.stBuf), w.nodes[0].err, w.nodes[1].err)
 	}
 }
+
+// Once a late spectator has caught up, a frame allocates nothing, on it
+// or on the players.
+func TestLateSpectatorZeroAllocs(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: badLink, seed: 23, pad: 3000})
+	sp := w.nodes[2]
+	sp.off = true
+	w.run(3 * time.Second)
+	w.wake(sp)
+	w.run(3 * time.Second)
+	w.noErrors(t)
+	if sp.s.stTick < 100 || sp.s.Stats().Catchup == 0 {
+		t.Fatalf("the spectator loaded the state of tick %d, caught up in %v", sp.s.stTick, sp.s.Stats().Catchup)
+	}
+	hashes := sp.s.Stats().Hashes
+	allocs := testing.AllocsPerRun(3000, func() { w.step() })
+	w.noErrors(t)
+	t.Logf("%.3f allocations per frame; the spectator compared %d hashes meanwhile", allocs, sp.s.Stats().Hashes-hashes)
+	if allocs != 0 || sp.s.Stats().Hashes == hashes {
+		t.Errorf("%v allocations per frame, want 0; %d hashes compared", allocs, sp.s.Stats().Hashes-hashes)
+	}
+}
