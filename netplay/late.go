@@ -67,6 +67,7 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 		}
 		s.write(appendChunk(s.out[:0], p.nonce, uint32(p.xTick), i, p.xBuf), p)
 		p.xAt[i] = now
+		s.stats.ChunksSent++
 		sent++
 	}
 }

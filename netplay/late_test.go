@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +37,19 @@ func TestLateSpectator(t *testing.T) {
 		t.Fatalf("the host is at tick %d after 10 s", host.s.Tick())
 	}
 	w.wake(sp)
-	w.run(30 * time.Second)
+	// Step until the end, noting when the state was loaded, how many
+	// confirmed ticks the spectator had then to run, and when it had run
+	// them all but 4 (the present, as far as it knows).
+	var loadedAt, presentAt time.Duration
+	backlog := 0
+	for stop := w.clock.now + 30*time.Second; w.clock.now < stop && w.step(); {
+		if loadedAt == 0 && sp.s.stTick >= 0 && !sp.s.loading {
+			loadedAt, backlog = w.clock.now, sp.s.confirmedTicks()-sp.s.tick
+		}
+		if loadedAt != 0 && presentAt == 0 && sp.s.tick >= sp.s.confirmedTicks()-4 {
+			presentAt = w.clock.now
+		}
+	}
 	for i, n := range w.nodes {
 		if n.err != engine.ErrStopped {
 			t.Fatalf("node %d: %v, want engine.ErrStopped at the end", i, n.err)
@@ -47,8 +60,14 @@ func TestLateSpectator(t *testing.T) {
 	}
 	st, hs := sp.s.Stats(), host.s.Stats()
 	from := sp.s.stTick
-	t.Logf("the spectator loaded the state of tick %d (%d bytes), verified %v after its first hello; %d hashes compared; the host sent %d states",
-		from, st.StateBytes, st.Catchup, st.Hashes, hs.StatesSent)
+	t.Logf("the spectator loaded the state of tick %d (%d bytes in %d chunks sent), ran the %d ticks it had then %v later, and was verified %v after its first hello; %d hashes compared; the host sent %d states",
+		from, st.StateBytes, hs.ChunksSent, backlog, presentAt-loadedAt, st.Catchup, st.Hashes, hs.StatesSent)
+	if n := uint64(chunks(st.StateBytes)); hs.ChunksSent < n || hs.ChunksSent > n+n/4 {
+		t.Errorf("the host sent %d chunks of a state of %d", hs.ChunksSent, n)
+	}
+	if presentAt == 0 || presentAt-loadedAt > 200*time.Millisecond {
+		t.Errorf("the spectator ran the %d ticks it had at the load %v after it (at %v)", backlog, presentAt-loadedAt, loadedAt)
+	}
 	if from < 550 || st.StateBytes != 8*(MaxPeers+2)+pad || st.Hashes == 0 || st.Desyncs != 0 ||
 		st.Catchup <= 0 || st.Catchup > 2*time.Second {
 		t.Errorf("spectator: state of tick %d, %d bytes, %d hashes, %d desyncs, caught up in %v", from, st.StateBytes, st.Hashes, st.Desyncs, st.Catchup)
@@ -108,5 +127,70 @@ func TestLateSpectatorZeroAllocs(t *testing.T) {
 	t.Logf("%.3f allocations per frame; the spectator compared %d hashes meanwhile", allocs, sp.s.Stats().Hashes-hashes)
 	if allocs != 0 || sp.s.Stats().Hashes == hashes {
 		t.Errorf("%v allocations per frame, want 0; %d hashes compared", allocs, sp.s.Stats().Hashes-hashes)
+	}
+}
+
+// A spectator that calls 5 s into a two-player match over a slow lossy
+// link (151 ms each way, 4 % loss) and is sent a 100 kB state (206
+// chunks, several round trips, some resent) loads it, is verified, and
+// runs the players' ticks from it.
+func TestLateSpectatorLargeStateSlowLink(t *testing.T) {
+	const pad = 100_000
+	w := newWorld(t, worldOpts{players: 2, spectators: 1, sim: NetSim{Latency: 151 * time.Millisecond, Loss: 0.04}, seed: 24, pad: pad})
+	sp, host := w.nodes[2], w.nodes[0]
+	sp.off = true
+	w.run(5 * time.Second)
+	w.wake(sp)
+	w.run(5 * time.Second)
+	w.noErrors(t)
+	st, hs := sp.s.Stats(), host.s.Stats()
+	t.Logf("the spectator loaded the state of tick %d (%d bytes in %d chunks sent), and was verified %v after its first hello; %d hashes compared",
+		sp.s.stTick, st.StateBytes, hs.ChunksSent, st.Catchup, st.Hashes)
+	if sp.s.stTick < 250 || st.Hashes < 3 || st.Catchup <= 0 || st.Catchup > 2*time.Second || hs.StatesSent != 1 || hs.ChunksSent < 206 {
+		t.Errorf("spectator: from tick %d, %d hashes, caught up in %v; the host sent %d states, %d chunks", sp.s.stTick, st.Hashes, st.Catchup, hs.StatesSent, hs.ChunksSent)
+	}
+	for k := sp.s.stTick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
+		if sp.g.after[k] != host.g.after[k] {
+			t.Fatalf("tick %d: the spectator's hash %x, the host's %x", k, sp.g.after[k], host.g.after[k])
+		}
+	}
+}
+
+// A spectator with many confirmed ticks to run (one that loaded a state
+// while its host went on) runs catchUpTicks of them a loop tick while
+// more than ringLen/4 wait, then 2 while more than 4 do, then 1.
+func TestSpectatorCatchesUpFast(t *testing.T) {
+	s, _ := fuzzSpectator(t, 1)
+	s.cfg.HashEvery = 0
+	rows := make([]byte, 50*s.players*s.size)
+	s.takeRows(0, 50, rows)
+	tick := tick0(t)
+	var got []uint64
+	for range 17 {
+		if err := s.Update(tick); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s.Tick())
+	}
+	want := []uint64{8, 16, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 47, 48, 49}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("ticks after each loop tick: %v, want %v", got, want)
+	}
+}
+// A spectator takes no row of its host's into a ring slot that holds a
+// tick it has not run yet, however far ahead its host's confirmed rows
+// run.
+func TestSpectatorRingKeepsTicksNotRun(t *testing.T) {
+	s, _ := fuzzSpectator(t, 1)
+	stride := s.players * s.size
+	rows := make([]byte, 64*stride)
+	for start := 0; start < 3*64; start += 64 {
+		for k := range rows {
+			rows[k] = byte(start/64 + 1)
+		}
+		s.takeRows(start, 64, rows)
+	}
+	if s.recv[0] != ringLen || s.row(s.real, 0)[0] != 1 {
+		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.real, 0)[0])
 	}
 }

@@ -177,6 +177,9 @@ type Stats struct {
 	// spectators that called too late to be fed from tick 0 or fell too
 	// far behind (again for one that did not load it in time).
 	StatesSent uint64
+	// ChunksSent counts the slices of those states sent, resent ones
+	// included.
+	ChunksSent uint64
 	// StateBytes is, on a spectator, the size of the last state its host
 	// sent it; Catchup is how long it took from its first hello to the
 	// first state hash compared equal with the host's after loading it:
