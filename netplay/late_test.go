@@ -177,6 +177,7 @@ func TestSpectatorCatchesUpFast(t *testing.T) {
 		t.Errorf("ticks after each loop tick: %v, want %v", got, want)
 	}
 }
+
 // A spectator takes no row of its host's into a ring slot that holds a
 // tick it has not run yet, however far ahead its host's confirmed rows
 // run.
