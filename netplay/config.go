@@ -60,9 +60,11 @@ type Config struct {
 	// calls later, or falls 64 ticks behind, is sent this peer's state at
 	// its last confirmed tick, in acknowledged slices, then the inputs
 	// from that tick on, and runs them fast to the present (see
-	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout,
-	// or is sent 4 states in a row without loading one, is dropped; the
-	// game goes on, and the spectator's seat is free for another call.
+	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout
+	// (past DisconnectWarning, when 64 ticks behind), or is sent 4 states
+	// in a row without loading one, is dropped; the game goes on, and the
+	// spectator's seat is free for another call. A late spectator cannot
+	// record the match (SetTickListener): it stops with an error instead.
 	Spectators []netip.AddrPort
 
 	// Lobby, when set, is the lobby that seats the match's players (see

@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// A late spectator: one that finishes its handshake after the first
-// spectatorJoinBy ticks, when its host no longer keeps the inputs from
-// tick 0, or that falls too far behind them. The host takes its state at
+// A late spectator: one that calls after the first spectatorJoinBy ticks,
+// when its host will no longer keep the inputs from tick 0 for it, or
+// that falls ringLen/2 ticks behind them while it still answers. The host takes its state at
 // its last confirmed tick S (Session.takeState), offers it (kind offer:
 // its tick, length and hash), and sends it in chunks (kind chunk, as a
 // Server does), each again after a round trip until a got (the chunks

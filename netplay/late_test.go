@@ -195,3 +195,22 @@ func TestSpectatorRingKeepsTicksNotRun(t *testing.T) {
 		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.real, 0)[0])
 	}
 }
+
+// A spectator that records the match (a TickListener) and calls late
+// stops, saying why, instead of writing a recording that cannot replay
+// from tick 0; the match goes on.
+func TestLateSpectatorCannotRecord(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 25})
+	sp := w.nodes[2]
+	sp.s.SetTickListener(&tape{states: map[uint64][]byte{}})
+	sp.off = true
+	w.run(3 * time.Second)
+	w.wake(sp)
+	w.run(time.Second)
+	if sp.err == nil || !strings.Contains(sp.err.Error(), "cannot record it") {
+		t.Fatalf("the recording spectator: %v, want an error saying it cannot record", sp.err)
+	}
+	if w.nodes[0].err != nil || w.nodes[1].err != nil {
+		t.Errorf("the players: %v, %v", w.nodes[0].err, w.nodes[1].err)
+	}
+}
