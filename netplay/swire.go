@@ -32,7 +32,8 @@ package netplay
 //	                 sends first, so a joiner is verified at once
 //	44 zero          4 bytes
 //
-//	chunk (20 bytes + data; a slice of a state; token: the client's nonce):
+//	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
+//	or a late spectator's, from its peer-to-peer host: see wire.go's offer):
 //	8  state u32     the state's tick
 //	12 index u32     the slice's index: it holds bytes index·chunkData on
 //	16 length u32    the state's length
