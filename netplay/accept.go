@@ -25,7 +25,7 @@ import "net/netip"
 // with a *SeatError saying why; one calling after the first ticks of the
 // match is seated and sent the host's state (see Config.Spectators). A
 // seat is free again when its spectator says goodbye, is dropped (silent,
-// or never loading the states sent to it), or never finishes the
+// or never running on from the states sent to it), or never finishes the
 // handshake within
 // Config.DisconnectTimeout, so forged hellos hold seats for that long
 // at most. Still, the

@@ -62,7 +62,7 @@ type Config struct {
 	// from that tick on, and runs them fast to the present (see
 	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout
 	// (past DisconnectWarning, when 64 ticks behind), or is sent 4 states
-	// in a row without loading one, is dropped; the game goes on, and the
+	// in a row without running on from one, is dropped; the game goes on, and the
 	// spectator's seat is free for another call. A late spectator cannot
 	// record the match (SetTickListener): it stops with an error instead.
 	Spectators []netip.AddrPort

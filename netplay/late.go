@@ -20,7 +20,9 @@ import (
 // fast (catchUpTicks a loop tick) to the present and compares the next
 // checkpoint's hash with the host's. A spectator whose acks fall
 // ringLen/2 ticks behind the host is sent a newer state, up to
-// maxStateTries in a row; then it is dropped. Chunks and offers go only
+// maxStateTries in a row (until it acknowledges inputs more than ringLen
+// ticks past one, which it can only do once it ran on from it); then it
+// is dropped. Chunks and offers go only
 // to a spectator that finished the handshake.
 
 // Late spectator limits.
@@ -29,7 +31,7 @@ const (
 	// its host runs per loop tick.
 	catchUpTicks = 8
 	// maxStateTries is how many states a host sends a spectator in a row
-	// without it loading one before dropping it.
+	// without it running on from one before dropping it.
 	maxStateTries = 4
 	// maxChunksPerSend bounds the chunks one send sends a spectator, and
 	// chunkWindow how far past the first one it lacks.
@@ -123,7 +125,7 @@ func (s *Session) onState(p *peer, now time.Duration) {
 		}
 		p.xMask = pk.mask
 		if p.xHave >= len(p.xAt) {
-			p.xDone, p.xTries = true, 0
+			p.xDone = true
 		}
 	case pk.kind == kindOffer && p.kind == peerHost:
 		p.lastRecv = now

@@ -214,3 +214,70 @@ func TestLateSpectatorCannotRecord(t *testing.T) {
 		t.Errorf("the players: %v, %v", w.nodes[0].err, w.nodes[1].err)
 	}
 }
+
+// A spectator seated at the start whose loop stops running ticks for 4 s
+// (it still answers: its frames poll and send) falls too far behind for
+// the inputs its host keeps: instead of dropping it, the host sends it a
+// newer state, and once its ticks run again it catches up and matches the
+// host from there.
+func TestStalledSpectatorIsSentAState(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond, Loss: 0.02}, seed: 26})
+	sp, host := w.nodes[2], w.nodes[0]
+	w.run(3 * time.Second)
+	hashes := sp.s.Stats().Hashes
+	if sp.s.stTick >= 0 || hashes == 0 {
+		t.Fatalf("the spectator: state of tick %d loaded, %d hashes compared", sp.s.stTick, hashes)
+	}
+	stalled := sp.s.Tick()
+	sp.skew = -1 // its frames run no tick
+	w.run(4 * time.Second)
+	sp.skew = 0
+	w.run(3 * time.Second)
+	w.noErrors(t)
+	hs, st := host.s.Stats(), sp.s.Stats()
+	t.Logf("the spectator stalled at tick %d, loaded the state of tick %d, and is at tick %d (the host at %d); %d hashes compared since",
+		stalled, sp.s.stTick, sp.s.Tick(), host.s.Tick(), st.Hashes-hashes)
+	if hs.StatesSent != 1 || hs.SpectatorsDropped != 0 || sp.s.stTick <= int(stalled)+ringLen || st.Hashes-hashes < 2 || sp.s.Tick()+30 < host.s.Tick() {
+		t.Errorf("host: %d states sent, %d spectators dropped; the spectator from tick %d, %d hashes compared since, at tick %d",
+			hs.StatesSent, hs.SpectatorsDropped, sp.s.stTick, st.Hashes-hashes, sp.s.Tick())
+	}
+	for k := sp.s.stTick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
+		if sp.g.after[k] != host.g.after[k] {
+			t.Fatalf("tick %d: the spectator's hash %x, the host's %x", k, sp.g.after[k], host.g.after[k])
+		}
+	}
+}
+
+// A spectator that answers but never runs a tick again is sent
+// maxStateTries states, then dropped; the match goes on.
+func TestFrozenSpectatorIsDropped(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 27})
+	sp, host := w.nodes[2], w.nodes[0]
+	w.run(2 * time.Second)
+	sp.skew = -1 // its frames run no tick
+	w.run(20 * time.Second)
+	hs := host.s.Stats()
+	t.Logf("host: %d states sent, %d spectators dropped; the spectator: %v", hs.StatesSent, hs.SpectatorsDropped, sp.err)
+	if hs.StatesSent != maxStateTries || hs.SpectatorsDropped != 1 || host.err != nil || w.nodes[1].err != nil || host.s.Tick() < 1200 {
+		t.Errorf("host: %d states sent, %d spectators dropped, at tick %d; the players: %v, %v", hs.StatesSent, hs.SpectatorsDropped, host.s.Tick(), host.err, w.nodes[1].err)
+	}
+}
+
+// A spectator that stalls again and again, but runs on from each state
+// in between, is sent a state each time and never dropped: only states
+// in a row without running on count towards maxStateTries.
+func TestSpectatorStalledOftenStaysSeated(t *testing.T) {
+	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 28})
+	sp, host := w.nodes[2], w.nodes[0]
+	w.run(2 * time.Second)
+	for range maxStateTries + 1 {
+		sp.skew = -1
+		w.run(4 * time.Second)
+		sp.skew = 0
+		w.run(3 * time.Second)
+	}
+	w.noErrors(t)
+	if hs := host.s.Stats(); hs.StatesSent != maxStateTries+1 || hs.SpectatorsDropped != 0 || sp.s.Tick()+30 < host.s.Tick() {
+		t.Errorf("host: %d states sent, %d spectators dropped; the spectator at tick %d, the host at %d", hs.StatesSent, hs.SpectatorsDropped, sp.s.Tick(), host.s.Tick())
+	}
+}

@@ -80,7 +80,7 @@ type peer struct {
 	xMask  uint64          // of the next 64, those it has
 	xSeen  bool            // a got named xTick: the offer arrived
 	xDone  bool            // every chunk arrived
-	xTries int             // states begun since it last loaded one
+	xTries int             // states begun since it last ran on from one
 	xOffer time.Duration   // when the offer was last sent
 }
 
@@ -533,8 +533,10 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
 		}
 	case p.kind == peerSpectator:
+		if p.synced { // not the byes of one dropped already
+			s.stats.SpectatorsDropped++
+		}
 		s.freeSeat(p)
-		s.stats.SpectatorsDropped++
 	case pk.reason == byeGone && p.kind == peerPlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
 		// The sender stopped because another player vanished: so does
 		// this peer, naming the same player, whose silence it may not
@@ -575,10 +577,13 @@ func (s *Session) watch(now time.Duration) {
 			s.stats.SpectatorsDropped++
 			continue
 		}
+		if p.kind == peerSpectator && p.xOn && p.ack > p.xTick+ringLen {
+			p.xTries = 0 // it ran on from its state: it acknowledges rows past its ring
+		}
 		if p.kind == peerSpectator && (!p.late || p.xOn) && p.ack < s.tick-ringLen/2 {
 			// Too far behind for the inputs we keep. One still there
-			// starts again from a newer state, unless it never loads
-			// one; one gone quiet is dropped, and costs no state.
+			// starts again from a newer state, unless it never runs on
+			// from one; one gone quiet is dropped, and costs no state.
 			if p.interrupted || p.xTries >= maxStateTries {
 				s.freeSeat(p)
 				s.stats.SpectatorsDropped++

@@ -170,8 +170,8 @@ type Stats struct {
 	Interrupted   int
 	Interruptions uint64
 	// SpectatorsDropped counts spectators dropped for going silent or
-	// never loading the states sent to them, or that left; their seats
-	// are free again.
+	// never running on from the states sent to them, or that left; their
+	// seats are free again.
 	SpectatorsDropped uint64
 	// StatesSent counts, on a host, the states it began to send to
 	// spectators that called too late to be fed from tick 0 or fell too
