@@ -155,7 +155,7 @@ type Stats struct {
 	// input has not arrived for, in lockstep).
 	Stalls uint64
 	// Waiting counts loop ticks before every player answered the
-	// handshake.
+	// handshake, and a late spectator's while its host's state comes.
 	Waiting uint64
 	// Hashes counts the desync checks passed: state hashes compared equal
 	// with a player's (the host's, for a spectator), every HashEvery ticks

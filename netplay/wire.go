@@ -32,11 +32,11 @@ import (
 //	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
 //	                 4 input size, 5 params, 6 simulation, 7 player,
 //	                 8 spectator seats (all taken; ours: how many, 0
-//	                 when none are offered), 9 too late to watch (ours:
-//	                 the host's tick, theirs: the last tick to join at;
-//	                 a Server's only, since a peer-to-peer host sends a
-//	                 late spectator its state), 10 table (every player's
-//	                 seat is taken; ours: the players)
+//	                 when none are offered), 9 too late (a Server's
+//	                 whose match is over; ours and theirs: its tick. A
+//	                 peer-to-peer host sends it no more: it sends a late
+//	                 spectator its state), 10 table (every player's seat
+//	                 is taken; ours: the players)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
