@@ -7,23 +7,23 @@ import (
 
 // A late spectator: one that calls after the first spectatorJoinBy ticks,
 // when its host will no longer keep the inputs from tick 0 for it, or
-// that falls ringLen/2 ticks behind them while it still answers. The host takes its state at
-// its last confirmed tick S (Session.takeState), offers it (kind offer:
-// its tick, length and hash), and sends it in chunks (kind chunk, as a
-// Server does), each again after a round trip until a got (the chunks
-// received in order, and a 64-bit mask of the next ones) says it arrived.
-// Meanwhile it feeds the spectator the confirmed inputs from S on, as it
-// feeds any spectator: the spectator keeps ringLen ticks of them, so its
-// acks, which pin the host's rows, move on while the state comes. The
-// spectator checks the state's size against Config.MaxState before it
-// allocates, its hash before it loads it, then runs the confirmed ticks
-// fast (catchUpTicks a loop tick) to the present and compares the next
-// checkpoint's hash with the host's. A spectator whose acks fall
-// ringLen/2 ticks behind the host is sent a newer state, up to
-// maxStateTries in a row (until it acknowledges inputs more than ringLen
-// ticks past one, which it can only do once it ran on from it); then it
-// is dropped. Chunks and offers go only
-// to a spectator that finished the handshake.
+// that falls ringLen/2 ticks behind them while it still answers. The host
+// takes its state at its last confirmed tick S (Session.takeState),
+// offers it (kind offer: its tick, length and hash), and sends it in
+// chunks (kind chunk, as a Server does), each again after a round trip
+// until a got (the chunks received in order, and a 64-bit mask of the
+// next ones) says it arrived. Meanwhile it feeds the spectator the
+// confirmed inputs from S on, as it feeds any spectator: the spectator
+// keeps ringLen ticks of them, so its acks, which pin the host's rows,
+// move on while the state comes. The spectator checks the state's size
+// against Config.MaxState before it allocates, its hash before it loads
+// it, then runs the confirmed ticks fast (catchUpTicks a loop tick) to
+// the present and compares the next checkpoint's hash with the host's.
+// A spectator whose acks fall ringLen/2 ticks behind the host is sent a
+// newer state, up to maxStateTries in a row (until it acknowledges
+// inputs more than ringLen ticks past one, which it can only do once it
+// ran on from it); then it is dropped. Offers and chunks go only to a
+// spectator that finished the handshake.
 
 // Late spectator limits.
 const (
