@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -279,5 +280,40 @@ func TestSpectatorStalledOftenStaysSeated(t *testing.T) {
 	w.noErrors(t)
 	if hs := host.s.Stats(); hs.StatesSent != maxStateTries+1 || hs.SpectatorsDropped != 0 || sp.s.Tick()+30 < host.s.Tick() {
 		t.Errorf("host: %d states sent, %d spectators dropped; the spectator at tick %d, the host at %d", hs.StatesSent, hs.SpectatorsDropped, sp.s.Tick(), host.s.Tick())
+	}
+}
+
+// A forged late spectator hello (the right fingerprint, from an address
+// that never answers) takes a seat, and gets hellos no larger than its
+// own until the seat is freed: never an offer or a chunk of the host's
+// state, which go only to a spectator that finished the handshake.
+func TestForgedLateSpectatorGetsNoState(t *testing.T) {
+	r := newSeatRig(t, 1)
+	r.join()
+	r.run(300)
+	fake := r.net.Listen(netip.MustParseAddrPort("192.0.2.7:9"))
+	hello := forgedHello(700, spectatorIndex, nil)
+	fake.WriteTo(hello, seatHost)
+	r.run(60 * 3)
+	var buf [MaxPacket]byte
+	n, kinds := 0, map[uint8]int{}
+	for {
+		m, _, ok := fake.ReadFrom(buf[:])
+		if !ok {
+			break
+		}
+		n++
+		kinds[buf[3]]++
+		if m > len(hello) {
+			t.Errorf("a %d-byte answer (kind %d) to a %d-byte hello", m, buf[3], len(hello))
+		}
+	}
+	st := r.peers[0].s.Stats()
+	t.Logf("the forged spectator got %d datagrams (by kind: %v); the host sent %d states", n, kinds, st.StatesSent)
+	if n == 0 || kinds[kindHello] != n || st.StatesSent != 0 || st.ChunksSent != 0 {
+		t.Errorf("the forged spectator got %v; the host sent %d states, %d chunks", kinds, st.StatesSent, st.ChunksSent)
+	}
+	if c := r.host.Caller(SpectatorSeat(0)); c != SpectatorSeat(0) {
+		t.Errorf("the seat is still held by %v", c)
 	}
 }
