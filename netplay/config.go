@@ -62,9 +62,10 @@ type Config struct {
 	// from that tick on, and runs them fast to the present (see
 	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout
 	// (past DisconnectWarning, when 64 ticks behind), or is sent 4 states
-	// in a row without running on from one, is dropped; the game goes on, and the
-	// spectator's seat is free for another call. A late spectator cannot
-	// record the match (SetTickListener): it stops with an error instead.
+	// in a row without running on from one, is dropped; the game goes on,
+	// and the spectator's seat is free for another call. A late spectator
+	// cannot record the match (SetTickListener): it stops with an error
+	// instead.
 	Spectators []netip.AddrPort
 
 	// Lobby, when set, is the lobby that seats the match's players (see
