@@ -53,9 +53,11 @@ type NetFlags struct {
 }
 
 // HostSpectators is how many spectators a -host takes. A -spectate that
-// finds them all taken, or calls after the match's first 64 ticks, is
-// refused and stops, saying why (netplay.SeatError); a seat is free again
-// once its spectator leaves or is dropped.
+// finds them all taken is refused and stops, saying why
+// (netplay.SeatError); one that calls after the match's first 64 ticks is
+// sent the host's state and catches up (with -record, it stops instead:
+// its file could not replay from tick 0). A seat is free again once its
+// spectator leaves or is dropped.
 const HostSpectators = 4
 
 // ServerSpectators is how many spectators a -server takes.

@@ -21,11 +21,12 @@ import "net/netip"
 // player is the one awaited: garbage shaped like a hello takes none. A
 // caller with another fingerprint is refused, naming the difference, and
 // the session goes on waiting (Stats.Refused counts them). A spectator
-// that finds every seat taken (or none offered) is refused, and so is one
-// calling after the first ticks of the match, when it could no longer be
-// fed from tick 0: each stops with a *SeatError saying why. A seat is
-// free again when its spectator says goodbye, is dropped (silent, or too
-// far behind), or never finishes the handshake within
+// that finds every seat taken (or none offered) is refused, and stops
+// with a *SeatError saying why; one calling after the first ticks of the
+// match is seated and sent the host's state (see Config.Spectators). A
+// seat is free again when its spectator says goodbye, is dropped (silent,
+// or never running on from the states sent to it), or never finishes the
+// handshake within
 // Config.DisconnectTimeout, so forged hellos hold seats for that long
 // at most. Still, the
 // first well-formed hello wins: someone who knows the game's fingerprint

@@ -55,11 +55,17 @@ type Config struct {
 	// Addrs[Local] is not used. It has Players entries.
 	Addrs []netip.AddrPort
 	// Spectators are the addresses of spectators this peer feeds with
-	// confirmed inputs: at most MaxSpectators. A spectator that falls 64
-	// ticks behind or goes silent past DisconnectTimeout is dropped; one
-	// that calls after tick 64 is refused (its Update returns a
-	// *SeatError); the game goes on, and the spectator's seat is free for
-	// another call.
+	// confirmed inputs: at most MaxSpectators. A spectator that calls in
+	// the match's first 64 ticks is fed every input from tick 0; one that
+	// calls later, or falls 64 ticks behind, is sent this peer's state at
+	// its last confirmed tick, in acknowledged slices, then the inputs
+	// from that tick on, and runs them fast to the present (see
+	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout
+	// (past DisconnectWarning, when 64 ticks behind), or is sent 4 states
+	// in a row without running on from one, is dropped; the game goes on,
+	// and the spectator's seat is free for another call. A late spectator
+	// cannot record the match (SetTickListener): it stops with an error
+	// instead.
 	Spectators []netip.AddrPort
 
 	// Lobby, when set, is the lobby that seats the match's players (see
@@ -76,6 +82,10 @@ type Config struct {
 	Spectate bool
 	// Host is the player that feeds a spectator.
 	Host netip.AddrPort
+	// MaxState is the largest state, in bytes, a spectator accepts from
+	// its host when it joins late; a larger one stops it with an error
+	// before anything is allocated for it. Zero means DefaultMaxState.
+	MaxState int
 
 	// InputSize is the size of the game's per-tick input value in bytes,
 	// 1 to engine.MaxInputSize, the same on every peer. It must be set.
@@ -190,6 +200,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("netplay: Config.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
 	case c.HandshakeTimeout < 0:
 		return c, fmt.Errorf("netplay: Config.HandshakeTimeout = %v: must be positive (or zero for %v)", c.HandshakeTimeout, DefaultHandshakeTimeout)
+	case c.MaxState < 0:
+		return c, fmt.Errorf("netplay: Config.MaxState = %d: must be positive (or zero for %d)", c.MaxState, DefaultMaxState)
 	case c.TPS < 0 || c.TPS > engine.MaxTPS:
 		return c, fmt.Errorf("netplay: Config.TPS = %d: want 1 to %d (or zero for %d)", c.TPS, engine.MaxTPS, engine.DefaultTPS)
 	}
@@ -231,6 +243,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.HashEvery == 0 {
 		c.HashEvery = c.TPS
+	}
+	if c.MaxState == 0 {
+		c.MaxState = DefaultMaxState
 	}
 	return c, nil
 }

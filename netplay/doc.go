@@ -29,10 +29,13 @@
 //
 //   - Sessions of 2 to 4 players, and spectators: a player feeds them the
 //     confirmed inputs of every player; they never predict. A spectator
-//     the host cannot seat (seats taken or none offered, or the match
-//     past its first 64 ticks) is refused and stops with a *SeatError
-//     saying why; a seat is freed when its spectator leaves, is dropped,
-//     or never finishes the handshake.
+//     that calls after the match's first 64 ticks (or falls that far
+//     behind) is first sent the host's state at a confirmed tick, in
+//     acknowledged slices, and runs the ticks since fast to the present
+//     (Stats.Catchup). A spectator the host cannot seat (seats taken or
+//     none offered) is refused and stops with a *SeatError saying why; a
+//     seat is freed when its spectator leaves, is dropped, or never
+//     finishes the handshake.
 //   - Seating (Lobby): a host that knows its player count waits for
 //     callers that know only its address; each takes the next free seat
 //     as it calls, and once all are seated the host sends everyone the

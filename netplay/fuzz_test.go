@@ -24,6 +24,24 @@ func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 	return s, net.Listen(addr(1)), clk
 }
 
+// fuzzSpectator returns a spectator's session whose handshake with its
+// host, player 1 (at addr(1)), is done, with nonce (fuzzSession's, which
+// the seeds carry), and the MemConn at the host's address.
+func fuzzSpectator(tb testing.TB, nonce uint32) (*Session, *MemConn) {
+	net := NewMemNet()
+	clk := &fakeClock{now: time.Second}
+	s, err := NewSession(Config{Players: 2, Spectate: true, Host: addr(1), InputSize: 2, Params: "test", Sim: 0xb1,
+		Clock: clk, Seed: 2, HashEvery: 1, MaxState: 1 << 16}, &testGame{players: 2}, net.Listen(addr(2)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s.nonce = nonce
+	p := &s.peers[0]
+	p.nonce, p.knowsMe, p.synced, p.lastRecv = 99, true, true, clk.now
+	s.started = true
+	return s, net.Listen(addr(1))
+}
+
 // fuzzSeeds are one well-formed datagram of each kind and some near misses.
 func fuzzSeeds(tb testing.TB) [][]byte {
 	s, _, _ := fuzzSession(tb)
@@ -40,7 +58,16 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	p.roster[1], p.roster[2] = addr(1), netip.MustParseAddrPort("[2001:db8::1]:7000")
 	roster := p.appendSeat(nil)
 	p.hflags, p.seated, p.roster = 0, 2, [MaxPeers]netip.AddrPort{}
+	state := make([]byte, chunkData+7)
+	for i := range state {
+		state[i] = byte(i * 7)
+	}
 	return [][]byte{
+		appendOffer(nil, s.nonce, 600, len(state), fnv64(state)),
+		appendGot(nil, s.nonce, 600, 1, 0b101),
+		appendChunk(nil, s.nonce, 600, 0, state),
+		appendChunk(nil, s.nonce, 600, 1, state),
+		appendChunk(nil, s.nonce, 600, 0, nil),
 		sit,
 		roster,
 		p.appendSeat(nil),
@@ -61,13 +88,16 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 // FuzzDecode feeds the decoder arbitrary datagrams. What it accepts must
 // encode back to the same bytes (no field is read loosely) with its
 // inputs' length matching its counts; and a session that receives the
-// datagram from a peer must count it once, as handled or as dropped,
-// without panicking, and run a tick after it.
+// datagram from a peer (a player's from a player, a spectator's from its
+// host) must count it once, as handled or as dropped, without panicking,
+// take no more than Config.MaxState for a state, and run a tick after it.
 func FuzzDecode(f *testing.F) {
 	for _, b := range fuzzSeeds(f) {
 		f.Add(b)
 	}
 	tick := tick0(f)
+	s0, _, _ := fuzzSession(f)
+	nonce := s0.nonce
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var p packet
 		if err := p.decode(b); err == nil {
@@ -77,7 +107,7 @@ func FuzzDecode(f *testing.F) {
 			if p.kind == kindInput && len(p.inputs) != int(p.count)*int(p.per)*int(p.size) {
 				t.Fatalf("%d bytes of inputs for %d×%d×%d", len(p.inputs), p.count, p.per, p.size)
 			}
-		} else if len(b) >= headerLen && len(b) <= MaxPacket && b[0] == 'f' && b[1] == 'x' && err == errShort && b[3] != kindInput {
+		} else if len(b) >= headerLen && len(b) <= MaxPacket && b[0] == 'f' && b[1] == 'x' && err == errShort && b[3] != kindInput && b[3] != kindChunk {
 			t.Fatalf("a %d-byte datagram of kind %d: %v", len(b), b[3], err)
 		}
 		s, peer, _ := fuzzSession(t)
@@ -91,6 +121,14 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("one datagram counted %d times as dropped", st.PacketsBad+st.PacketsStale+st.PacketsUnknown)
 		}
 		s.Update(tick)
+		// A spectator, which takes a host's offers and chunks.
+		sp, host := fuzzSpectator(t, nonce)
+		host.WriteTo(b, addr(2))
+		sp.Update(tick)
+		if st := sp.Stats(); st.PacketsBad+st.PacketsStale+st.PacketsUnknown > 1 || cap(sp.stBuf) > sp.cfg.MaxState {
+			t.Fatalf("spectator: one datagram counted %d times as dropped; %d bytes taken for a state", st.PacketsBad+st.PacketsStale+st.PacketsUnknown, cap(sp.stBuf))
+		}
+		sp.Update(tick)
 	})
 }
 

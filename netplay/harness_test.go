@@ -36,6 +36,7 @@ type testGame struct {
 	reruns    int
 	updates   int
 	stopAt    int // a game error on tick stopAt (0: never)
+	pad       int // bytes the saved state carries beyond its fields, a function of them
 }
 
 // inputOf is player p's input at tick n: 0, 1 or 2, held for 1 to 8 ticks.
@@ -88,11 +89,15 @@ func (g *testGame) Save(dst []byte) []byte {
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(p))
 	}
 	dst = binary.LittleEndian.AppendUint64(dst, g.h)
-	return binary.LittleEndian.AppendUint64(dst, g.n)
+	dst = binary.LittleEndian.AppendUint64(dst, g.n)
+	for i := range g.pad {
+		dst = append(dst, byte(g.h>>(i%8*8))^byte(i))
+	}
+	return dst
 }
 
 func (g *testGame) Load(src []byte) error {
-	if len(src) != 8*(MaxPeers+2) {
+	if len(src) != 8*(MaxPeers+2)+g.pad {
 		return fmt.Errorf("test game: %d bytes", len(src))
 	}
 	for i := range g.pos {
@@ -141,6 +146,7 @@ type worldOpts struct {
 	tweak      func(i int, c *Config) // change node i's config
 	jitter     bool                   // frame intervals of 15 to 18.3 ms instead of 16.67
 	noScaler   bool                   // the sessions may not slow the timesteps
+	pad        int                    // testGame.pad
 }
 
 func newWorld(tb testing.TB, o worldOpts) *world {
@@ -170,7 +176,7 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		if o.tweak != nil {
 			o.tweak(i, &c)
 		}
-		n := &node{g: &testGame{player: i, players: o.players}, conn: w.net.Listen(addr(i))}
+		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}, conn: w.net.Listen(addr(i))}
 		n.sim = NewSimTransport(n.conn, o.sim, w.clock, o.seed*1000+uint64(i))
 		s, err := NewSession(c, n.g, n.sim)
 		if err != nil {

@@ -68,6 +68,20 @@ type peer struct {
 	finalDone   bool        // final was compared with ours
 	compared    uint64      // their hashes compared equal with ours
 	interrupted bool        // silent past DisconnectWarning
+
+	// A spectator fed from a state (late.go).
+	late   bool            // it called too late to be fed from tick 0, or fell too far behind
+	xOn    bool            // xTick's state is taken and being sent
+	xTick  int             // the state's tick: the state before it
+	xHash  uint64          // its FNV-1a
+	xBuf   []byte          // the state
+	xAt    []time.Duration // per chunk: when it was last sent, -1 never
+	xHave  int             // the chunks it has, in order
+	xMask  uint64          // of the next 64, those it has
+	xSeen  bool            // a got named xTick: the offer arrived
+	xDone  bool            // every chunk arrived
+	xTries int             // states begun since it last ran on from one
+	xOffer time.Duration   // when the offer was last sent
 }
 
 // hashAt returns their hash of the state before tick c, if they sent it.
@@ -167,6 +181,12 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 			return
 		}
 		s.onBye(p, now)
+	case kindOffer, kindChunk, kindGot:
+		if pk.token != s.nonce || !p.synced {
+			s.stats.PacketsStale++
+			return
+		}
+		s.onState(p, now)
 	}
 }
 
@@ -215,25 +235,23 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 }
 
 // onSpectatorHello answers the hello of a spectator not yet seated for
-// good (its handshake is not done): one that cannot be fed, another
-// game's, or one that joins too late to be fed from tick 0, is refused,
-// naming why, and its seat freed; the match goes on either way.
+// good (its handshake is not done): one that cannot be fed, or another
+// game's, is refused, naming why, and its seat freed; the match goes on
+// either way. One that calls after the first spectatorJoinBy ticks will
+// be sent a state to start from once its handshake is done (late.go).
 func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
 	pk := &s.pk
 	field, ours, theirs := s.differs(pk)
-	switch {
-	case field != 0:
-	case pk.player != spectatorIndex:
+	if field == 0 && pk.player != spectatorIndex {
 		field, ours, theirs = fieldPlayer, spectatorIndex, uint64(pk.player)
-	case s.tick > spectatorJoinBy:
-		// The host keeps the inputs a spectator needs from tick 0 for
-		// the first spectatorJoinBy ticks; watch would drop it at once.
-		field, ours, theirs = fieldLate, uint64(s.tick), spectatorJoinBy
 	}
 	if field != 0 {
 		s.refuseCaller(p.addr, n, field, ours, theirs)
 		s.freeSeat(p)
 		return
+	}
+	if s.tick > spectatorJoinBy {
+		p.late = true
 	}
 	s.greet(p, now, n)
 }
@@ -256,17 +274,19 @@ func (s *Session) greet(p *peer, now time.Duration, n int) {
 	}
 }
 
-// spectatorJoinBy is the last tick a spectator may join at: it needs every
-// input from tick 0, and a host keeps them half its ring ahead.
+// spectatorJoinBy is the last tick a spectator may call at to be fed
+// every input from tick 0 (a host keeps them half its ring ahead); a
+// later one is sent a state.
 const spectatorJoinBy = ringLen / 2
 
 // freeSeat makes spectator p's seat free again for a new caller: on an
-// Accept transport, the seat; the peer as before anyone called.
+// Accept transport, the seat; the peer as before anyone called (its state
+// buffers kept, for the next).
 func (s *Session) freeSeat(p *peer) {
 	if s.acc != nil {
 		s.acc.release(p.addr)
 	}
-	*p = peer{addr: p.addr, kind: peerSpectator, player: -1}
+	*p = peer{addr: p.addr, kind: peerSpectator, player: -1, xBuf: p.xBuf[:0], xAt: p.xAt[:0]}
 }
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a
@@ -455,8 +475,8 @@ func (s *Session) takeRows(start, count int, data []byte) {
 	r := s.recv[0]
 	for k := range count {
 		f := start + k
-		if f < r || f >= r+ringLen/2 || s.rowTick[f%ringLen] == f {
-			continue
+		if f < r || f >= r+ringLen/2 || f >= s.tick+ringLen || s.rowTick[f%ringLen] == f {
+			continue // old, too far ahead, or its slot holds a tick not yet run
 		}
 		copy(s.row(s.real, f), data[k*stride:(k+1)*stride])
 		s.rowTick[f%ringLen] = f
@@ -518,8 +538,10 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
 		}
 	case p.kind == peerSpectator:
+		if p.synced { // not the byes of one dropped already
+			s.stats.SpectatorsDropped++
+		}
 		s.freeSeat(p)
-		s.stats.SpectatorsDropped++
 	case pk.reason == byeGone && p.kind == peerPlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
 		// The sender stopped because another player vanished: so does
 		// this peer, naming the same player, whose silence it may not
@@ -555,10 +577,24 @@ func (s *Session) watch(now time.Duration) {
 		if p.interrupted && !was {
 			s.stats.Interruptions++
 		}
-		if p.kind == peerSpectator && (silence > s.cfg.DisconnectTimeout || p.ack < s.tick-ringLen/2) {
+		if p.kind == peerSpectator && silence > s.cfg.DisconnectTimeout {
 			s.freeSeat(p)
 			s.stats.SpectatorsDropped++
 			continue
+		}
+		if p.kind == peerSpectator && p.xOn && p.ack > p.xTick+ringLen {
+			p.xTries = 0 // it ran on from its state: it acknowledges rows past its ring
+		}
+		if p.kind == peerSpectator && (!p.late || p.xOn) && p.ack < s.tick-ringLen/2 {
+			// Too far behind for the inputs we keep. One still there
+			// starts again from a newer state, unless it never runs on
+			// from one; one gone quiet is dropped, and costs no state.
+			if p.interrupted || p.xTries >= maxStateTries {
+				s.freeSeat(p)
+				s.stats.SpectatorsDropped++
+				continue
+			}
+			p.late, p.xOn = true, false
 		}
 		if silence > s.cfg.DisconnectTimeout {
 			s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence})
@@ -617,6 +653,11 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		if p.nonce == 0 {
 			continue
 		}
+		if p.late {
+			s.sendState(p, now)
+		} else if p.kind == peerHost && (s.gotDue || s.loading && !keepAlive) {
+			s.sendGot(p)
+		}
 		start, end, ack := s.sendRange(p)
 		due := now-p.lastSend >= keepAliveEvery
 		if keepAlive && !due || !keepAlive && !due && start >= end && p.ackSent && p.sentAck == ack {
@@ -641,6 +682,9 @@ func (s *Session) sendRange(p *peer) (start, end, ack int) {
 	case peerPlayer:
 		return p.ack, s.recv[s.local], s.recv[p.player]
 	case peerSpectator:
+		if p.late && !p.xOn {
+			return p.ack, p.ack, 0 // its state is not taken yet: no rows
+		}
 		return p.ack, s.confirmedTicks(), 0
 	default:
 		return 0, 0, s.confirmedTicks()

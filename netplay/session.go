@@ -113,6 +113,17 @@ type Session struct {
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
 	lobby      *Lobby          // Config.Lobby until it is done, then nil
 	stats      Stats
+
+	// A late spectator's state from its host (late.go).
+	stTick  int    // the state's tick, -1 before an offer
+	stLen   int    // its length
+	stHash  uint64 // its FNV-1a hash
+	stBuf   []byte // its bytes as they arrive
+	stGot   []bool // the chunks arrived
+	stHave  int    // the chunks arrived in order
+	loading bool   // the state is coming: no tick runs
+	gotDue  bool   // a got is due: a chunk or offer of a loaded state came
+	loaded  bool   // a state was loaded, and no hash compared since
 }
 
 // tickHash is the hash of a confirmed state: the state before tick.
@@ -131,7 +142,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{cfg: c, game: game, tr: tr, clock: c.Clock, players: c.Players, size: c.InputSize,
-		local: c.Local, firstWrong: noTick, scale: 1}
+		local: c.Local, firstWrong: noTick, scale: 1, stTick: -1}
 	var ok bool
 	if s.saver, ok = game.(engine.Saver); !ok {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
@@ -327,6 +338,12 @@ func (s *Session) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.stopped(now)
 	}
+	if s.loading {
+		s.stats.Waiting++
+		s.send(now, false)
+		s.fillStats(now)
+		return nil
+	}
 	if !s.started {
 		s.started = s.allSynced()
 		if !s.started {
@@ -388,7 +405,9 @@ func (s *Session) step(t engine.Tick) error {
 		return err
 	}
 	n := 1
-	if s.local < 0 && s.confirmedTicks()-s.tick > 4 {
+	if behind := s.confirmedTicks() - s.tick; s.local < 0 && behind > ringLen/4 {
+		n = catchUpTicks // a spectator far behind: one that joined late
+	} else if s.local < 0 && behind > 4 {
 		n = 2 // a spectator behind its host catches up
 	}
 	for i := range n {
@@ -512,7 +531,7 @@ func (s *Session) floor() int {
 	f := s.confirmedTicks() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && p.kind != peerHost {
+		if p.synced && p.kind != peerHost && (!p.late || p.xOn) {
 			f = min(f, p.ack)
 		}
 	}
@@ -689,6 +708,10 @@ func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
 		p.compared++
+		if s.loaded {
+			s.loaded = false
+			s.stats.Catchup = s.clock.Now() - s.callStart
+		}
 		return
 	}
 	s.stats.Desyncs++

@@ -374,6 +374,11 @@ func TestSpectator(t *testing.T) {
 	if w.nodes[0].s.Stats().SpectatorsDropped != 0 {
 		t.Error("spectator dropped")
 	}
+	// Seated at the start, it was fed every input from tick 0: no state.
+	if hs := w.nodes[0].s.Stats(); hs.StatesSent != 0 || st.StateBytes != 0 || st.Catchup != 0 || sp.g.updates != int(st.Tick) {
+		t.Errorf("a spectator from the start: %d states sent, %d bytes loaded, catch-up %v, %d updates for %d ticks",
+			hs.StatesSent, st.StateBytes, st.Catchup, sp.g.updates, st.Tick)
+	}
 }
 
 // A game whose peers simulate differently is caught by the hash exchange:

@@ -172,7 +172,7 @@ type Stats struct {
 	// input has not arrived for, in lockstep).
 	Stalls uint64
 	// Waiting counts loop ticks before every player answered the
-	// handshake.
+	// handshake, and a late spectator's while its host's state comes.
 	Waiting uint64
 	// Hashes counts the desync checks passed: state hashes compared equal
 	// with a player's (the host's, for a spectator), every HashEvery ticks
@@ -186,9 +186,23 @@ type Stats struct {
 	// went silent that long.
 	Interrupted   int
 	Interruptions uint64
-	// SpectatorsDropped counts spectators dropped for falling behind or
-	// going silent, or that left; their seats are free again.
+	// SpectatorsDropped counts spectators dropped for going silent or
+	// never running on from the states sent to them, or that left; their
+	// seats are free again.
 	SpectatorsDropped uint64
+	// StatesSent counts, on a host, the states it began to send to
+	// spectators that called too late to be fed from tick 0 or fell too
+	// far behind (again for one that did not load it in time).
+	StatesSent uint64
+	// ChunksSent counts the slices of those states sent, resent ones
+	// included.
+	ChunksSent uint64
+	// StateBytes is, on a spectator, the size of the last state its host
+	// sent it; Catchup is how long it took from its first hello to the
+	// first state hash compared equal with the host's after loading it:
+	// the late join, verified. Both are 0 for a spectator fed from tick 0.
+	StateBytes int
+	Catchup    time.Duration
 
 	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
 	// bytes.
@@ -205,19 +219,21 @@ type Stats struct {
 	// Refused counts the hellos a host refused, going on with its match
 	// or on waiting for its peer: a caller on an Accept transport with
 	// another fingerprint (tick rate, params, build...), and a spectator
-	// with no seat free, another game's, or one joining too late.
+	// with no seat free, or another game's.
 	Refused uint64
 }
 
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
 //
 // hashes_checked is Stats.Hashes: desyncs=0 says something only when it
-// is not 0.
+// is not 0. states_sent is a host's Stats.StatesSent, catchup_ms a late
+// spectator's Stats.Catchup.
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f",
-		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale)
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale,
+		st.StatesSent, st.Catchup.Milliseconds())
 }

@@ -32,7 +32,8 @@ package netplay
 //	                 sends first, so a joiner is verified at once
 //	44 zero          4 bytes
 //
-//	chunk (20 bytes + data; a slice of a state; token: the client's nonce):
+//	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
+//	or a late spectator's, from its peer-to-peer host: see wire.go's offer):
 //	8  state u32     the state's tick
 //	12 index u32     the slice's index: it holds bytes index·chunkData on
 //	16 length u32    the state's length
@@ -173,23 +174,9 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 			return errField
 		}
 	case kindChunk:
-		if len(b) < chunkHead {
-			return errShort
-		}
-		p.state, p.index, p.size = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:])
-		p.data = b[chunkHead:]
-		// Every chunk but the last is full; the last holds the rest.
-		n := chunks(int(p.size))
-		if int64(p.index) >= int64(n) {
-			return errField
-		}
-		want := chunkData
-		if int(p.index) == n-1 {
-			want = int(p.size) - (n-1)*chunkData
-		}
-		if len(p.data) != want {
-			return errLength
-		}
+		var err error
+		p.state, p.index, p.size, p.data, err = decodeChunk(b)
+		return err
 	case kindUpdate:
 		if len(b) < updateHead {
 			return errShort
@@ -230,6 +217,29 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		return errKind
 	}
 	return nil
+}
+
+// decodeChunk reads a chunk (the header is checked): a slice of a state,
+// from a Server to its Client or from a host to a late spectator.
+func decodeChunk(b []byte) (state, index, size uint32, data []byte, err error) {
+	if len(b) < chunkHead {
+		return 0, 0, 0, nil, errShort
+	}
+	state, index, size = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:])
+	data = b[chunkHead:]
+	// Every chunk but the last is full; the last holds the rest.
+	n := chunks(int(size))
+	if int64(index) >= int64(n) {
+		return 0, 0, 0, nil, errField
+	}
+	want := chunkData
+	if int(index) == n-1 {
+		want = int(size) - (n-1)*chunkData
+	}
+	if len(data) != want {
+		return 0, 0, 0, nil, errLength
+	}
+	return state, index, size, data, nil
 }
 
 // decodeAny reads the header of b and, for a server kind, the rest into

@@ -11,7 +11,8 @@ import (
 //	0  "fx"          magic, 2 bytes
 //	2  version       ProtocolVersion, 1 byte
 //	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat; a
-//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final
+//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final;
+//	                 a late spectator's: 12 offer, 13 got (and 9 chunk)
 //	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
 //	                 and sit)
 //
@@ -31,11 +32,13 @@ import (
 //	8  field u8      what differs: 1 version, 2 tick rate, 3 players,
 //	                 4 input size, 5 params, 6 simulation, 7 player,
 //	                 8 spectator seats (all taken; ours: how many, 0
-//	                 when none are offered), 9 too late to watch (ours:
-//	                 the host's tick, theirs: the last tick to join at),
-//	                 10 table (every player's seat is taken; ours: the
-//	                 players), 11 host (a peer-to-peer host answers a
-//	                 server's join: the caller should -join or -spectate)
+//	                 when none are offered), 9 too late (a Server's
+//	                 whose match is over; ours and theirs: its tick. A
+//	                 peer-to-peer host sends it no more: it sends a late
+//	                 spectator its state), 10 table (every player's seat
+//	                 is taken; ours: the players), 11 host (a peer-to-peer
+//	                 host answers a server's join: the caller should
+//	                 -join or -spectate)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -91,10 +94,29 @@ import (
 //	                 (the joiner has its address), without the roster, and
 //	                 past players
 //
+//	offer (24 bytes; a host to a spectator that finished the handshake
+//	too late to be fed from tick 0, or fell too far behind; sent until a
+//	got names its state; token: the spectator's nonce):
+//	8  state u32     the tick of the state that follows (the state before
+//	                 that tick), in chunks (kind 9, as a server's: state,
+//	                 index, length, data); the inputs from that tick on
+//	                 follow in input datagrams, as to any spectator
+//	12 length u32    its length in bytes
+//	16 hash u64      its FNV-1a hash
+//
+//	got (24 bytes; a spectator to its host, while the state comes, and
+//	again for a chunk or offer of a state it has loaded; token: the
+//	host's nonce):
+//	8  state u32     the offer's state
+//	12 have u32      the chunks received in order
+//	16 mask u64      of the next 64 chunks, those received (a selective
+//	                 ack; zero when none)
+//
 // Version 2 added the bye's hash and the refuse fields 8 (spectator
 // seats) and 9 (too late to watch); version 3 the sit and the seat, the
 // refuse field 10 (table) and the bye reason 4 (gone); version 4 the
-// server's kinds (swire.go) and the bye reason 5 (diverged).
+// server's kinds (swire.go), the bye reason 5 (diverged), and the late
+// spectator's offer and got.
 
 // Protocol limits.
 const (
@@ -115,6 +137,8 @@ const (
 	kindBye    = 4
 	kindSit    = 5
 	kindSeat   = 6
+	kindOffer  = 12 // a state for a late spectator follows in chunks (kindChunk)
+	kindGot    = 13 // a late spectator's acknowledgement of chunks
 )
 
 // Sizes of the fixed parts.
@@ -126,6 +150,8 @@ const (
 	byeLen    = 21
 	sitLen    = 88
 	seatLen   = 88
+	offerLen  = 24
+	gotLen    = 24
 	addrLen   = 18 // a roster address: u8[16] IP, u16 port
 )
 
@@ -223,6 +249,13 @@ type packet struct {
 	// players, hflags, and:
 	seated uint8
 	roster [MaxPeers]netip.AddrPort
+
+	// offer: state, length, and the hash in hash. chunk: state, index,
+	// length, and a view of its data. got: state, have and mask.
+	state, index, length uint32
+	data                 []byte
+	have                 uint32
+	mask                 uint64
 }
 
 var le = binary.LittleEndian
@@ -308,10 +341,46 @@ func (p *packet) decode(b []byte) error {
 			return errLength
 		}
 		return errJoin // answered with a refuse of fieldHost
+	case kindOffer:
+		if len(b) != offerLen {
+			return errLength
+		}
+		p.state, p.length, p.hash = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint64(b[16:])
+		if p.token == 0 {
+			return errField
+		}
+	case kindGot:
+		if len(b) != gotLen {
+			return errLength
+		}
+		p.state, p.have, p.mask = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint64(b[16:])
+		if p.token == 0 {
+			return errField
+		}
+	case kindChunk:
+		var err error
+		p.state, p.index, p.length, p.data, err = decodeChunk(b)
+		return err
 	default:
 		return errKind
 	}
 	return nil
+}
+
+// appendOffer appends an offer of a state of tick state.
+func appendOffer(dst []byte, token, state uint32, length int, hash uint64) []byte {
+	dst = appendHeader(dst, kindOffer, token)
+	dst = le.AppendUint32(dst, state)
+	dst = le.AppendUint32(dst, uint32(length))
+	return le.AppendUint64(dst, hash)
+}
+
+// appendGot appends a got.
+func appendGot(dst []byte, token, state, have uint32, mask uint64) []byte {
+	dst = appendHeader(dst, kindGot, token)
+	dst = le.AppendUint32(dst, state)
+	dst = le.AppendUint32(dst, have)
+	return le.AppendUint64(dst, mask)
 }
 
 // appendHeader appends the 8-byte header of kind to dst.
@@ -381,6 +450,16 @@ func (p *packet) encode(dst []byte) []byte {
 		return p.appendSit(dst)
 	case kindSeat:
 		return p.appendSeat(dst)
+	case kindOffer:
+		return appendOffer(dst, p.token, p.state, int(p.length), p.hash)
+	case kindGot:
+		return appendGot(dst, p.token, p.state, p.have, p.mask)
+	case kindChunk:
+		dst = appendHeader(dst, kindChunk, p.token)
+		dst = le.AppendUint32(dst, p.state)
+		dst = le.AppendUint32(dst, p.index)
+		dst = le.AppendUint32(dst, p.length)
+		return append(dst, p.data...)
 	}
 	return dst
 }
