@@ -237,3 +237,25 @@ func TestServerSpectatorJoinsLate(t *testing.T) {
 		t.Errorf("spectator: seat %d, %d predicted, %d rollbacks, %d hashes, catchup %v", st.Seat, st.Predicted, st.Rollbacks, st.Hashes, st.Catchup)
 	}
 }
+
+// A joiner whose state takes long to arrive loads it far behind the
+// server, stalls at MaxPrediction, then receives a burst of final inputs:
+// the rows its pending rollback needs are kept until it ran it (a ring
+// that kept only the rows past its tick overwrote them with later ticks',
+// the rollback ran on wrong inputs and the joiner desynced).
+func TestServerJoinerFarBehind(t *testing.T) {
+	link := NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}
+	w := newSWorld(t, ServerConfig{Players: 4, EndTick: 1200}, 300_000, 1)
+	for i := range 3 {
+		w.join(t, i, link, time.Duration(i)*10*time.Millisecond, nil)
+	}
+	j := w.join(t, 3, link, 10*time.Second, nil)
+	w.run(40 * time.Second)
+	w.noErrors(t)
+	w.endsOnServer(t)
+	st := j.cl.Stats()
+	t.Logf("joiner:%s", j.cl.Report())
+	if st.Desyncs != 0 || st.Resyncs != 0 || st.Catchup == 0 {
+		t.Errorf("joiner: %d desyncs, %d resyncs, catch-up %v; want none, none, some", st.Desyncs, st.Resyncs, st.Catchup)
+	}
+}
