@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -188,4 +189,68 @@ func BenchmarkServerTick32(b *testing.B) {
 	b.ReportMetric(float64(ts.d-tg.d-tt.d)/ticks, "overhead-ns/tick")
 	b.ReportMetric(float64(ts.d-tg.d)/ticks, "overhead+link-ns/tick")
 	b.Logf("server:%s", w.srv.srv.Report())
+}
+
+// BenchmarkServerJoin is a fourth player joining 10 s into a match of
+// three, every link at 151 ms and 4 % loss, with seat games whose state is
+// padded to the size of the demo's world after 10 s: 265,561 bytes at 300
+// bodies and 1,904,413 at 2,000 (the arena's Save; see
+// cmd/demo/arena BenchmarkServerArenaJoin). The game's tick costs
+// nothing and the clock is fake, so this is the network's share of a
+// catch-up. catchup-ms is ClientStats.Catchup (first join datagram to
+// first verified hash); seated-ms and loaded-ms split it (the welcome
+// with a seat; the whole state received and loaded); chunks-sent counts
+// the state's slices the server sent the joiner, resends included, and
+// chunks the slices it takes; ended-on-server counts the clients that
+// ended the match (tick 900) in the server's state.
+//
+//	go test ./netplay -run '^$' -bench ServerJoin -benchtime 1x
+func BenchmarkServerJoin(b *testing.B) {
+	link := serverProfiles[1].sim
+	for _, size := range []int{265_561, 1_904_413} {
+		b.Run(fmt.Sprintf("state=%d", size), func(b *testing.B) {
+			var seated, loaded time.Duration
+			var j *snode
+			var w *sworld
+			var chunks0 uint64
+			for b.Loop() {
+				w = newSWorld(b, ServerConfig{Players: 4, EndTick: 900}, size-(8*MaxSeats+20), 1)
+				for i := range 3 {
+					w.join(b, i, link, time.Duration(i)*10*time.Millisecond, nil)
+				}
+				j = w.join(b, 3, link, 9*time.Second, nil)
+				at := j.next
+				for w.clock.now < at {
+					w.step()
+				}
+				chunks0 = w.srv.srv.Stats().ChunksSent
+				for w.clock.now < at+10*time.Second && j.cl.Seat() < 0 {
+					w.step()
+				}
+				seated = w.clock.now - at
+				for w.clock.now < at+10*time.Second && !j.cl.Running() {
+					w.step()
+				}
+				loaded = w.clock.now - at
+				w.run(20 * time.Second)
+			}
+			cs := j.cl.Stats()
+			b.ReportMetric(float64(cs.Catchup)/1e6, "catchup-ms")
+			b.ReportMetric(float64(seated)/1e6, "seated-ms")
+			b.ReportMetric(float64(loaded)/1e6, "loaded-ms")
+			b.ReportMetric(float64(w.srv.srv.Stats().ChunksSent-chunks0), "chunks-sent")
+			b.ReportMetric(float64(chunks(cs.StateBytes)), "chunks")
+			b.ReportMetric(float64(cs.Desyncs), "desyncs")
+			want, ended := w.srv.g.hash(), 0
+			for i, n := range w.nodes[1:] {
+				if errors.Is(n.err, engine.ErrStopped) && n.g.hash() == want {
+					ended++
+				} else {
+					b.Logf("client %d did not end in the server's state: %v", i, n.err)
+				}
+			}
+			b.ReportMetric(float64(ended), "ended-on-server")
+			b.Logf("joiner:%s", j.cl.Report())
+		})
+	}
 }

@@ -266,14 +266,17 @@ func moving(w *physics.World) (all, awake int) {
 	return all, awake
 }
 
-// BenchmarkServerArena plays 600 ticks (10 s) of the demo's world with
+// BenchmarkServerArena plays 1,080 ticks (18 s) of the demo's world with
 // 0, 300 and 2,000 bodies between a server and four bot clients on a
 // 151 ms, 4 % loss link, all joining in the first 30 ms; each iteration
-// is a whole match, and counts the clients that ended in the server's state
-// (ended-on-server). It reports the downstream of final inputs per client
-// (ServerStats.DownKbpsPerClient: UDP payload and 28 bytes of headers a
-// datagram) beside a full-state stream of the same world in the same
-// units (see fullState): the game's Save() at 60 Hz, and Fiedler's
+// is a whole match, and counts the clients that ended in the server's
+// state (ended-on-server). It reports the downstream of final inputs per
+// client once all four play (down-kbps/client, over steady-s seconds:
+// ServerStats.BytesFinal, UDP payload and 28 bytes of IPv4/UDP headers a
+// datagram, per client-second; match-down-kbps/client is
+// ServerStats.DownKbpsPerClient over the whole match, loading included,
+// when no inputs are sent) beside a full-state stream of the same world
+// in the same units (see fullState): the game's Save() at 60 Hz, and Fiedler's
 // ~10 bytes per moving body at 20 and 30 Hz; the state's size; and the
 // server's own time per tick above the game's tick (its Update and
 // Begin, less the scene's Update; the simulated links included).
@@ -284,15 +287,26 @@ func BenchmarkServerArena(b *testing.B) {
 		b.Run(fmt.Sprintf("bodies=%d", bodies), func(b *testing.B) {
 			var w *aworld
 			var ended int
+			var f0, t0 uint64
 			for b.Loop() {
-				w = newAWorld(b, bodies, 600, 1)
+				w = newAWorld(b, bodies, 1080, 1)
 				for i := range MaxPlayers {
 					w.join(b, i, link151, time.Duration(i)*10*time.Millisecond)
 				}
-				w.run(30*time.Second, nil)
+				w.run(30*time.Second, func() bool {
+					for _, n := range w.nodes[1:] {
+						if !n.cl.Running() {
+							return false
+						}
+					}
+					return true
+				})
+				f0, t0 = w.srv.Stats().BytesFinal, w.srv.Tick()
+				w.run(60*time.Second, nil)
 				ended = w.onServer(b)
 			}
 			st := w.srv.Stats()
+			steady := float64(st.BytesFinal-f0) * 8 / 1000 / (float64(MaxPlayers) * float64(w.srv.Tick()-t0) / 60)
 			state := len(w.nodes[0].sc.Save(nil))
 			all, awake := moving(&w.nodes[0].sc.World)
 			save60, f20, f30 := fullState(state, all)
@@ -302,7 +316,9 @@ func BenchmarkServerArena(b *testing.B) {
 				rollbacks += n.cl.Stats().Rollbacks
 			}
 			srvTicks := float64(w.srv.Tick())
-			b.ReportMetric(st.DownKbpsPerClient(60), "down-kbps/client")
+			b.ReportMetric(steady, "down-kbps/client")
+			b.ReportMetric(st.DownKbpsPerClient(60), "match-down-kbps/client")
+			b.ReportMetric(float64(w.srv.Tick()-t0)/60, "steady-s")
 			b.ReportMetric(save60, "save60Hz-kbps/client")
 			b.ReportMetric(f20, "fiedler20Hz-kbps/client")
 			b.ReportMetric(f30, "fiedler30Hz-kbps/client")
