@@ -461,7 +461,7 @@ func (s *Client) target(now time.Duration) int {
 func (s *Client) tickLen() float64 { return float64(s.num) / float64(s.den) }
 
 // floor is the oldest tick whose rows must be kept.
-func (s *Client) floor() int { return min(s.tick, s.recv) - 1 }
+func (s *Client) floor() int { return min(s.tick, s.recv, s.firstWrong) - 1 }
 
 // advance reads our input and runs the next tick for the first time.
 func (s *Client) advance(t engine.Tick) error {

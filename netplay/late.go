@@ -34,9 +34,9 @@ const (
 	// without it running on from one before dropping it.
 	maxStateTries = 4
 	// maxChunksPerSend bounds the chunks one send sends a spectator, and
-	// chunkWindow how far past the first one it lacks.
+	// lateWindow how far past the first one it lacks.
 	maxChunksPerSend = 32
-	chunkWindow      = 256
+	lateWindow      = 256
 	// offerEvery is how often an offer is sent again until a got names it.
 	offerEvery = 100 * time.Millisecond
 )
@@ -60,7 +60,7 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 		rto = p.rtt + p.rtt/4 + 20*time.Millisecond
 	}
 	sent := 0
-	for i := p.xHave; i < len(p.xAt) && i < p.xHave+chunkWindow && sent < maxChunksPerSend && s.err == nil; i++ {
+	for i := p.xHave; i < len(p.xAt) && i < p.xHave+lateWindow && sent < maxChunksPerSend && s.err == nil; i++ {
 		if d := i - p.xHave - 1; d >= 0 && d < 64 && p.xMask>>d&1 != 0 {
 			continue
 		}

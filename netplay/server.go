@@ -208,6 +208,7 @@ type sclient struct {
 	vOK     bool   // vHash is taken
 	vDone   bool   // it sent its hash of vTick
 	xferAt  []time.Duration
+	welAt   time.Duration // when the transfer's first welcome went out
 	have    int
 	mask    uint64
 	done    int // bye done sends left, at the end

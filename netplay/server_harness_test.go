@@ -163,13 +163,29 @@ func clientAddr(i int) netip.AddrPort {
 
 func newSWorld(tb testing.TB, cfg ServerConfig, state int, seed uint64) *sworld {
 	tb.Helper()
+	return newSWorldWrapped(tb, cfg, state, seed, nil, nil)
+}
+
+// newSWorldWrapped is newSWorld with the server's game and transport
+// wrapped (nil: not), for benchmarks that time them apart.
+func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
+	wrapGame func(*seatGame) engine.Game, wrapTr func(Transport) Transport) *sworld {
+	tb.Helper()
 	w := &sworld{clock: &fakeClock{now: time.Second}, net: NewMemNet(), seed: seed, state: state}
 	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock, cfg.Seed = 2, "test", 0xb1, w.clock, seed+1
 	g := &seatGame{seat: -1, pad: make([]byte, state)}
 	n := &snode{g: g, conn: w.net.Listen(serverAddr)}
 	n.sim = NewSimTransport(n.conn, NetSim{}, w.clock, seed*1000)
 	w.links = &links{inner: n.sim, to: map[netip.AddrPort]*SimTransport{}}
-	s, err := NewServer(cfg, g, w.links)
+	var sg engine.Game = g
+	if wrapGame != nil {
+		sg = wrapGame(g)
+	}
+	var tr Transport = w.links
+	if wrapTr != nil {
+		tr = wrapTr(w.links)
+	}
+	s, err := NewServer(cfg, sg, tr)
 	if err != nil {
 		tb.Fatal(err)
 	}
