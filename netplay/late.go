@@ -36,7 +36,7 @@ const (
 	// maxChunksPerSend bounds the chunks one send sends a spectator, and
 	// lateWindow how far past the first one it lacks.
 	maxChunksPerSend = 32
-	lateWindow      = 256
+	lateWindow       = 256
 	// offerEvery is how often an offer is sent again until a got names it.
 	offerEvery = 100 * time.Millisecond
 )
