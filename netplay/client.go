@@ -25,7 +25,12 @@ const (
 	DefaultMaxState = 64 << 20
 	// DefaultLead is how many ticks before the server needs it a
 	// client's input aims to arrive.
-	DefaultLead = 2
+	DefaultLead = 3
+	// clientRing is how many ticks of rows a Client keeps: a joiner that
+	// loaded its state far behind takes the server's rows in bursts of
+	// up to that many while it runs to the present (128 held it to about
+	// 24 ticks a second of catching up at 151 ms).
+	clientRing = 512
 	// jumpTicks is how far from where it should be a client is before it
 	// jumps there instead of changing its speed.
 	jumpTicks = 12
@@ -205,6 +210,8 @@ type Client struct {
 
 	// The state being received.
 	stTick, stLen int
+	stRaw         int    // the state's length, inflated
+	stState       []byte // the state, inflated
 	stHash        uint64
 	stBuf         []byte
 	stGot         []bool
@@ -212,12 +219,12 @@ type Client struct {
 
 	tick       int
 	recv       int    // the next tick whose final row has not arrived
-	final      []byte // ringLen rows of players·size
-	finalMask  [ringLen]uint32
-	finalTick  [ringLen]int // which tick each row of final holds
+	final      []byte // clientRing rows of players·size
+	finalMask  [clientRing]uint32
+	finalTick  [clientRing]int // which tick each row of final holds
 	used       []byte       // the rows the game was last given
-	usedMask   [ringLen]uint32
-	mine       []byte // ringLen of our own inputs
+	usedMask   [clientRing]uint32
+	mine       []byte // clientRing of our own inputs
 	firstWrong int
 	states     [][]byte
 	stateTick  []int
@@ -434,7 +441,7 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 		if s.endT > 0 && s.tick >= s.endT {
 			break
 		}
-		if s.tick >= s.recv+s.cfg.MaxPrediction || s.tick-s.floor() >= ringLen-1 {
+		if s.tick >= s.recv+s.cfg.MaxPrediction || s.tick-s.floor() >= clientRing-1 {
 			s.stats.Stalls++
 			break
 		}
@@ -523,12 +530,12 @@ func (s *Client) save(f int) {
 
 func (s *Client) rowOf(ring []byte, f int) []byte {
 	n := s.players * s.size
-	o := f % ringLen * n
+	o := f % clientRing * n
 	return ring[o : o+n : o+n]
 }
 
 func (s *Client) mineAt(f int) []byte {
-	o := f % ringLen * s.size
+	o := f % clientRing * s.size
 	return s.mine[o : o+s.size : o+s.size]
 }
 
@@ -541,10 +548,10 @@ func (s *Client) inputsFor(f int) engine.Inputs {
 	switch {
 	case f < s.recv:
 		copy(dst, s.rowOf(s.final, f))
-		empty = s.finalMask[f%ringLen]
+		empty = s.finalMask[f%clientRing]
 	case s.recv > 0 && s.haveRow(s.recv-1):
 		copy(dst, s.rowOf(s.final, s.recv-1))
-		empty = s.finalMask[(s.recv-1)%ringLen]
+		empty = s.finalMask[(s.recv-1)%clientRing]
 		pred = 1<<s.players - 1
 	default:
 		clear(dst)
@@ -553,13 +560,13 @@ func (s *Client) inputsFor(f int) engine.Inputs {
 	if f >= s.recv && s.seat >= 0 && empty&(1<<s.seat) == 0 {
 		copy(dst[s.seat*s.size:], s.mineAt(f))
 	}
-	s.usedMask[f%ringLen] = empty
+	s.usedMask[f%clientRing] = empty
 	return engine.NewInputs(dst, s.size, pred).WithEmptySeats(empty)
 }
 
 // haveRow reports whether the final row of tick f is in the ring: it
 // arrived, and was not overwritten.
-func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-ringLen && f >= s.stTick }
+func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-clientRing && f >= s.stTick }
 
 // gameTick returns the loop's tick t renumbered as the client's tick f.
 func (s *Client) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
@@ -573,7 +580,8 @@ func (s *Client) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
 // checkHashes hashes our states at checkpoints once they are final, and
 // compares them with the server's.
 func (s *Client) checkHashes(now time.Duration) {
-	for s.nextCheck <= min(s.recv, s.tick) && s.nextCheck < s.firstWrong {
+	// The state before tick c is saved once tick c runs: c < s.tick.
+	for s.nextCheck <= s.recv && s.nextCheck < s.tick && s.nextCheck < s.firstWrong {
 		c := s.nextCheck
 		if i := c % len(s.states); s.stateTick[i] == c {
 			s.mineHashes[c/s.every%len(s.mineHashes)] = tickHash{tick: c, hash: fnv64(s.states[i]), ok: true}
@@ -583,7 +591,7 @@ func (s *Client) checkHashes(now time.Duration) {
 	if s.resyncAsk >= 0 {
 		return
 	}
-	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= min(s.recv, s.tick) && v < s.firstWrong {
+	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= s.recv && v < s.tick && v < s.firstWrong {
 		if i := v % len(s.states); s.stateTick[i] == v {
 			s.vMine = tickHash{tick: v, hash: fnv64(s.states[i]), ok: true}
 		} else {

@@ -1,7 +1,10 @@
 package netplay
 
 import (
+	"bytes"
+	"compress/flate"
 	"errors"
+	"io"
 	"fmt"
 	"time"
 
@@ -180,8 +183,8 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.stats.PacketsBad++
 		return
 	}
-	if int(p.size) > s.cfg.MaxState {
-		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("its state of %d bytes is over ClientConfig.MaxState (%d)", p.size, s.cfg.MaxState)})
+	if int(p.raw) > s.cfg.MaxState || int(p.size) > s.cfg.MaxState {
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("its state of %d bytes (%d compressed) is over ClientConfig.MaxState (%d)", p.raw, p.size, s.cfg.MaxState)})
 		return
 	}
 	if s.phase == phaseLoad && int(p.state) == s.stTick && s.stHash == p.hash {
@@ -212,7 +215,7 @@ func (s *Client) onWelcome(now time.Duration) {
 	}
 	s.srvTick, s.srvAt = int(p.tick), now
 	s.phase = phaseLoad
-	s.stTick, s.stLen, s.stHash = int(p.state), int(p.size), p.hash
+	s.stTick, s.stLen, s.stRaw, s.stHash = int(p.state), int(p.size), int(p.raw), p.hash
 	if cap(s.stBuf) < s.stLen {
 		s.stBuf = make([]byte, s.stLen)
 	}
@@ -224,16 +227,16 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.stGot = s.stGot[:n]
 	clear(s.stGot)
 	s.stHave = 0
-	s.stats.StateBytes = s.stLen
+	s.stats.StateBytes = s.stRaw
 	s.sendUpdate(now)
 }
 
 // setup sizes the client's rings once it knows the server's seats.
 func (s *Client) setup(players, every int) {
 	s.players, s.every = players, every
-	s.final = make([]byte, ringLen*players*s.size)
-	s.used = make([]byte, ringLen*players*s.size)
-	s.mine = make([]byte, ringLen*s.size)
+	s.final = make([]byte, clientRing*players*s.size)
+	s.used = make([]byte, clientRing*players*s.size)
+	s.mine = make([]byte, clientRing*s.size)
 	n := s.cfg.MaxPrediction + 3
 	s.states = make([][]byte, n)
 	s.stateTick = make([]int, n)
@@ -262,11 +265,26 @@ func (s *Client) onChunk(now time.Duration) {
 
 // load loads the received state: the client now runs from its tick.
 func (s *Client) load(now time.Duration) {
-	if h := fnv64(s.stBuf); h != s.stHash {
+	// Inflate: exactly the announced length, and nothing after it.
+	if cap(s.stState) < s.stRaw {
+		s.stState = make([]byte, s.stRaw)
+	}
+	s.stState = s.stState[:s.stRaw]
+	zr := flate.NewReader(bytes.NewReader(s.stBuf))
+	_, err := io.ReadFull(zr, s.stState)
+	var one [1]byte
+	if n, _ := zr.Read(one[:]); err == nil && n != 0 {
+		err = fmt.Errorf("more than the %d bytes announced", s.stRaw)
+	}
+	if err != nil {
+		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v does not inflate: %w", s.stTick, s.cfg.Server, err))
+		return
+	}
+	if h := fnv64(s.stState); h != s.stHash {
 		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v has hash %016x, not the %016x it announced", s.stTick, s.cfg.Server, h, s.stHash))
 		return
 	}
-	if err := s.saver.Load(s.stBuf); err != nil {
+	if err := s.saver.Load(s.stState); err != nil {
 		s.fail(fmt.Errorf("netplay: load the state of tick %d from server %v: %w", s.stTick, s.cfg.Server, err))
 		return
 	}
@@ -329,10 +347,10 @@ func (s *Client) onFinal(now time.Duration) {
 	start := int(p.start)
 	for k := range int(p.count) {
 		f := start + k
-		if f < s.recv || s.finalTick[f%ringLen] == f {
+		if f < s.recv || s.finalTick[f%clientRing] == f {
 			continue
 		}
-		if f >= s.floor()+ringLen {
+		if f >= s.floor()+clientRing {
 			break
 		}
 		r := p.inputs[k*rowLen : (k+1)*rowLen]
@@ -342,13 +360,13 @@ func (s *Client) onFinal(now time.Duration) {
 			return
 		}
 		copy(s.rowOf(s.final, f), r[4:])
-		s.finalMask[f%ringLen] = mask
-		s.finalTick[f%ringLen] = f
+		s.finalMask[f%clientRing] = mask
+		s.finalTick[f%clientRing] = f
 	}
 	// The rows that arrived in order become final.
-	for s.finalTick[s.recv%ringLen] == s.recv {
+	for s.finalTick[s.recv%clientRing] == s.recv {
 		f := s.recv
-		if f < s.tick && s.firstWrong > f && (s.finalMask[f%ringLen] != s.usedMask[f%ringLen] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
+		if f < s.tick && s.firstWrong > f && (s.finalMask[f%clientRing] != s.usedMask[f%clientRing] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
 			s.firstWrong = f
 		}
 		s.recv++
@@ -401,7 +419,7 @@ func (s *Client) sendUpdate(now time.Duration) {
 			p.hashTick, p.hash = uint32(h.tick), h.hash
 		}
 		if s.seat >= 0 {
-			from := max(s.srvAck, s.tick-ringLen/2, s.recv-ringLen/2)
+			from := max(s.srvAck, s.tick-clientRing/2, s.recv-clientRing/2)
 			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
 			if count > 0 {
 				p.start, p.count = uint32(from), uint8(count)

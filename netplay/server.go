@@ -1,6 +1,8 @@
 package netplay
 
 import (
+	"bytes"
+	"compress/flate"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -170,10 +172,12 @@ func (st *ServerStats) TickP99() time.Duration {
 // checkpoint is a state the server saved before a tick, kept for
 // clients that need it.
 type checkpoint struct {
-	tick  int
-	hash  uint64
-	state []byte
-	users int // transfers sending it
+	tick     int
+	hash     uint64
+	state    []byte
+	packed   []byte // state compressed, for sending (packedOK)
+	packedOK bool
+	users    int // transfers sending it
 }
 
 // sclient is a server's client: a seated player or a spectator.
@@ -209,6 +213,7 @@ type sclient struct {
 	vDone   bool   // it sent its hash of vTick
 	xferAt  []time.Duration
 	welAt   time.Duration // when the transfer's first welcome went out
+	welSent time.Duration // when a welcome last went out, 0: none yet
 	have    int
 	mask    uint64
 	done    int // bye done sends left, at the end
@@ -263,6 +268,8 @@ type Server struct {
 	newest  int // the newest checkpoint, -1 none
 	hashes  [8]tickHash
 	scratch []byte // a state saved to be hashed
+	zw      *flate.Writer
+	zbuf    bytes.Buffer
 
 	err      error
 	ended    bool
@@ -443,7 +450,7 @@ func (s *Server) checkpoint() {
 	i := s.free()
 	cp := &s.cps[i]
 	cp.state = s.saver.Save(cp.state[:0])
-	cp.tick, cp.hash = s.tick, fnv64(cp.state)
+	cp.tick, cp.hash, cp.packedOK = s.tick, fnv64(cp.state), false
 	s.newest = i
 	s.hashes[s.tick/s.cfg.HashEvery%len(s.hashes)] = tickHash{tick: s.tick, hash: cp.hash, ok: true}
 }

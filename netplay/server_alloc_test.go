@@ -39,8 +39,8 @@ func serverSeeds() [][]byte {
 	return [][]byte{
 		appendJoin(nil, 5, 0, 2, 0, 60, fnv64([]byte("test")), 0xb1),
 		appendJoin(nil, 5, 77, 2, joinSpectator, 60, 1, 2),
-		appendWelcome(nil, 5, 77, 1, 2, 60, 30, 0, 300, 0xfeed, 0, 45),
-		appendWelcome(nil, 5, 77, seatChallenge, 2, 60, 30, 0, 0, 0, 600, 0),
+		appendWelcome(nil, 5, 77, 1, 2, 60, 30, 0, 300, 0xfeed, 0, 45, 1200),
+		appendWelcome(nil, 5, 77, seatChallenge, 2, 60, 30, 0, 0, 0, 600, 0, 0),
 		appendChunk(nil, 5, 0, 0, bytes.Repeat([]byte{1}, 600)),
 		appendChunk(nil, 5, 0, 1, bytes.Repeat([]byte{1}, 600)),
 		update,

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"compress/flate"
 	"net/netip"
 	"time"
 )
@@ -97,13 +98,13 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 		}
 		// The same address with another nonce: the client started again.
 		if p.cookie != cookie {
-			s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0), from)
+			s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0, 0), from)
 			return
 		}
 		s.leave(cl)
 	}
 	if p.cookie != cookie {
-		s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0), from)
+		s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0, 0), from)
 		return
 	}
 	if s.ended {
@@ -183,8 +184,9 @@ func (s *Server) startTransfer(cl *sclient, now time.Duration) {
 	}
 	cp := &s.cps[cl.xfer]
 	cp.users++
+	s.pack(cp)
 	cl.xferSt, cl.have, cl.mask = -1, 0, 0
-	n := chunks(len(cp.state))
+	n := chunks(len(cp.packed))
 	if cap(cl.xferAt) < n {
 		cl.xferAt = make([]time.Duration, n)
 	}
@@ -194,8 +196,27 @@ func (s *Server) startTransfer(cl *sclient, now time.Duration) {
 	}
 	cl.ack, cl.sentTo, cl.ackSeen, cl.lastSt = cp.tick, cp.tick, cp.tick, cp.tick
 	cl.vTick, cl.vOK, cl.vDone = s.tick+verifyTicks, false, false
-	cl.welAt = now
+	cl.welAt, cl.welSent = now, 0
 	s.stats.StatesSent++
+}
+
+// pack compresses a checkpoint's state for sending, once: DEFLATE at
+// its fastest halves the demo's physics state (265 kB to 110 kB at 300
+// bodies, in 5 ms), and a joiner's wait with it.
+func (s *Server) pack(cp *checkpoint) {
+	if cp.packedOK {
+		return
+	}
+	s.zbuf.Reset()
+	if s.zw == nil {
+		s.zw, _ = flate.NewWriter(&s.zbuf, flate.BestSpeed) // a valid level: no error
+	} else {
+		s.zw.Reset(&s.zbuf)
+	}
+	s.zw.Write(cp.state) // a bytes.Buffer's writes do not fail
+	s.zw.Close()
+	cp.packed = append(cp.packed[:0], s.zbuf.Bytes()...)
+	cp.packedOK = true
 }
 
 // welcome tells cl its seat and the state that follows.
@@ -204,14 +225,14 @@ func (s *Server) welcome(cl *sclient) {
 	if cl.seat >= 0 {
 		seat = uint8(cl.seat)
 	}
-	var st, size uint32
+	var st, size, raw uint32
 	var h uint64
 	if cl.xfer >= 0 {
 		cp := &s.cps[cl.xfer]
-		st, size, h = uint32(cp.tick), uint32(len(cp.state)), cp.hash
+		st, size, raw, h = uint32(cp.tick), uint32(len(cp.packed)), uint32(len(cp.state)), cp.hash
 	}
 	s.write(appendWelcome(s.wbuf[:0], cl.nonce, cl.cookie, seat, uint8(s.players), uint16(s.cfg.HashEvery),
-		uint32(s.tick), st, size, h, uint32(s.cfg.EndTick), uint32(cl.vTick)), cl)
+		uint32(s.tick), st, size, h, uint32(s.cfg.EndTick), uint32(cl.vTick), raw), cl)
 }
 
 // onUpdate takes a client's update: its inputs (for its own seat only:
@@ -270,19 +291,25 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		s.welcome(cl)
 		return
 	}
+	// The client's hash of a state we hashed: equal, it is in step; else
+	// it gets our state (it asks too, when ours reaches it first).
 	if p.flags&updateHash != 0 && int(p.hashTick) == cl.vTick && cl.vOK && !cl.vDone {
 		cl.vDone = true
-		if p.hash == cl.vHash {
+		if p.hash != cl.vHash {
+			s.resync(cl, now)
+			return
+		}
+		s.stats.Hashes++
+		cl.row = 0
+	} else if p.flags&updateHash != 0 {
+		if h, ok := s.hashAt(int(p.hashTick)); ok && int(p.hashTick) > cl.hashed && int(p.hashTick) > cl.lastSt {
+			cl.hashed = int(p.hashTick)
+			if h != p.hash {
+				s.resync(cl, now)
+				return
+			}
 			s.stats.Hashes++
 			cl.row = 0
-		}
-	} else if p.flags&updateHash != 0 {
-		if h, ok := s.hashAt(int(p.hashTick)); ok && int(p.hashTick) > cl.hashed {
-			cl.hashed = int(p.hashTick)
-			if h == p.hash {
-				s.stats.Hashes++
-				cl.row = 0
-			}
 		}
 	}
 	if p.flags&updateResync != 0 {
@@ -452,14 +479,16 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 // first it lacks, and 32 a tick.
 func (s *Server) sendChunks(cl *sclient, now time.Duration) {
 	cp := &s.cps[cl.xfer]
-	if cl.xferSt != cp.tick {
-		if now-cl.sentAt > 100*time.Millisecond || cl.sentAt == 0 {
-			s.welcome(cl)
-			cl.sentAt = now
-		}
-		return
+	if cl.xferSt != cp.tick && (now-cl.welSent > 100*time.Millisecond || cl.welSent == 0) {
+		// The welcome goes again until the client answers it; the
+		// slices go with it from the start, not a round trip later.
+		s.welcome(cl)
+		cl.welSent = now
 	}
 	rto := cl.rtt + cl.rtt/4 + 20*time.Millisecond
+	if cl.rtt == 0 {
+		rto = 300 * time.Millisecond // until the client's answer measures it
+	}
 	sent := 0
 	for i := cl.have; i < len(cl.xferAt) && i < cl.have+chunkWindow && sent < chunksPerTick; i++ {
 		if d := i - cl.have - 1; d >= 0 && d < 64 && cl.mask>>d&1 != 0 {
@@ -468,7 +497,7 @@ func (s *Server) sendChunks(cl *sclient, now time.Duration) {
 		if at := cl.xferAt[i]; at >= 0 && now-at < rto {
 			continue
 		}
-		s.write(appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.state), cl)
+		s.write(appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed), cl)
 		cl.xferAt[i] = now
 		s.stats.ChunksSent++
 		sent++

@@ -25,12 +25,13 @@ package netplay
 //	16 tick u32      the server's next tick
 //	20 state u32     the tick of the state that follows (the state before
 //	                 that tick), in chunks
-//	24 length u32    its length in bytes
-//	28 hash u64      its FNV-1a hash
+//	24 length u32    the length of its compression, in bytes
+//	28 hash u64      the state's FNV-1a hash
 //	36 end u32       the match's last tick + 1 (0: none)
 //	40 verify u32    a tick soon after the state's whose hash the server
 //	                 sends first, so a joiner is verified at once
-//	44 zero          4 bytes
+//	44 raw u32       the state's length; length is that of its DEFLATE
+//	                 compression (RFC 1951), which the chunks carry
 //
 //	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
 //	or a late spectator's, from its peer-to-peer host: see wire.go's offer):
@@ -127,7 +128,7 @@ type sPacket struct {
 	seat, players     uint8
 	every             uint16
 	tick, state, size uint32
-	end, verify       uint32
+	end, verify, raw  uint32
 	hash              uint64
 
 	// chunk (state as above; size is the state's length)
@@ -168,8 +169,8 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.cookie, p.seat, p.players = le.Uint32(b[8:]), b[12], b[13]
 		p.every = le.Uint16(b[14:])
 		p.tick, p.state, p.size = le.Uint32(b[16:]), le.Uint32(b[20:]), le.Uint32(b[24:])
-		p.hash, p.end, p.verify = le.Uint64(b[28:]), le.Uint32(b[36:]), le.Uint32(b[40:])
-		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 || !zero(b[44:]) ||
+		p.hash, p.end, p.verify, p.raw = le.Uint64(b[28:]), le.Uint32(b[36:]), le.Uint32(b[40:]), le.Uint32(b[44:])
+		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 ||
 			p.seat >= p.players && p.seat != seatSpectator && p.seat != seatChallenge {
 			return errField
 		}
@@ -289,7 +290,7 @@ func appendJoin(dst []byte, nonce, cookie uint32, isize, flags uint8, tps uint32
 }
 
 // appendWelcome appends a welcome to the client of nonce token.
-func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every uint16, tick, state, size uint32, hash uint64, end, verify uint32) []byte {
+func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every uint16, tick, state, size uint32, hash uint64, end, verify, raw uint32) []byte {
 	dst = appendHeader(dst, kindWelcome, token)
 	dst = le.AppendUint32(dst, cookie)
 	dst = append(dst, seat, players)
@@ -300,8 +301,7 @@ func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every 
 	dst = le.AppendUint64(dst, hash)
 	dst = le.AppendUint32(dst, end)
 	dst = le.AppendUint32(dst, verify)
-	var z [welcomeLen - 44]byte
-	return append(dst, z[:]...)
+	return le.AppendUint32(dst, raw)
 }
 
 // appendChunk appends slice index of a state of tick state.
@@ -354,7 +354,7 @@ func (p *sPacket) encode(dst []byte) []byte {
 	case kindJoin:
 		return appendJoin(dst, p.nonce, p.cookie, p.isize, p.flags, p.tps, p.params, p.sim)
 	case kindWelcome:
-		return appendWelcome(dst, p.token, p.cookie, p.seat, p.players, p.every, p.tick, p.state, p.size, p.hash, p.end, p.verify)
+		return appendWelcome(dst, p.token, p.cookie, p.seat, p.players, p.every, p.tick, p.state, p.size, p.hash, p.end, p.verify, p.raw)
 	case kindChunk:
 		dst = appendHeader(dst, kindChunk, p.token)
 		dst = le.AppendUint32(dst, p.state)
