@@ -174,6 +174,14 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 	w := &sworld{clock: &fakeClock{now: time.Second}, net: NewMemNet(), seed: seed, state: state}
 	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock, cfg.Seed = 2, "test", 0xb1, w.clock, seed+1
 	g := &seatGame{seat: -1, pad: make([]byte, state)}
+	// The server's extra state is noise, which no compression shrinks:
+	// a joiner receives it whole (a client's own is replaced by it).
+	for i, x := 0, seed|1; i < len(g.pad); i++ {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		g.pad[i] = byte(x)
+	}
 	n := &snode{g: g, conn: w.net.Listen(serverAddr)}
 	n.sim = NewSimTransport(n.conn, NetSim{}, w.clock, seed*1000)
 	w.links = &links{inner: n.sim, to: map[netip.AddrPort]*SimTransport{}}
