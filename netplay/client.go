@@ -222,7 +222,7 @@ type Client struct {
 	final      []byte // clientRing rows of players·size
 	finalMask  [clientRing]uint32
 	finalTick  [clientRing]int // which tick each row of final holds
-	used       []byte       // the rows the game was last given
+	used       []byte          // the rows the game was last given
 	usedMask   [clientRing]uint32
 	mine       []byte // clientRing of our own inputs
 	firstWrong int

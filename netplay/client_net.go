@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"compress/flate"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
