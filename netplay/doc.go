@@ -147,8 +147,8 @@
 // Draw does (see easing corrections, above).
 //
 // The server's datagrams carry no world state in steady state, only
-// inputs: about 50 kbit/s per client at 4 players whatever the world's
-// size. A join is answered first with a cookie (a keyed hash of the
+// inputs: 32 to 56 kbit/s per client at 4 players on links of 66 to
+// 201 ms, whatever the world's size (BENCHMARKS.md). A join is answered first with a cookie (a keyed hash of the
 // address) that the server does not store, and only a join that returns
 // it takes a seat, so a flood of joins from forged addresses takes no
 // seat, memory or time; a full server refuses naming its seats; a
