@@ -264,8 +264,8 @@ type Server struct {
 	last    []byte // each seat's last final input
 	taken   []int  // the client index of each seat, -1 none
 	clients []sclient
-	cps     [checkpoints]checkpoint
-	newest  int // the newest checkpoint, -1 none
+	cps     []checkpoint // checkpoints of them, more while every one is being sent
+	newest  int          // the newest checkpoint, -1 none
 	hashes  [8]tickHash
 	scratch []byte // a state saved to be hashed
 	zw      *flate.Writer
@@ -312,6 +312,7 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 		s.taken[i] = -1
 	}
 	s.empty = uint32(1<<s.players - 1)
+	s.cps = make([]checkpoint, checkpoints)
 	s.clients = make([]sclient, s.players+c.Spectators)
 	for i := range s.clients {
 		cl := &s.clients[i]
@@ -439,10 +440,11 @@ func (s *Server) free() int {
 			return i
 		}
 	}
-	// Every one is being sent: rare (joins faster than HashEvery); a new
-	// one is made.
-	s.cps[(s.newest+1)%checkpoints] = checkpoint{}
-	return (s.newest + 1) % checkpoints
+	// Every one is being sent (joiners of a large state, slower than
+	// HashEvery each): one more, rather than overwrite a state being
+	// sent. The slots stay: they serve the next joiners.
+	s.cps = append(s.cps, checkpoint{})
+	return len(s.cps) - 1
 }
 
 // checkpoint saves the state before the next tick, and hashes it.

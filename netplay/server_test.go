@@ -305,3 +305,26 @@ func TestServerStateResendsOnRoundTrip(t *testing.T) {
 		t.Errorf("joiner running %v; %d slices sent for a state of %d", j.cl.Running(), sent, need)
 	}
 }
+
+// Joiners whose states take longer to send than HashEvery each pin a
+// checkpoint of their own: the server keeps one more rather than
+// overwrite a state being sent, and every joiner loads and ends on the
+// server's hash.
+func TestServerManySlowTransfers(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 8, HashEvery: 6, EndTick: 900}, 150_000, 9)
+	var js []*snode
+	for i := range 6 {
+		js = append(js, w.join(t, i, NetSim{Latency: 100 * time.Millisecond, Loss: 0.05}, time.Duration(i)*110*time.Millisecond, nil))
+	}
+	w.run(40 * time.Second)
+	w.noErrors(t)
+	w.endsOnServer(t)
+	if n := len(w.srv.srv.cps); n <= checkpoints {
+		t.Errorf("%d checkpoints kept: the transfers did not overlap as meant", n)
+	}
+	for i, j := range js {
+		if st := j.cl.Stats(); st.Desyncs != 0 || st.Hashes == 0 {
+			t.Errorf("joiner %d: %d desyncs, %d hashes", i, st.Desyncs, st.Hashes)
+		}
+	}
+}
