@@ -400,7 +400,7 @@ func (l *Lobby) joinRead(from netip.AddrPort, n int, now time.Duration) {
 		return
 	}
 	switch {
-	case l.done:
+	case l.done, pk.kind == kindRefuse && pk.field == fieldHost: // the latter answers a probe, not us
 		l.stats.PacketsStale++
 	case pk.kind == kindRefuse && pk.field == fieldTable:
 		l.err = &SeatError{Addr: from, Players: int(min(max(pk.ours, 2), MaxPeers))}

@@ -158,8 +158,11 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 	case kindHello:
 		s.onHello(p, now, n)
 	case kindRefuse:
-		if p.synced {
-			s.stats.PacketsStale++ // a refuse after the handshake is a forgery or a ghost
+		if p.synced || pk.field == fieldHost {
+			// A refuse after the handshake is a forgery or a ghost; one of
+			// a server's join answers a probe this socket made before the
+			// session (a -spectate asking what its address is).
+			s.stats.PacketsStale++
 			return
 		}
 		if pk.field == fieldSeats || pk.field == fieldLate {

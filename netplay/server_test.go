@@ -328,3 +328,18 @@ func TestServerManySlowTransfers(t *testing.T) {
 		}
 	}
 }
+
+// A host's refusal of a probe's join that arrives after the probe gave
+// up (a -spectate that asked, then became a peer-to-peer spectator on
+// the same socket) is stale to the spectator's session, not a refusal.
+func TestLateHostRefusalIsStale(t *testing.T) {
+	w := newWorld(t, worldOpts{players: 2, spectators: 1, seed: 3})
+	spec := w.nodes[2]
+	// It arrives before the spectator's handshake is done.
+	w.nodes[0].conn.WriteTo(appendRefuse(nil, fieldHost, 0, 0), addr(2))
+	w.run(2 * time.Second)
+	w.noErrors(t)
+	if st := spec.s.Stats(); st.PacketsStale == 0 || st.Tick == 0 {
+		t.Errorf("spectator: %d stale, tick %d: want the refusal counted stale and the match watched", st.PacketsStale, st.Tick)
+	}
+}
