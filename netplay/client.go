@@ -248,7 +248,6 @@ type Client struct {
 	tsAt      time.Duration
 	rtt       time.Duration
 	scale     float64
-	sendAt    time.Duration
 	endHash   uint64
 	endKnown  bool
 	endHeard  time.Duration

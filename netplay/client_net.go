@@ -431,7 +431,6 @@ func (s *Client) sendUpdate(now time.Duration) {
 		b = append(b, s.mineAt(int(p.start)+k)...)
 	}
 	s.write(b)
-	s.sendAt = now
 }
 
 // write sends b to the server.

@@ -217,7 +217,6 @@ type sclient struct {
 	have    int
 	mask    uint64
 	done    int // bye done sends left, at the end
-	resyncs uint64
 }
 
 // Server runs a match that it owns: the game headless at the fixed tick,
@@ -255,7 +254,6 @@ type Server struct {
 	players, size int
 	num, den      uint64
 	key           uint64
-	start         time.Duration
 
 	tick    int
 	empty   uint32 // the empty seats now

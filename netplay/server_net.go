@@ -364,7 +364,6 @@ func (s *Server) resync(cl *sclient, now time.Duration) {
 		return
 	}
 	s.stats.Resyncs++
-	cl.resyncs++
 	s.startTransfer(cl, now)
 	s.welcome(cl)
 }
