@@ -302,15 +302,15 @@ func (n *NetFlags) probe(cfg engine.Config, params string) error {
 	}
 	start := time.Now()
 	for {
-		players, err := pr.Poll()
+		set, err := pr.Poll()
 		if errors.Is(err, netplay.ErrNotServer) && n.Spectate != "" {
 			return nil // a peer-to-peer host: watch it as one
 		}
 		if err != nil {
 			return err
 		}
-		if players > 0 {
-			n.server = players
+		if set.Players > 0 {
+			n.server = set.Players
 			return nil
 		}
 		if n.Spectate != "" && time.Since(start) > probeTime {

@@ -186,8 +186,8 @@ func TestServerJoinFlood(t *testing.T) {
 	for i := range flood {
 		flood[i] = w.net.Listen(netip.AddrPortFrom(netip.AddrFrom4([4]byte{192, 0, 2, byte(i)}), uint16(1000+i)))
 	}
-	join := appendJoin(nil, 1234, 0, 2, 0, 60, fnv64([]byte("test")), 0xb1)
-	spoof := appendJoin(nil, 1234, 0xdeadbeef, 2, 0, 60, fnv64([]byte("test")), 0xb1)
+	join := testJoin(1234, 0, false)
+	spoof := testJoin(1234, 0xdeadbeefdeadbeef, false)
 	for range 50 {
 		for _, c := range flood {
 			c.WriteTo(join, serverAddr)

@@ -22,6 +22,9 @@ type FingerprintError struct {
 	// Ours and Theirs are the two values (hashes, for params and the
 	// simulation).
 	Ours, Theirs uint64
+	// OursText and TheirsText are the two Params, when the peer sent its
+	// own (a Server does, to a Client of other Params); empty otherwise.
+	OursText, TheirsText string
 	// Refused is true when the peer refused us, false when we refused it.
 	Refused bool
 	// Server is true when the peer is a Client's server.
@@ -39,10 +42,12 @@ func (e *FingerprintError) Error() string {
 		peer = "the server"
 	}
 	f, why := "%d", ""
-	switch e.Field {
-	case "game params":
+	switch {
+	case e.Field == "game params" && (e.OursText != "" || e.TheirsText != ""):
+		return fmt.Sprintf("netplay: %s %s %v: %s differs: ours %q, theirs %q", who, peer, e.Addr, e.Field, e.OursText, e.TheirsText)
+	case e.Field == "game params":
 		f = "%016x"
-	case "simulation":
+	case e.Field == "simulation":
 		f, why = "%016x", " (another version of the game's simulating code: engine.Fingerprint)"
 	}
 	return fmt.Sprintf("netplay: %s %s %v: %s differs: ours "+f+", theirs "+f+"%s", who, peer, e.Addr, e.Field, e.Ours, e.Theirs, why)
@@ -61,6 +66,7 @@ var fieldNames = [...]string{
 	fieldLate:      "join tick",
 	fieldTable:     "seats",
 	fieldHost:      "server",
+	fieldAddr:      "seats per address",
 }
 
 // SeatError is what a spectator's Update returns when its host refused to
