@@ -199,12 +199,11 @@ const (
 // game's Draw may ease the bodies it draws from where they were drawn
 // (see the package doc).
 type Client struct {
+	hooks
 	cfg      ClientConfig
 	game     engine.Game
 	saver    engine.Saver
 	inputter engine.Inputter
-	begin    engine.Beginner
-	end      engine.Ender
 	tr       Transport
 	clock    engine.Clock
 	scaler   TimeScaler
@@ -305,8 +304,9 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	inputter, _ := game.(engine.Inputter)
 	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
 		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
-	s.begin, _ = game.(engine.Beginner)
-	s.end, _ = game.(engine.Ender)
+	if game != nil {
+		s.hooks = findHooks(game)
+	}
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -720,11 +720,12 @@ func (s *Client) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present.
-func (s *Client) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game: the predicted present, on a frame whose Local is
+// the client's seat (-1 for a spectator, or before it has one).
+func (s *Client) Draw(f engine.Frame) { s.drawGame(f, s.seat) }
 
 // Begin reads what the server sent between ticks, then runs the game's
-// Begin, if it has one.
+// Begin, if it has one, on a frame whose Local is the client's seat.
 func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
@@ -733,18 +734,7 @@ func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
-	if s.begin != nil {
-		return s.begin.Begin(f)
-	}
-	return nil
-}
-
-// End runs the game's End, if it has one.
-func (s *Client) End(st *engine.Stats) error {
-	if s.end != nil {
-		return s.end.End(st)
-	}
-	return nil
+	return s.beginGame(f, s.seat)
 }
 
 // timeSync sets the loop's time scale so that our inputs reach the

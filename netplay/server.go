@@ -305,6 +305,7 @@ type sclient struct {
 // malformed datagrams are counted and dropped. In steady state an Update
 // allocates nothing.
 type Server struct {
+	hooks
 	cfg   ServerConfig
 	game  engine.Game
 	saver engine.Saver
@@ -357,7 +358,7 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 	if !ok {
 		return nil, errors.New("netplay: a server's game must implement engine.Saver")
 	}
-	s := &Server{cfg: c, game: game, saver: saver, tr: tr, clock: c.Clock,
+	s := &Server{hooks: findHooks(game), cfg: c, game: game, saver: saver, tr: tr, clock: c.Clock,
 		players: c.Players, size: c.InputSize, newest: -1, jar: newCookieJar()}
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
@@ -594,17 +595,18 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Draw draws the game.
-func (s *Server) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game, on a frame whose Local is -1: a server plays no
+// seat.
+func (s *Server) Draw(f engine.Frame) { s.drawGame(f, -1) }
 
 // Begin reads the clients' datagrams between ticks, so that a handshake
-// is answered at once.
-func (s *Server) Begin(engine.Frame) error {
+// is answered at once, then runs the game's Begin, if it has one.
+func (s *Server) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
 	s.poll(s.clock.Now())
-	return nil
+	return s.beginGame(f, -1)
 }
 
 // fill refreshes the stats that are states.

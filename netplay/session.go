@@ -62,15 +62,11 @@ type TimeScaler interface {
 // rollbacks included, it allocates nothing (the game's Save and Update
 // must not either).
 type Session struct {
+	hooks
 	cfg      Config
 	game     engine.Game
 	saver    engine.Saver
 	inputter engine.Inputter
-	begin    engine.Beginner
-	end      engine.Ender
-	quality  engine.QualityChanger
-	susp     engine.SuspendChanger
-	gpu      engine.GPUTimer
 	tr       Transport
 	clock    engine.Clock
 	scaler   TimeScaler
@@ -154,11 +150,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	} else {
 		s.local = -1
 	}
-	s.begin, _ = game.(engine.Beginner)
-	s.end, _ = game.(engine.Ender)
-	s.quality, _ = game.(engine.QualityChanger)
-	s.susp, _ = game.(engine.SuspendChanger)
-	s.gpu, _ = game.(engine.GPUTimer)
+	s.hooks = findHooks(game)
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -738,8 +730,18 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present.
-func (s *Session) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game: the predicted present, on a frame whose Local is
+// this peer's player (-1 for a spectator, or before the lobby seated it).
+func (s *Session) Draw(f engine.Frame) { s.drawGame(f, s.Local()) }
+
+// Local returns this peer's player: Config.Local, or the seat its lobby
+// gave it (-1 before); -1 for a spectator.
+func (s *Session) Local() int {
+	if s.lobby != nil {
+		return -1
+	}
+	return s.local
+}
 
 // Begin reads what the peers sent and sends keep-alives, then runs the
 // game's Begin, if it has one: so a frame without a tick (a paused loop,
@@ -762,41 +764,7 @@ func (s *Session) Begin(f engine.Frame) error {
 		}
 		s.send(now, true)
 	}
-	if s.begin != nil {
-		return s.begin.Begin(f)
-	}
-	return nil
-}
-
-// End runs the game's End, if it has one.
-func (s *Session) End(st *engine.Stats) error {
-	if s.end != nil {
-		return s.end.End(st)
-	}
-	return nil
-}
-
-// QualityChanged runs the game's, if it has one.
-func (s *Session) QualityChanged(level int) {
-	if s.quality != nil {
-		s.quality.QualityChanged(level)
-	}
-}
-
-// SuspendChanged runs the game's, if it has one. A suspended loop runs no
-// update, so its peers stall, and time it out after DisconnectTimeout.
-func (s *Session) SuspendChanged(suspended bool) {
-	if s.susp != nil {
-		s.susp.SuspendChanged(suspended)
-	}
-}
-
-// GPUTime returns the game's, or 0.
-func (s *Session) GPUTime() time.Duration {
-	if s.gpu != nil {
-		return s.gpu.GPUTime()
-	}
-	return 0
+	return s.beginGame(f, s.Local())
 }
 
 // fillStats refreshes the stats that are states, not counts.
