@@ -144,8 +144,9 @@ type ClientStats struct {
 	TimeScale float64
 	Jumps     uint64
 	// Rollbacks, RollbackTicks, RollbackTicksMax, Predicted and Stalls
-	// are as in Stats; Waiting counts loop ticks before the client had
-	// its state.
+	// are as in Stats (a spectator, which runs the final ticks as they
+	// come, never stalls: its wait for the next is its steady state);
+	// Waiting counts loop ticks before the client had its state.
 	Rollbacks        uint64
 	RollbackTicks    uint64
 	RollbackTicksMax int
@@ -474,8 +475,8 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 		n = 0
 		s.stats.Jumps++
 	}
-	if n == 0 {
-		s.stats.Stalls++
+	if n == 0 && !s.cfg.Spectate {
+		s.stats.Stalls++ // a spectator runs final ticks as they come: waiting for one is no stall
 	}
 	for range n {
 		if s.endT > 0 && s.tick >= s.endT {

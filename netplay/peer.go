@@ -294,9 +294,14 @@ func (s *Session) freeSeat(p *peer) {
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a
 // refuse of field, if that is no larger: the caller stops, naming why,
-// and this session goes on. Stats.Refused counts it.
+// and this session goes on. Stats.Refused counts it; Stats.Probes a
+// server's probe told this is a host.
 func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
-	s.stats.Refused++
+	if field == fieldHost {
+		s.stats.Probes++
+	} else {
+		s.stats.Refused++
+	}
 	if refuseLen > n {
 		return
 	}

@@ -638,9 +638,9 @@ func (st *ServerStats) DownKbpsPerClient(tps int) float64 {
 // Report is the server's part of a stats line.
 func (s *Server) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" players=%d spectators=%d joins=%d leaves=%d inputs_replaced=%d inputs_late=%d resyncs=%d dropped=%d hashes_checked=%d down_kbps_per_client=%.1f tick_us_p99=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d",
-		st.Players, st.Spectators, st.Joins, st.Leaves, st.InputsReplaced, st.InputsLate, st.Resyncs, st.Dropped, st.Hashes,
-		st.DownKbpsPerClient(s.cfg.TPS), st.TickP99()/time.Microsecond, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused)
+	return fmt.Sprintf(" players=%d spectators=%d joins=%d leaves=%d inputs_replaced=%d inputs_late=%d resyncs=%d dropped=%d stalled=%d hashes_checked=%d down_kbps_per_client=%.1f tick_us_p99=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d",
+		st.Players, st.Spectators, st.Joins, st.Leaves, st.InputsReplaced, st.InputsLate, st.Resyncs, st.Dropped, st.Stalled, st.Hashes,
+		st.DownKbpsPerClient(s.cfg.TPS), st.TickP99()/time.Microsecond, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes)
 }
 
 // seatInputs returns a tick's inputs: row holds every seat's, and bit p

@@ -229,7 +229,7 @@ func (s *Session) seat() {
 	err := l.Poll()
 	ls, st := &l.stats, &s.stats
 	st.PacketsIn, st.PacketsOut, st.BytesIn, st.BytesOut = ls.PacketsIn, ls.PacketsOut, ls.BytesIn, ls.BytesOut
-	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused
+	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused, ls.Probes
 	if err != nil {
 		s.fail(err)
 		return
