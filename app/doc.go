@@ -70,6 +70,8 @@
 //	the server vanished or never answered     3
 //	the server refused or dropped the client  1      (*netplay.ServerError,
 //	                                                 *netplay.FingerprintError)
+//	the server broke the protocol (its state  4      (*netplay.ServerError,
+//	never came, too slowly, or again and again)      Misbehaved)
 //	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
 //	a peer vanished or never answered         3      cleanly: its ticks are final
 //	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)
