@@ -495,6 +495,25 @@ func (s *Client) sendUpdate(now time.Duration) {
 			}
 		}
 	}
+	if s.phase == phaseLoad {
+		// The slices past the mask's, to the end of the server's
+		// window, in the tail: the server resends only what is missing.
+		if n := min(len(s.stGot)-(s.stHave+65), chunkWindow-64); n > 0 {
+			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
+		}
+		b := p.appendUpdateHead(s.wbuf[:0])
+		for k := range int(p.count) * s.size {
+			var c byte
+			for d := range 8 {
+				if i := s.stHave + 65 + 8*k + d; i < len(s.stGot) && s.stGot[i] {
+					c |= 1 << d
+				}
+			}
+			b = append(b, c)
+		}
+		s.write(b)
+		return
+	}
 	b := p.appendUpdateHead(s.wbuf[:0])
 	for k := range int(p.count) {
 		b = append(b, s.mineAt(int(p.start)+k)...)

@@ -273,7 +273,7 @@ type sclient struct {
 	welAt   time.Duration // when the transfer's first welcome went out
 	welSent time.Duration // when a welcome last went out
 	have    int
-	mask    uint64
+	got     [chunkWindow / 64]uint64 // of the slices past have, those it acknowledged: bit d is slice have+1+d
 	acked   int           // the slices of the transfer it acknowledged
 	credit  int           // the slices it may still be sent before it acknowledges more
 	progAt  time.Duration // when its acknowledgements last moved (or its transfer waited its turn)
@@ -299,11 +299,14 @@ type sclient struct {
 // diverging is dropped with a reason.
 //
 // Datagrams are hostile until proved otherwise: a join is answered, the
-// first time, with a cookie the server does not store (a keyed hash of
-// the address), as large as the join, and only a join that returns the
-// cookie takes a seat; a client's inputs count for its own seat only;
-// malformed datagrams are counted and dropped. In steady state an Update
-// allocates nothing.
+// first time, with a cookie the server does not store (a MAC of the
+// address, port and nonce under a rotating key from crypto/rand), smaller
+// than the join, and only a join that returns the cookie takes a seat; a
+// seat is given back only to its session secret, or once its client is
+// silent; one address takes SeatsPerAddr seats; a transfer goes only as
+// fast as it is acknowledged, within TransferRate; a client's inputs
+// count for its own seat only; malformed datagrams are counted and
+// dropped. In steady state an Update allocates nothing.
 type Server struct {
 	hooks
 	cfg   ServerConfig

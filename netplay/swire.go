@@ -74,7 +74,11 @@ package netplay
 //	                 received in order, 48 mask u64: of the next 64, those
 //	                 received (a selective ack; zero when none)
 //	56 start u32     the tick of the first input carried
-//	60 inputs        count·size bytes
+//	60 inputs        count·size bytes; while loading, a bitmap instead
+//	                 that goes on from mask: bit d of byte k marks slice
+//	                 have+65+8k+d received (the client sends chunkWindow
+//	                 slices' worth, so that the server knows of each slice
+//	                 of its window whether it arrived)
 //
 //	final (server to client; token: the client's nonce):
 //	8  tick u32      the server's next tick
