@@ -274,10 +274,10 @@ type sclient struct {
 	welSent time.Duration // when a welcome last went out
 	have    int
 	got     [chunkWindow / 64]uint64 // of the slices past have, those it acknowledged: bit d is slice have+1+d
-	acked   int           // the slices of the transfer it acknowledged
-	credit  int           // the slices it may still be sent before it acknowledges more
-	progAt  time.Duration // when its acknowledgements last moved (or its transfer waited its turn)
-	done    int           // bye done sends left, at the end
+	acked   int                      // the slices of the transfer it acknowledged
+	credit  int                      // the slices it may still be sent before it acknowledges more
+	progAt  time.Duration            // when its acknowledgements last moved (or its transfer waited its turn)
+	done    int                      // bye done sends left, at the end
 }
 
 // Server runs a match that it owns: the game headless at the fixed tick,
