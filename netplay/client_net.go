@@ -14,7 +14,9 @@ import (
 // ServerError is what a Client's Update returns when its server refused
 // it or dropped it (the match is full, or over, the address has its
 // seats, the client's state kept differing from the server's or it
-// acknowledged nothing), or broke the protocol (Misbehaved).
+// acknowledged nothing), or broke the protocol (Misbehaved); and what a
+// late spectator's Session returns when its peer-to-peer host broke the
+// protocol in sending it its state (Misbehaved: Server is the host).
 type ServerError struct {
 	// Server is the server's address.
 	Server string
@@ -27,10 +29,15 @@ type ServerError struct {
 	// state with none verified. Such a server is not serving: a Client
 	// stops within a bounded time rather than load forever.
 	Misbehaved bool
+	// Host is true when Server is a late spectator's peer-to-peer host.
+	Host bool
 }
 
 // Error names the server and the reason.
 func (e *ServerError) Error() string {
+	if e.Host {
+		return fmt.Sprintf("netplay: the host %s: %s", e.Server, e.Reason)
+	}
 	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
 }
 

@@ -570,6 +570,9 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 // interrupted peers, and stops the session when a player (or the host)
 // has been silent for DisconnectTimeout.
 func (s *Session) watch(now time.Duration) {
+	if s.watchState(now); s.err != nil {
+		return
+	}
 	for i := range s.peers {
 		p := &s.peers[i]
 		if p.kind == peerSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {

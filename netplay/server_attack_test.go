@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 	"time"
@@ -428,5 +429,36 @@ func TestTransferRateShared(t *testing.T) {
 		if st := j.cl.Stats(); st.Hashes == 0 || st.Desyncs != 0 {
 			t.Errorf("joiner %d: %d hashes, %d desyncs", i, st.Hashes, st.Desyncs)
 		}
+	}
+}
+
+// A peer-to-peer host that offers its spectator a new state every 5 ms,
+// or one state whose slices never come, keeps it loading no longer than a
+// bounded time: the spectator stops with a ServerError (Misbehaved).
+func TestMaliciousHost(t *testing.T) {
+	for _, mode := range []string{"restart", "silent"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, worldOpts{spectators: 1, seed: 46})
+			w.run(time.Second)
+			spec := w.nodes[2]
+			if !spec.s.Running() {
+				t.Fatal("the spectator is not watching")
+			}
+			host := w.net.Listen(addr(0)) // the host's own address
+			start := w.clock.now
+			state := uint32(5000)
+			for w.clock.now < start+time.Minute && spec.err == nil {
+				if mode == "restart" || state == 5000 {
+					host.WriteTo(appendOffer(nil, spec.s.nonce, state, 300_000, 0xfeed), addr(2))
+					state++
+				}
+				w.run(5 * time.Millisecond)
+			}
+			var se *ServerError
+			t.Logf("%s: after %v: %v", mode, w.clock.now-start, spec.err)
+			if !errors.As(spec.err, &se) || !se.Misbehaved || w.clock.now-start > 3*time.Second {
+				t.Errorf("the spectator: %v after %v, want a ServerError (Misbehaved) within 3 s", spec.err, w.clock.now-start)
+			}
+		})
 	}
 }

@@ -111,15 +111,19 @@ type Session struct {
 	stats      Stats
 
 	// A late spectator's state from its host (late.go).
-	stTick  int    // the state's tick, -1 before an offer
-	stLen   int    // its length
-	stHash  uint64 // its FNV-1a hash
-	stBuf   []byte // its bytes as they arrive
-	stGot   []bool // the chunks arrived
-	stHave  int    // the chunks arrived in order
-	loading bool   // the state is coming: no tick runs
-	gotDue  bool   // a got is due: a chunk or offer of a loaded state came
-	loaded  bool   // a state was loaded, and no hash compared since
+	stTick  int           // the state's tick, -1 before an offer
+	stLen   int           // its length
+	stHash  uint64        // its FNV-1a hash
+	stBuf   []byte        // its bytes as they arrive
+	stGot   []bool        // the chunks arrived
+	stHave  int           // the chunks arrived in order
+	loading bool          // the state is coming: no tick runs
+	gotDue  bool          // a got is due: a chunk or offer of a loaded state came
+	loaded  bool          // a state was loaded, and no hash compared since
+	stCount int           // the chunks arrived, in any order
+	stAt    time.Duration // when the offer, or the last new chunk, came
+	stStart time.Duration // when the offer came
+	stLoads int           // states offered since a hash last matched
 }
 
 // tickHash is the hash of a confirmed state: the state before tick.
@@ -699,6 +703,7 @@ func desync(n uint64, player int, ours, theirs uint64) error {
 func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
+		s.stLoads = 0
 		p.compared++
 		if s.loaded {
 			s.loaded = false
