@@ -481,7 +481,9 @@ func (j *cookieJar) mac(e int64, a netip.AddrPort, nonce uint32) uint64 {
 		if e <= j.epochs[k] || e < j.epochs[k^1] {
 			return 0 // an older epoch's key, dropped
 		}
-		rand.Read(j.keys[k][:]) // crypto/rand: never fails (it crashes the program first)
+		// crypto/rand never fails (it crashes the program first); a key
+		// never reaches a game's state, and must differ on every run.
+		rand.Read(j.keys[k][:]) //fixvet:ignore a cookie key, not simulation
 		j.macs[k], j.epochs[k] = hmac.New(sha256.New, j.keys[k][:]), e
 	}
 	ip := a.Addr().As16()
