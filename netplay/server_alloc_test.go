@@ -34,6 +34,8 @@ func TestServerZeroAllocs(t *testing.T) {
 func serverSeeds() [][]byte {
 	p := sPacket{token: 7, ack: 3, ts: 100, echo: 90, hold: 5, flags: updateHash, isize: 2, count: 2, hashTick: 60, hash: 9, start: 4}
 	update := append(p.appendUpdateHead(nil), 1, 2, 3, 4)
+	p = sPacket{token: 7, flags: updateLoading, isize: 2, count: 4, state: 30, have: 5, mask: 0xf0}
+	loading := append(p.appendUpdateHead(nil), 0xff, 0, 1, 0x80, 0, 0, 0, 3)
 	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 1, hashTick: 60, hash: 1}
 	final := append(p.appendFinalHead(nil), 2, 0, 0, 0, 1, 2, 0, 0)
 	join := sPacket{nonce: 5, isize: 2, tps: 60, params: fnv64([]byte("test")), sim: 0xb1}
@@ -53,6 +55,7 @@ func serverSeeds() [][]byte {
 		appendChunk(nil, 5, 0, 0, bytes.Repeat([]byte{1}, 600)),
 		appendChunk(nil, 5, 0, 1, bytes.Repeat([]byte{1}, 600)),
 		update,
+		loading,
 		final,
 		update[:updateHead],
 		final[:finalHead+3],
