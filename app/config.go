@@ -111,8 +111,8 @@ type Reporter interface {
 // Attacher is an optional Game hook for a game that shows or steers the
 // loop that runs it (an overlay of its stats, a frame it leaves out of the
 // steady state): Attach runs once the loop exists, before the first frame,
-// with the netplay session the loop runs (nil alone; its Config says which
-// player is this machine's).
+// with the netplay session the loop runs (nil alone, and for a server or
+// its clients). Which player this machine plays is engine.Frame.Local.
 type Attacher interface {
 	Attach(l *engine.Loop, s *netplay.Session)
 }
