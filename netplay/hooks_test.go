@@ -66,8 +66,15 @@ type worldPlat struct {
 	polls int
 }
 
-func (p *worldPlat) Now() time.Duration         { return p.clk.now }
-func (p *worldPlat) Poll() error                { p.polls++; p.run(16_666_667); return nil }
+func (p *worldPlat) Now() time.Duration { return p.clk.now }
+func (p *worldPlat) Poll() error {
+	p.polls++
+	if p.polls > 1000 {
+		return engine.ErrStopped // the game's End never stopped the loop: End did not reach the game
+	}
+	p.run(16_666_667)
+	return nil
+}
 func (p *worldPlat) Present() error             { return nil }
 func (p *worldPlat) Suspended() bool            { return p.polls >= 100 && p.polls < 103 }
 func (p *worldPlat) WaitEvent(time.Duration)    {}
