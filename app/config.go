@@ -23,13 +23,17 @@ import (
 // flag, the value and the range, as the runner's do) and sets in c what
 // they decide: the tick rate, the Params, the window.
 //
-// A game whose simulation depends on its flags puts them in c.Params: a
-// recording carries them, and netplay peers must agree on them. With
-// -replay, c.Replay is the recording's header: the game takes those
-// parameters (and the tick rate) from it rather than from its flags,
-// checking them as it checks its flags (a recording is untrusted), and
-// sets c.Params and c.TPS as the recording has them, so that a run made
-// with -n 100 replays with -n 100.
+// A game whose simulation depends on its flags names them in
+// Options.SimFlags: the runner puts their values in the Params, so a
+// recording carries them and netplay peers and a server's clients agree
+// on them, and gives them back to the game parsed, in every mode: with
+// -replay it sets them from the recording (whatever the command line
+// says), with -connect or -spectate of a server from the server (a
+// client started with another value set on its command line is refused,
+// naming the flag and both values), before Configure. So Configure
+// checks them as it checks any flag (a recording or a server is
+// untrusted), and a run made with -n 100 replays, and is joined, with
+// -n 100; the game never reads its Params back.
 type Configurer interface {
 	Flags(fs *flag.FlagSet)
 	Configure(c *Config) error
@@ -51,11 +55,13 @@ type Config struct {
 	// apply.
 	Served bool
 	// Replay is the header of the recording -replay plays (untrusted:
-	// check it as the flags are), nil without -replay.
+	// check it as the flags are), nil without -replay. Its simulation
+	// flags are set already.
 	Replay *replay.Header
 
 	// TPS, Params and Window start as Options has them (defaults filled
-	// in); Configure sets those its flags decide. Run checks TPS again.
+	// in); Configure sets those its flags decide (the runner adds the
+	// simulation flags to Params after it). Run checks TPS again.
 	TPS    int
 	Params string
 	Window gfx.WindowConfig
@@ -67,20 +73,13 @@ type Config struct {
 
 // configure runs the game's Configure, if it has one, and applies what it
 // set to o.
-func configure(g Game, o *Options, m *modes, f *Flags) (inputs map[string]string, err error) {
+func configure(g Game, o *Options, m *modes, f *Flags, hdr *replay.Header) (inputs map[string]string, err error) {
 	c, ok := g.(Configurer)
 	if !ok {
 		return nil, nil
 	}
 	cfg := Config{Headless: m.headless, Ticks: m.ticks, Simulated: m.simulated(f.Replay != ""), Served: f.Net.Server != "" || f.Net.Connect != "",
-		TPS: o.TPS, Params: o.Params, Window: o.Window}
-	if f.Replay != "" {
-		h, err := replay.ReadHeader(f.Replay)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Replay = &h
-	}
+		TPS: o.TPS, Params: o.Params, Window: o.Window, Replay: hdr}
 	if err := c.Configure(&cfg); err != nil {
 		return nil, err
 	}
@@ -112,8 +111,8 @@ type Reporter interface {
 // Attacher is an optional Game hook for a game that shows or steers the
 // loop that runs it (an overlay of its stats, a frame it leaves out of the
 // steady state): Attach runs once the loop exists, before the first frame,
-// with the netplay session the loop runs (nil alone; its Config says which
-// player is this machine's).
+// with the netplay session the loop runs (nil alone, and for a server or
+// its clients). Which player this machine plays is engine.Frame.Local.
 type Attacher interface {
 	Attach(l *engine.Loop, s *netplay.Session)
 }

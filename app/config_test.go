@@ -6,18 +6,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/netplay"
+	"github.com/fixstep/fixstep/replay"
 )
 
-// strider is a walker with flags of its own: -stride, what its simulation
-// depends on (a recording carries it), -tps, and -notes, a file it reads.
-// It has its own hash and stats fields, and keeps its loop.
+// strider is a walker with flags of its own: -stride and -tps, what its
+// simulation depends on (its SimFlags: a recording carries them, a server
+// sends them), and -notes, a file it reads. It has its own hash and stats
+// fields, and keeps its loop.
 type strider struct {
 	walker
 	stride, tps int
@@ -34,18 +37,10 @@ func (s *strider) Flags(fs *flag.FlagSet) {
 }
 
 func (s *strider) Configure(c *app.Config) error {
-	if c.Replay != nil {
-		v, ok := strings.CutPrefix(c.Replay.Params, "stride=")
-		n, err := strconv.Atoi(v)
-		if !ok || err != nil {
-			return fmt.Errorf("-replay: parameters %q: no stride=<n>", c.Replay.Params)
-		}
-		s.stride, s.tps = n, c.Replay.TPS
-	}
 	if s.stride < 1 || s.stride > 9 {
 		return fmt.Errorf("-stride %d: want 1 to 9", s.stride)
 	}
-	c.TPS, c.Params = s.tps, fmt.Sprintf("stride=%d", s.stride)
+	c.TPS = s.tps
 	c.Inputs = map[string]string{"-notes": s.notes}
 	return nil
 }
@@ -73,13 +68,15 @@ func (s *strider) Begin(f engine.Frame) error {
 func runStrider(t *testing.T, s *strider, args ...string) (string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	err := app.Run(s, app.Options{Name: "strider", InputSize: 1, MaxPlayers: 1, Bot: bot, Args: args, Stdout: &stdout, Stderr: &stderr})
+	err := app.Run(s, app.Options{Name: "strider", InputSize: 1, MaxPlayers: 2, Bot: bot, Params: "strider v1",
+		SimFlags: []string{"stride", "tps"}, Args: args, Stdout: &stdout, Stderr: &stderr})
 	return stdout.String(), stderr.String(), err
 }
 
 // TestConfigurer: a game's own flags decide its parameters and tick rate;
-// a recording carries them, and its replay takes them from it whatever
-// the flags say, to the recorded hash (the game's own, Hasher); the
+// a recording carries them, and its replay sets them from it, parsed,
+// whatever the command line says, to the recorded hash (the game's own,
+// Hasher); the
 // game's stats fields end the stats line (Reporter) and it is attached to
 // its loop before the first frame (Attacher).
 func TestConfigurer(t *testing.T) {
@@ -111,6 +108,17 @@ func TestConfigurerRefused(t *testing.T) {
 	if _, _, err := runStrider(t, &strider{}, "-headless", "-ticks", "10", "-sim-frame", "10ms", "-record", rec); err != nil {
 		t.Fatal(err)
 	}
+	// Recordings whose parameters are not the flags' values.
+	forged, alien := filepath.Join(dir, "forged.fxr"), filepath.Join(dir, "alien.fxr")
+	for _, r := range []struct{ path, params string }{{forged, "strider v1\n-stride=x\n-tps=60"}, {alien, "strider v1\n-notes=/etc/passwd"}} {
+		rec, err := replay.RecordSession(r.path, 60, 1, 1, replay.Header{Params: r.params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rec.Close(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	notes := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(notes, []byte("walk"), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,6 +137,14 @@ func TestConfigurerRefused(t *testing.T) {
 		_, _, err := runStrider(t, &strider{}, append(c.args, "-ticks", "1", "-sim-frame", "10ms")...) // a check that lets it run ends
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want an error with %q", c.args, err, c.want)
+		}
+	}
+	for _, c := range []struct{ rec, want string }{
+		{forged, "-replay " + forged + ": -stride=x: parse error"},
+		{alien, `-replay ` + alien + `: parameter "-notes=/etc/passwd": not one of this game's simulation flags (-stride, -tps)`},
+	} {
+		if _, _, err := runStrider(t, &strider{}, "-headless", "-replay", c.rec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("-replay %s: %v, want an error with %q", c.rec, err, c.want)
 		}
 	}
 	if b, err := os.ReadFile(notes); err != nil || string(b) != "walk" {
@@ -162,5 +178,48 @@ func TestSimJitterAndCompare(t *testing.T) {
 		if _, _, err := run(t, &walker{}, args...); err == nil {
 			t.Errorf("%q: no error", args)
 		}
+	}
+}
+
+// TestServerSendsSimFlags: a -server's simulation flags (-stride 3 -tps
+// 50) reach its clients before their Configure: a -connect and a
+// -spectate started without them take them, said on their stderr, and end
+// on the server's state hash; a -connect whose command line sets another
+// -stride is refused, naming the flag and both values.
+func TestServerSendsSimFlags(t *testing.T) {
+	addr := freeAddr(t)
+	type result struct {
+		stdout, stderr string
+		err            error
+	}
+	runs := [][]string{
+		{"-server", addr, "-players", "2", "-ticks", "240", "-stride", "3", "-tps", "50"},
+		{"-headless", "-connect", addr, "-bot", "1"},
+		{"-headless", "-spectate", addr},
+		{"-headless", "-connect", addr, "-bot", "2", "-stride", "2"},
+	}
+	res := make([]result, len(runs))
+	var wg sync.WaitGroup
+	for i, args := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * 200 * time.Millisecond)
+			res[i].stdout, res[i].stderr, res[i].err = runStrider(t, &strider{}, args...)
+		}()
+	}
+	wg.Wait()
+	want := res[0].stdout
+	if res[0].err != nil || !strings.HasPrefix(want, "state-hash=") {
+		t.Fatalf("server: %v, stdout %q\n%s", res[0].err, want, res[0].stderr)
+	}
+	for i, r := range res[1:3] {
+		if r.err != nil || r.stdout != want || !strings.Contains(r.stderr, "strider: the server's match has -stride=3 (was 1)") ||
+			!strings.Contains(r.stderr, "-tps=50 (was 60)") {
+			t.Errorf("%q: %v, stdout %q (the server's %q):\n%s", runs[i+1], r.err, r.stdout, want, r.stderr)
+		}
+	}
+	if err, want := res[3].err, "-stride 2, but the server "+addr+" has -stride 3: run with -stride 3, or without -stride"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%q: %v, want an error with %q", runs[3], err, want)
 	}
 }

@@ -18,8 +18,10 @@
 // what the game draws with once the window and the renderer exist.
 // A game with flags of its own (a world's size, a level) is a Configurer:
 // its flags sit beside the runner's, and those its simulation depends on
-// go in the Params a recording carries and netplay peers agree on, so a
-// replay takes them from the recording. Hasher gives the state-hash= of
+// (Options.SimFlags) go in the Params a recording carries, netplay peers
+// agree on and a server hands its clients, so a replay and a -connect
+// take them, parsed, before Configure. Which player this machine plays is
+// engine.Frame.Local, on the frames Begin and Draw get. Hasher gives the state-hash= of
 // the game's own making, Reporter its fields of the stats line, and
 // Attacher the loop that runs it (for an overlay of its stats).
 //
@@ -70,6 +72,8 @@
 //	the server vanished or never answered     3
 //	the server refused or dropped the client  1      (*netplay.ServerError,
 //	                                                 *netplay.FingerprintError)
+//	the server broke the protocol (its state  4      (*netplay.ServerError,
+//	never came, too slowly, or again and again)      Misbehaved)
 //	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
 //	a peer vanished or never answered         3      cleanly: its ticks are final
 //	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)

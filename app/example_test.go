@@ -50,7 +50,8 @@ func Example() {
 }
 
 // pacer is a walker with a flag of its own, -push: how hard each tick
-// pushes, which its simulation depends on, so its Params carry it.
+// pushes, which its simulation depends on (Options.SimFlags), so its
+// Params carry it.
 type pacer struct {
 	walker
 	push int
@@ -60,16 +61,12 @@ func (p *pacer) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&p.push, "push", 1, "how hard each tick pushes, 1 to 9")
 }
 
+// Configure checks -push: the command line's, a recording's (-replay) or a
+// server's (-connect), which the runner set, parsed, before it.
 func (p *pacer) Configure(c *app.Config) error {
-	if c.Replay != nil { // a replay walks as its recording did, whatever -push says
-		if _, err := fmt.Sscanf(c.Replay.Params, "pacer push=%d", &p.push); err != nil {
-			return fmt.Errorf("-replay: parameters %q: %w", c.Replay.Params, err)
-		}
-	}
 	if p.push < 1 || p.push > 9 {
 		return fmt.Errorf("-push %d: want 1 to 9", p.push)
 	}
-	c.Params = fmt.Sprintf("pacer push=%d", p.push)
 	return nil
 }
 
@@ -80,11 +77,13 @@ func (p *pacer) Update(t engine.Tick) error {
 }
 
 // A game with flags of its own is a Configurer: its flags sit beside the
-// runner's, checked as theirs are, and its Params carry those the
-// simulation depends on, into a recording and a netplay handshake.
+// runner's, checked as theirs are, and those its simulation depends on
+// (Options.SimFlags) go in its Params, into a recording and to a
+// netplay peer or a server's clients, which get them back parsed.
 func ExampleConfigurer() {
 	run := func(args ...string) {
-		err := app.Run(&pacer{}, app.Options{Name: "pacer", InputSize: 1, Stderr: io.Discard, Args: args})
+		err := app.Run(&pacer{}, app.Options{Name: "pacer", InputSize: 1, Params: "pacer v1", SimFlags: []string{"push"},
+			Stderr: io.Discard, Args: args})
 		fmt.Println("err:", err)
 	}
 	run("-headless", "-ticks", "60", "-sim-frame", "16ms", "-push", "3")

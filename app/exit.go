@@ -15,13 +15,22 @@ import (
 // silent for the disconnect timeout, or never answered the handshake.
 const ExitPeerVanished = 3
 
+// ExitServerFault is the exit status of a -connect or -spectate whose
+// server broke the protocol (netplay.ServerError.Misbehaved): the state
+// it announced made no progress, came too slowly, or was followed by
+// state after state with none verified. Such a server is not serving; the
+// client stopped within a bounded time rather than load forever.
+const ExitServerFault = 4
+
 // ExitCode is the exit status for what Run returned, as the package doc's
 // table of endings has it: 0 for nil, engine.ErrStopped, flag.ErrHelp and
 // a peer that left; 128+n after signal n; 2 after a panic;
-// ExitPeerVanished (3) for a peer that vanished or never answered; 1 for
-// any other error.
+// ExitPeerVanished (3) for a peer that vanished or never answered;
+// ExitServerFault (4) for a server that broke the protocol; 1 for any
+// other error.
 func ExitCode(err error) int {
 	var de *netplay.DisconnectError
+	var se *netplay.ServerError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
@@ -29,6 +38,8 @@ func ExitCode(err error) int {
 		return 0
 	case errors.As(err, &de):
 		return ExitPeerVanished
+	case errors.As(err, &se) && se.Misbehaved:
+		return ExitServerFault
 	}
 	return engine.ExitCode(err)
 }

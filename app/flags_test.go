@@ -47,6 +47,11 @@ func TestNetFlagsCheck(t *testing.T) {
 		{Flags{Net: NetFlags{Connect: "127.0.0.1:7000", Count: 3}}, "-players with -join or -connect"},
 		{Flags{Net: NetFlags{Connect: "127.0.0.1:7000", InputDelay: 3}}, "-input-delay and -max-prediction are a peer's"},
 		{Flags{Record: "c.fxr", Net: NetFlags{Connect: "127.0.0.1:7000"}}, "-record with -connect"},
+		{Flags{Net: NetFlags{Server: ":7000", TransferRate: 8, SeatsPerAddr: 2}}, ""},
+		{Flags{Net: NetFlags{TransferRate: 8}}, "-transfer-rate and -seats-per-addr are a server's"},
+		{Flags{Net: NetFlags{Connect: "127.0.0.1:7000", SeatsPerAddr: 2}}, "-transfer-rate and -seats-per-addr are a server's"},
+		{Flags{Net: NetFlags{Server: ":7000", TransferRate: -1}}, "-transfer-rate -1: want 1 to 100000 Mbit/s (0: 32)"},
+		{Flags{Net: NetFlags{Server: ":7000", SeatsPerAddr: 41}}, "-seats-per-addr 41: want 1 to 40 (0: 4)"},
 	} {
 		err := c.f.Check(3)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {

@@ -30,7 +30,12 @@ import (
 // (netplay.Server) on ADDR, with -players seats (2 by default, at most
 // the game's MaxPlayers and netplay.MaxSeats) and ServerSpectators
 // spectators; players come and go as they -connect ADDR (netplay.Client).
-// -spectate ADDR watches a server as well as a host: it asks which it is.
+// -transfer-rate is the server's budget for sending states to joiners,
+// in Mbit/s, and -seats-per-addr how many seats one address may take
+// (netplay.ServerConfig.TransferRate and SeatsPerAddr; 0: their
+// defaults). -spectate ADDR watches a server as well as a host: it asks
+// which it is. A -connect or -spectate of a server takes the server's
+// simulation flags (Options.SimFlags) before the game's Configure.
 type NetFlags struct {
 	Host, Join, Spectate string
 	Server, Connect      string
@@ -40,6 +45,10 @@ type NetFlags struct {
 	NetSim        string
 	InputDelay    int
 	MaxPrediction int
+	// TransferRate (Mbit/s) and SeatsPerAddr are -transfer-rate and
+	// -seats-per-addr: a -server's. 0 means netplay's defaults.
+	TransferRate int
+	SeatsPerAddr int
 
 	// EndTick, when set, ends the match after that many ticks on every
 	// peer (netplay.Config.EndTick): not a flag, a game's -ticks sets it.
@@ -47,9 +56,10 @@ type NetFlags struct {
 
 	np     *Netplay // the socket, from open until StartNetplay takes it
 	tr     netplay.Transport
-	server int            // the seats of the -connect (or -spectate) server, once probe found it
-	lobby  *netplay.Lobby // a joiner's, from seat on
-	stop   func() error   // the run's signal check while a lobby waits, or nil
+	server int              // the seats of the -connect (or -spectate) server, once probe found it
+	set    netplay.Settings // that server's settings
+	lobby  *netplay.Lobby   // a joiner's, from seat on
+	stop   func() error     // the run's signal check while a lobby waits, or nil
 }
 
 // HostSpectators is how many spectators a -host takes. A -spectate that
@@ -77,6 +87,8 @@ func (n *NetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.NetSim, "netsim", "", "with -host, -join, -spectate, -server or -connect, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
 	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host or -join, ticks of input delay, 1 to %d (0: %d, -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
 	fs.IntVar(&n.MaxPrediction, "max-prediction", 0, fmt.Sprintf("with -host or -join, ticks predicted before stalling, 1 to %d (0: %d, -1: lockstep)", netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction))
+	fs.IntVar(&n.TransferRate, "transfer-rate", 0, fmt.Sprintf("with -server, the most it spends sending states to joiners, all together, in Mbit/s (0: %d)", netplay.DefaultTransferRate/1_000_000))
+	fs.IntVar(&n.SeatsPerAddr, "seats-per-addr", 0, fmt.Sprintf("with -server, the seats (players' and spectators') clients from one IPv4 address or IPv6 /64 may take (0: %d)", netplay.DefaultSeatsPerAddr))
 }
 
 // On reports whether -host, -join, -spectate, -server or -connect is set.
@@ -118,22 +130,15 @@ func (n *NetFlags) Local() int {
 // players returns the run's player count: with -replay, the recording's
 // (a netplay match's holds every player's input), which it reads from the
 // file's header; with -join, the host's, which it asks the host for
-// (seat); else NetFlags.Players. stop is checked while it waits.
-func (f *Flags) players(o Options, stop func() error) (int, error) {
+// (seat); with -connect or -spectate, the server's, which probe asked;
+// else NetFlags.Players. stop is checked while it waits.
+func (f *Flags) players(o Options, hdr *replay.Header, stop func() error) (int, error) {
 	f.Net.stop = stop
 	switch {
-	case f.Replay != "":
-		h, err := replay.ReadHeader(f.Replay)
-		if err != nil {
-			return 0, err
-		}
-		return h.Players, nil
+	case hdr != nil:
+		return hdr.Players, nil
 	case f.Net.Join != "":
 		if err := f.Net.seat(engine.Config{TPS: o.TPS, InputSize: o.InputSize}, o.Params); err != nil {
-			return 0, err
-		}
-	case f.Net.Connect != "" || f.Net.Spectate != "":
-		if err := f.Net.probe(engine.Config{TPS: o.TPS, InputSize: o.InputSize}, o.Params); err != nil {
 			return 0, err
 		}
 	}
@@ -145,6 +150,9 @@ func (f *Flags) checkNet() error {
 	if !n.On() {
 		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 || n.Count != 0 {
 			return errors.New("-players, -netsim, -input-delay and -max-prediction need -host, -join, -spectate, -server or -connect")
+		}
+		if n.TransferRate != 0 || n.SeatsPerAddr != 0 {
+			return errors.New("-transfer-rate and -seats-per-addr are a server's (-server)")
 		}
 		return nil
 	}
@@ -170,6 +178,12 @@ func (f *Flags) checkNet() error {
 		return errors.New("-input-delay and -max-prediction are a peer's (-host, -join): a server's clients keep just ahead of it")
 	case n.Connect != "" && f.Record != "":
 		return errors.New("-record with -connect: a client may join mid-match, where no recording can start; record on the server (-server ADDR -record FILE)")
+	case (n.TransferRate != 0 || n.SeatsPerAddr != 0) && n.Server == "":
+		return errors.New("-transfer-rate and -seats-per-addr are a server's (-server)")
+	case n.TransferRate < 0 || n.TransferRate > 100_000:
+		return fmt.Errorf("-transfer-rate %d: want 1 to 100000 Mbit/s (0: %d)", n.TransferRate, netplay.DefaultTransferRate/1_000_000)
+	case n.SeatsPerAddr < 0 || n.SeatsPerAddr > netplay.MaxSeats+ServerSpectators:
+		return fmt.Errorf("-seats-per-addr %d: want 1 to %d (0: %d)", n.SeatsPerAddr, netplay.MaxSeats+ServerSpectators, netplay.DefaultSeatsPerAddr)
 	}
 	for _, c := range []struct{ name, addr string }{{"-host", n.Host}, {"-server", n.Server}} {
 		if c.addr == "" {
@@ -284,33 +298,34 @@ func (n *NetFlags) seat(cfg engine.Config, params string) error {
 }
 
 // probe opens the socket and asks the -connect (or -spectate) address
-// for its seat count (netplay.Client.Probe): for -connect, until it
-// answers or the handshake times out; for -spectate, for probeTime, and
-// an address that does not answer as a server is taken for a host.
-func (n *NetFlags) probe(cfg engine.Config, params string) error {
-	if n.server > 0 {
+// for its settings (netplay.Probe): for -connect, until it answers or
+// the handshake times out; for -spectate, for probeTime, and an address
+// that does not answer as a server is taken for a host. It needs none of
+// the game's: a probe asks whatever the server's are.
+func (n *NetFlags) probe(stop func() error) error {
+	if n.server > 0 || n.Connect == "" && n.Spectate == "" {
 		return nil
 	}
+	n.stop = stop
 	if err := n.open(); err != nil {
 		return err
 	}
 	addr := netip.MustParseAddrPort(n.Connect + n.Spectate)
-	pr, err := netplay.NewProbe(netplay.ClientConfig{Server: addr, Spectate: n.Spectate != "", InputSize: cfg.InputSize,
-		TPS: cfg.TPS, Params: params}, n.tr)
+	pr, err := netplay.NewProbe(netplay.ClientConfig{Server: addr, Spectate: n.Spectate != "", InputSize: 1}, n.tr)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	for {
-		players, err := pr.Poll()
+		set, err := pr.Poll()
 		if errors.Is(err, netplay.ErrNotServer) && n.Spectate != "" {
 			return nil // a peer-to-peer host: watch it as one
 		}
 		if err != nil {
 			return err
 		}
-		if players > 0 {
-			n.server = players
+		if set.Players > 0 {
+			n.server, n.set = set.Players, set
 			return nil
 		}
 		if n.Spectate != "" && time.Since(start) > probeTime {
@@ -323,6 +338,24 @@ func (n *NetFlags) probe(cfg engine.Config, params string) error {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// agree checks that the game, configured with the server's simulation
+// flags, is what the -connect or -spectate server plays: its tick rate,
+// input size and Params (o's, the flags in them).
+func (n *NetFlags) agree(o Options) error {
+	s, addr := n.set, n.Connect+n.Spectate
+	switch {
+	case n.server == 0:
+		return nil
+	case s.TPS != o.TPS:
+		return fmt.Errorf("the server %s runs %d ticks a second, and %s %d", addr, s.TPS, o.Name, o.TPS)
+	case s.InputSize != o.InputSize:
+		return fmt.Errorf("the server %s has inputs of %d bytes, and %s of %d (another game, or another version of it)", addr, s.InputSize, o.Name, o.InputSize)
+	case s.Params != o.Params:
+		return fmt.Errorf("the server %s plays %q, and %s %q (another game, or another version of it)", addr, s.Params, o.Name, o.Params)
+	}
+	return nil
 }
 
 // wait polls lobby l until done says so, it fails, or a signal came.
@@ -400,7 +433,8 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 	switch {
 	case n.Server != "":
 		sc := netplay.ServerConfig{Players: fcfg.Players, Spectators: ServerSpectators, InputSize: cfg.InputSize,
-			TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick}
+			TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick, TransferRate: n.TransferRate * 1_000_000,
+			SeatsPerAddr: n.SeatsPerAddr}
 		if np.Server, err = netplay.NewServer(sc, game, n.tr); err != nil {
 			return nil, err
 		}

@@ -73,6 +73,13 @@ type Options struct {
 	// refused, and a recording replays only with the Params it was made
 	// with.
 	Params string
+	// SimFlags names the game's own flags (a Configurer's, without the
+	// dash: "n", "seed") that its simulation depends on: the runner adds
+	// their values to Params, a line each, and sets them back from a
+	// recording (-replay) or a server (-connect, -spectate) before the
+	// game's Configure, so the game reads them parsed in every mode (see
+	// Configurer).
+	SimFlags []string
 	// Bot fills dst with a bot's input for tick t, from seed: -bot SEED
 	// plays this machine's player with it instead of Input. It runs at the
 	// tick, as Input does, and must depend on seed, t and the game's state
@@ -268,6 +275,8 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	fs.SetOutput(o.Stderr)
 	f.Register(fs)
 	m.register(fs)
+	runnerFlags := map[string]bool{}
+	fs.VisitAll(func(fl *flag.Flag) { runnerFlags[fl.Name] = true })
 	if c, ok := g.(Configurer); ok {
 		c.Flags(fs)
 	}
@@ -292,15 +301,29 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if err := checkFiles(&f, nil); err != nil { // before a file is read
 		return err
 	}
-	inputs, err := configure(g, &o, &m, &f) // the game's own flags, or a recording's parameters
+	sf, err := newSimFlags(fs, o.SimFlags, runnerFlags)
 	if err != nil {
+		return err
+	}
+	defer f.Net.release() // the socket -join or -connect opened, if StartNetplay did not take it
+	hdr, err := settings(&f, sf, o, sig.Err)
+	if err != nil {
+		return err
+	}
+	inputs, err := configure(g, &o, &m, &f, hdr) // the game's own flags
+	if err != nil {
+		return err
+	}
+	if o.Params, err = sf.params(o.Params); err != nil {
+		return err
+	}
+	if err := f.Net.agree(o); err != nil {
 		return err
 	}
 	if err := checkFiles(&f, inputs); err != nil { // and against the game's inputs
 		return err
 	}
-	defer f.Net.release()                 // the socket -join opened, if StartNetplay did not take it
-	players, err := f.players(o, sig.Err) // -players, the -join host's, or a recording's
+	players, err := f.players(o, hdr, sig.Err) // -players, the -join host's, the server's or a recording's
 	if err != nil {
 		return err
 	}
@@ -410,6 +433,37 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}
 	err = errors.Join(err, host.shutdown()) // the recording is written
 	return errors.Join(err, p.shotErr)
+}
+
+// settings sets the game's simulation flags from the recording -replay
+// plays (and returns its header), or from the server -connect or
+// -spectate asks for its settings, before the game's Configure; a flag
+// the server's settings change is said on Options.Stderr.
+func settings(f *Flags, sf *simFlags, o Options, stop func() error) (*replay.Header, error) {
+	if f.Replay != "" {
+		h, err := replay.ReadHeader(f.Replay)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := sf.set(h.Params, "-replay "+f.Replay, false); err != nil {
+			return nil, err
+		}
+		return &h, nil
+	}
+	if err := f.Net.probe(stop); err != nil {
+		return nil, err
+	}
+	if f.Net.server == 0 {
+		return nil, nil // no server: alone, a peer, or a host's spectator
+	}
+	changed, err := sf.set(f.Net.set.Params, "the server "+f.Net.Connect+f.Net.Spectate, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changed {
+		fmt.Fprintf(o.Stderr, "%s: the server's match has %s\n", o.Name, c)
+	}
+	return nil, nil
 }
 
 // report is the loop's part of the stats line, with ticks= the ticks the

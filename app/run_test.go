@@ -113,6 +113,8 @@ func TestExitCode(t *testing.T) {
 		{&engine.PanicError{Value: "boom"}, 2},
 		{&netplay.DisconnectError{Player: 1}, app.ExitPeerVanished},
 		{fmt.Errorf("run: %w", &netplay.DisconnectError{Handshake: true}), app.ExitPeerVanished},
+		{&netplay.ServerError{Reason: "its seats are taken"}, 1},
+		{fmt.Errorf("run: %w", &netplay.ServerError{Reason: "no new slice", Misbehaved: true}), app.ExitServerFault},
 		{fmt.Errorf("%w", netplay.ErrUnverified), 1},
 		{fmt.Errorf("netplay: %w", &engine.DesyncError{Tick: 60, Other: "player 2"}), 1},
 		{errors.New("other"), 1},

@@ -101,6 +101,15 @@ type Frame struct {
 	Debt int
 	// Quality is the quality level in force, filled in by Loop.
 	Quality int
+	// Local is the player this machine plays, 0 to players-1, for
+	// drawing "you" and reading the devices for the right seat: 0 alone;
+	// in a netplay match the session's (a peer's Config.Local, a
+	// client's seat given by its server), which sets it on the frames it
+	// passes to the game's Begin and Draw; -1 for a spectator, a server,
+	// or a client not yet seated. Input may use it (keep it from Begin),
+	// but never Update: each machine has another, and a tick that read it
+	// would run differently on every peer. That is why a Tick has none.
+	Local int
 
 	num, den int64 // the tick length, for Tick
 	lagStart int64 // lag before the first tick, units of 1/den ns

@@ -34,6 +34,17 @@ const (
 	// jumpTicks is how far from where it should be a client is before it
 	// jumps there instead of changing its speed.
 	jumpTicks = 12
+	// maxStatesInRow is how many states a Client loads from its server in
+	// a row, none verified by a matching hash, before it stops: a server
+	// restarts a state only when the client diverged (and drops it after
+	// ServerConfig.MaxResyncs) or fell far behind.
+	maxStatesInRow = 8
+	// minStateRate is the slowest a state may arrive on average, in bytes
+	// a second, past ClientConfig.HandshakeTimeout after its welcome:
+	// 16 kB/s (the demo's 300 bodies, 110 kB, in 16.9 s at worst; a
+	// server's default TransferRate gives each of 250 joiners at once
+	// that much).
+	minStateRate = 16 << 10
 )
 
 // ClientConfig sets up a Client. Server and InputSize must be set; every
@@ -71,6 +82,11 @@ type ClientConfig struct {
 	Clock engine.Clock
 	// Seed seeds the handshake nonce. Zero means a random one.
 	Seed uint64
+	// Secret is the session secret of a seat an earlier client held on
+	// this server (its Secret): the server gives this client that seat
+	// back at once, from any address, rather than after the old client
+	// times out. Zero asks for a free seat.
+	Secret uint64
 }
 
 func (c ClientConfig) withDefaults() (ClientConfig, error) {
@@ -128,8 +144,9 @@ type ClientStats struct {
 	TimeScale float64
 	Jumps     uint64
 	// Rollbacks, RollbackTicks, RollbackTicksMax, Predicted and Stalls
-	// are as in Stats; Waiting counts loop ticks before the client had
-	// its state.
+	// are as in Stats (a spectator, which runs the final ticks as they
+	// come, never stalls: its wait for the next is its steady state);
+	// Waiting counts loop ticks before the client had its state.
 	Rollbacks        uint64
 	RollbackTicks    uint64
 	RollbackTicksMax int
@@ -183,20 +200,21 @@ const (
 // game's Draw may ease the bodies it draws from where they were drawn
 // (see the package doc).
 type Client struct {
+	hooks
 	cfg      ClientConfig
 	game     engine.Game
 	saver    engine.Saver
 	inputter engine.Inputter
-	begin    engine.Beginner
-	end      engine.Ender
 	tr       Transport
 	clock    engine.Clock
 	scaler   TimeScaler
 
-	nonce, cookie uint32
-	challenge     uint32 // the cookie the server challenged us with
-	known         int    // the server's seats, from its first answer
-	probing       bool   // Probe runs: the challenge is not answered
+	nonce, token  uint32 // ours, and the server's token of our datagrams (0 until seated)
+	challenge     uint64 // the cookie the server challenged us with
+	secret        uint64 // our seat's session secret
+	set           Settings
+	known         int  // the server's seats, from its first answer
+	probing       bool // Probe runs: its join asks for the settings
 	phase         int
 	seat          int
 	players, size int
@@ -205,6 +223,8 @@ type Client struct {
 
 	callStart, callAt time.Duration
 	heard             time.Duration
+	loadAt, loadStart time.Duration // when the state's last new slice came, and its welcome
+	loads             int           // states received since a hash last matched
 	askAt             time.Duration // when catchup began
 	verified          bool          // a hash matched since the last state
 
@@ -215,6 +235,7 @@ type Client struct {
 	stHash        uint64
 	stBuf         []byte
 	stGot         []bool
+	stCount       int // how many of stGot are true
 	stHave        int
 
 	tick       int
@@ -284,8 +305,9 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	inputter, _ := game.(engine.Inputter)
 	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
 		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
-	s.begin, _ = game.(engine.Beginner)
-	s.end, _ = game.(engine.Ender)
+	if game != nil {
+		s.hooks = findHooks(game)
+	}
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -315,7 +337,15 @@ func (s *Client) Stats() *ClientStats { return &s.stats }
 func (s *Client) Tick() uint64 { return uint64(s.tick) }
 
 // Seat returns the client's seat, -1 for a spectator or before it has one.
+// The game sees it as engine.Frame.Local.
 func (s *Client) Seat() int { return s.seat }
+
+// Secret returns the session secret of the client's seat (0 before it
+// has one): a ClientConfig.Secret that takes the seat back.
+func (s *Client) Secret() uint64 { return s.secret }
+
+// Settings returns the server's settings, once it sent them.
+func (s *Client) Settings() Settings { return s.set }
 
 // Running reports whether the client has its state and plays.
 func (s *Client) Running() bool { return s.phase == phasePlay }
@@ -323,14 +353,25 @@ func (s *Client) Running() bool { return s.phase == phasePlay }
 // Err returns why the client stopped, or nil.
 func (s *Client) Err() error { return s.err }
 
-// Probe asks a server, before a client of it is made, how many seats
-// its match has, without taking one: so that a runner can build the game
-// for the match's players before its loop runs, and learn that a server
-// answers at the address at all. The server keeps nothing of it.
+// Settings are what a server tells its clients of its match: the seats,
+// and the tick rate, input size and Params its clients must have.
+type Settings struct {
+	Players   int
+	TPS       int
+	InputSize int
+	Params    string
+}
+
+// Probe asks a server, before a client of it is made, for its match's
+// settings, without taking a seat: so that a runner can take the server's
+// Params (a game's flags) and build the game for the match's players
+// before its loop runs, and learn that a server answers at the address at
+// all. The server keeps nothing of it.
 type Probe struct{ c *Client }
 
-// NewProbe makes a probe of the server at cfg.Server, which calls it as
-// a Client of cfg would (the game's Sim is not needed yet).
+// NewProbe makes a probe of the server at cfg.Server. Only cfg.Server,
+// InputSize (any valid size), the timeouts, Clock and Seed matter: a
+// probe asks whatever the server's settings are.
 func NewProbe(cfg ClientConfig, tr Transport) (*Probe, error) {
 	c, err := newClient(cfg, nil, tr)
 	if err != nil {
@@ -341,26 +382,27 @@ func NewProbe(cfg ClientConfig, tr Transport) (*Probe, error) {
 }
 
 // Poll calls the server (ten times a second) and reads its answers. It
-// returns the server's seat count once it answered, 0 before; and a
-// *FingerprintError or *ServerError if it refused, or a *DisconnectError
-// once ClientConfig.HandshakeTimeout passed without an answer.
-func (p *Probe) Poll() (players int, err error) {
+// returns the server's settings once it sent them (Players 0 before); an
+// error wrapping ErrNotServer if a peer-to-peer host answered, or a
+// *DisconnectError once ClientConfig.HandshakeTimeout passed without the
+// settings.
+func (p *Probe) Poll() (Settings, error) {
 	s := p.c
 	if s.err != nil {
-		return 0, s.err
+		return Settings{}, s.err
 	}
 	now := s.clock.Now()
 	s.poll(now)
-	if s.err == nil {
+	if s.err == nil && s.set.Players == 0 {
 		s.timeouts(now)
 	}
 	if s.err != nil {
-		return 0, s.err
+		return Settings{}, s.err
 	}
-	if s.known == 0 {
+	if s.set.Players == 0 {
 		s.call(now)
 	}
-	return s.known, nil
+	return s.set, nil
 }
 
 // Update runs one loop tick of the client (see Client).
@@ -433,8 +475,8 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 		n = 0
 		s.stats.Jumps++
 	}
-	if n == 0 {
-		s.stats.Stalls++
+	if n == 0 && !s.cfg.Spectate {
+		s.stats.Stalls++ // a spectator runs final ticks as they come: waiting for one is no stall
 	}
 	for range n {
 		if s.endT > 0 && s.tick >= s.endT {
@@ -628,6 +670,7 @@ func (s *Client) checkHashes(now time.Duration) {
 func (s *Client) compare(now time.Duration, m, h tickHash) {
 	if m.hash == h.hash {
 		s.stats.Hashes++
+		s.loads = 0
 		if !s.verified && h.tick > s.stTick {
 			s.verified = true
 			s.stats.Catchup = now - s.askAt
@@ -660,9 +703,9 @@ func (s *Client) checkEnd(now time.Duration) error {
 func (s *Client) fail(err error) error {
 	if s.err == nil {
 		s.err = err
-		if s.cookie != 0 && !errors.Is(err, engine.ErrStopped) {
+		if s.token != 0 && !errors.Is(err, engine.ErrStopped) {
 			for range 3 {
-				s.write(appendBye(s.wbuf[:0], s.cookie, byeQuit, uint32(s.tick), 0))
+				s.write(appendBye(s.wbuf[:0], s.token, byeQuit, uint32(s.tick), 0))
 			}
 		}
 	}
@@ -678,11 +721,12 @@ func (s *Client) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present.
-func (s *Client) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game: the predicted present, on a frame whose Local is
+// the client's seat (-1 for a spectator, or before it has one).
+func (s *Client) Draw(f engine.Frame) { s.drawGame(f, s.seat) }
 
 // Begin reads what the server sent between ticks, then runs the game's
-// Begin, if it has one.
+// Begin, if it has one, on a frame whose Local is the client's seat.
 func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
@@ -691,18 +735,7 @@ func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
-	if s.begin != nil {
-		return s.begin.Begin(f)
-	}
-	return nil
-}
-
-// End runs the game's End, if it has one.
-func (s *Client) End(st *engine.Stats) error {
-	if s.end != nil {
-		return s.end.End(st)
-	}
-	return nil
+	return s.beginGame(f, s.seat)
 }
 
 // timeSync sets the loop's time scale so that our inputs reach the

@@ -12,17 +12,32 @@ import (
 )
 
 // ServerError is what a Client's Update returns when its server refused
-// it or dropped it: the match is full, or over, or the client's state
-// kept differing from the server's.
+// it or dropped it (the match is full, or over, the address has its
+// seats, the client's state kept differing from the server's or it
+// acknowledged nothing), or broke the protocol (Misbehaved); and what a
+// late spectator's Session returns when its peer-to-peer host broke the
+// protocol in sending it its state (Misbehaved: Server is the host).
 type ServerError struct {
 	// Server is the server's address.
 	Server string
 	// Reason says why, as a sentence.
 	Reason string
+	// Misbehaved is true when the server broke the protocol rather than
+	// refusing or dropping the client: the state it announced made no
+	// progress for DisconnectTimeout, or fell behind 16 kB/s (after the
+	// handshake timeout), or it sent state after
+	// state with none verified. Such a server is not serving: a Client
+	// stops within a bounded time rather than load forever.
+	Misbehaved bool
+	// Host is true when Server is a late spectator's peer-to-peer host.
+	Host bool
 }
 
 // Error names the server and the reason.
 func (e *ServerError) Error() string {
+	if e.Host {
+		return fmt.Sprintf("netplay: the host %s: %s", e.Server, e.Reason)
+	}
 	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
 }
 
@@ -64,18 +79,20 @@ func (s *Client) poll(now time.Duration) {
 			}
 			s.refused()
 		case kindBye:
-			if s.pk.token != s.nonce || s.cookie == 0 {
+			if s.pk.token != s.nonce || s.token == 0 {
 				s.stats.PacketsStale++
 				continue
 			}
 			s.onBye(now)
-		case kindWelcome, kindChunk, kindFinal:
+		case kindCookie, kindWelcome, kindChunk, kindFinal:
 			if s.sp.token != s.nonce {
 				s.stats.PacketsStale++
 				continue
 			}
 			s.heard = now
 			switch kind {
+			case kindCookie:
+				s.onCookie(now)
 			case kindWelcome:
 				s.onWelcome(now)
 			case kindChunk:
@@ -125,6 +142,8 @@ func (s *Client) onBye(now time.Duration) {
 		}
 	case byeDiverged:
 		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("dropped this client: its state differed from the server's %d times in a row (its simulation is not the server's: see engine.Fingerprint and cmd/fixvet)", p.tick)})
+	case byeStalled:
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: "dropped this client: it acknowledged nothing new for the server's disconnect timeout (its link carries nothing back, or it is too slow)"})
 	default:
 		s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.heard, Left: true})
 	}
@@ -136,7 +155,7 @@ func (s *Client) timeouts(now time.Duration) {
 		s.callStart, s.heard = now, now
 		s.askAt = now
 	}
-	if s.phase == phaseCall && s.cookie == 0 {
+	if s.phase == phaseCall && s.token == 0 {
 		if now-s.callStart > s.cfg.HandshakeTimeout {
 			s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.callStart, Handshake: true})
 		}
@@ -146,40 +165,85 @@ func (s *Client) timeouts(now time.Duration) {
 		s.fail(&DisconnectError{Player: -1, Server: true, Addr: s.cfg.Server, Silence: now - s.heard})
 		return
 	}
+	if s.phase == phaseLoad {
+		// A state that makes no progress, or comes slower than
+		// minStateRate, is a server that does not serve.
+		srv := s.cfg.Server.String()
+		switch {
+		case now-s.loadAt > s.cfg.DisconnectTimeout:
+			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
+				s.stTick, (now - s.loadAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
+		case s.tooSlow(now):
+			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
+				s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.loadStart).Round(time.Millisecond))})
+		}
+		return
+	}
 	if s.endKnown && now-s.endHeard > s.cfg.DisconnectTimeout {
 		s.fail(fmt.Errorf("%w: the server ended the match at tick %d, and its last inputs did not arrive within %v", ErrUnverified, s.endT, s.cfg.DisconnectTimeout))
 	}
 }
 
-// call sends a join, ten times a second.
+// tooSlow reports whether the state being received has fallen behind
+// minStateRate, counted from the handshake timeout after its welcome: a
+// state of n bytes may take that timeout and a second for each
+// minStateRate bytes, and no longer, however its slices trickle in.
+func (s *Client) tooSlow(now time.Duration) bool {
+	late := now - s.loadStart - s.cfg.HandshakeTimeout
+	return late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second)
+}
+
+// call sends a join (a probe's, for a Probe), ten times a second.
 func (s *Client) call(now time.Duration) {
 	if s.callAt != 0 && now-s.callAt < 100*time.Millisecond {
 		return
 	}
 	s.callAt = now
-	var flags uint8
+	p := &s.sp
+	*p = sPacket{nonce: s.nonce, isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: fnv64([]byte(s.cfg.Params)),
+		sim: s.cfg.Sim, cookie: s.challenge, secret: s.cfg.Secret}
 	if s.cfg.Spectate {
-		flags = joinSpectator
+		p.flags |= joinSpectator
 	}
-	s.write(appendJoin(s.wbuf[:0], s.nonce, s.challenge, uint8(s.size), flags, uint32(s.cfg.TPS), fnv64([]byte(s.cfg.Params)), s.cfg.Sim))
+	if s.probing {
+		p.flags |= joinProbe
+	}
+	s.write(p.appendJoin(s.wbuf[:0]))
 }
 
-// onWelcome takes the server's cookie, then our seat and the state to
-// receive.
+// onCookie takes the server's challenge: the join goes again, with it.
+func (s *Client) onCookie(now time.Duration) {
+	p := &s.sp
+	s.known = int(p.players)
+	if s.phase == phaseCall && s.challenge != p.cookie {
+		s.challenge = p.cookie
+		s.callAt = 0
+		s.call(now)
+	}
+}
+
+// onWelcome takes the server's settings, our seat, our secret and the
+// state to receive.
 func (s *Client) onWelcome(now time.Duration) {
 	p := &s.sp
-	if p.seat == seatChallenge {
-		s.known = int(p.players)
-		if s.phase == phaseCall && s.challenge != p.cookie {
-			s.challenge = p.cookie
-			if !s.probing {
-				s.callAt = 0
-				s.call(now)
-			}
+	if p.seat == seatNone {
+		if s.phase != phaseCall {
+			s.stats.PacketsStale++
+			return
+		}
+		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: string(p.data)}
+		if !s.probing {
+			// Our params are not the server's: it sent its own.
+			s.fail(&FingerprintError{Player: -1, Server: true, Addr: s.cfg.Server, Field: fieldNames[fieldParams],
+				Ours: fnv64([]byte(s.cfg.Params)), Theirs: fnv64(p.data), OursText: s.cfg.Params, TheirsText: s.set.Params, Refused: true})
 		}
 		return
 	}
-	if s.cfg.Spectate != (p.seat == seatSpectator) {
+	if s.probing {
+		s.stats.PacketsStale++
+		return
+	}
+	if s.cfg.Spectate != (p.seat == seatSpectator) || int(p.tps) != s.cfg.TPS || int(p.isize) != s.size || string(p.data) != s.cfg.Params {
 		s.stats.PacketsBad++
 		return
 	}
@@ -197,10 +261,19 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.stats.PacketsBad++
 		return
 	}
+	// A server that sends state after state, none of them verified,
+	// keeps a client from playing: it stops, saying so.
+	s.loads++
+	if s.loads > maxStatesInRow {
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true,
+			Reason: fmt.Sprintf("it sent %d states in a row with none verified (the last of tick %d)", s.loads, p.state)})
+		return
+	}
 	first := s.players == 0
-	s.cookie = p.cookie
+	s.token, s.secret = p.ctoken, p.secret
 	if first {
 		s.setup(int(p.players), int(p.every))
+		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: s.cfg.Params}
 	} else {
 		s.stats.Resyncs++
 	}
@@ -216,6 +289,7 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.srvTick, s.srvAt = int(p.tick), now
 	s.phase = phaseLoad
 	s.stTick, s.stLen, s.stRaw, s.stHash = int(p.state), int(p.size), int(p.raw), p.hash
+	s.loadAt, s.loadStart = now, now
 	if cap(s.stBuf) < s.stLen {
 		s.stBuf = make([]byte, s.stLen)
 	}
@@ -226,7 +300,7 @@ func (s *Client) onWelcome(now time.Duration) {
 	}
 	s.stGot = s.stGot[:n]
 	clear(s.stGot)
-	s.stHave = 0
+	s.stHave, s.stCount = 0, 0
 	s.stats.StateBytes = s.stRaw
 	s.sendUpdate(now)
 }
@@ -255,6 +329,8 @@ func (s *Client) onChunk(now time.Duration) {
 	}
 	copy(s.stBuf[i*chunkData:], p.data)
 	s.stGot[i] = true
+	s.stCount++
+	s.loadAt = now
 	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
 		s.stHave++
 	}
@@ -391,11 +467,11 @@ func zeroSeats(row []byte, empty uint32, size int) bool {
 // sendUpdate sends the server our inputs it has not acknowledged, our
 // acks, our last hash and, while the state comes, which slices arrived.
 func (s *Client) sendUpdate(now time.Duration) {
-	if s.cookie == 0 {
+	if s.token == 0 {
 		return
 	}
 	p := &s.sp
-	*p = sPacket{token: s.cookie, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
+	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
 	if s.tsAt != 0 {
 		p.echo, p.hold = s.ts, us(now-s.tsAt)
 	}
@@ -425,6 +501,25 @@ func (s *Client) sendUpdate(now time.Duration) {
 				p.start, p.count = uint32(from), uint8(count)
 			}
 		}
+	}
+	if s.phase == phaseLoad {
+		// The slices past the mask's, to the end of the server's
+		// window, in the tail: the server resends only what is missing.
+		if n := min(len(s.stGot)-(s.stHave+65), chunkWindow-64); n > 0 {
+			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
+		}
+		b := p.appendUpdateHead(s.wbuf[:0])
+		for k := range int(p.count) * s.size {
+			var c byte
+			for d := range 8 {
+				if i := s.stHave + 65 + 8*k + d; i < len(s.stGot) && s.stGot[i] {
+					c |= 1 << d
+				}
+			}
+			b = append(b, c)
+		}
+		s.write(b)
+		return
 	}
 	b := p.appendUpdateHead(s.wbuf[:0])
 	for k := range int(p.count) {

@@ -148,12 +148,31 @@
 //
 // The server's datagrams carry no world state in steady state, only
 // inputs: 32 to 56 kbit/s per client at 4 players on links of 66 to
-// 201 ms, whatever the world's size (BENCHMARKS.md). A join is answered first with a cookie (a keyed hash of the
-// address) that the server does not store, and only a join that returns
-// it takes a seat, so a flood of joins from forged addresses takes no
-// seat, memory or time; a full server refuses naming its seats; a
-// client's inputs count for its own seat only (its address's); another
-// game's client is refused naming the field, as between peers.
+// 201 ms, whatever the world's size (BENCHMARKS.md).
+//
+// A server on the internet: a join is answered first with a cookie
+// (HMAC-SHA-256 of the address, port and nonce under a key from
+// crypto/rand that changes every 30 s, valid 30 to 60 s) that the server
+// does not store, in fewer bytes than the join, and only a join that
+// returns it takes a seat, so a flood of joins from forged addresses takes
+// no seat, memory or time, and makes the server send no more than it
+// received. The welcome gives the client a session secret: a join with
+// another nonce from a seated address evicts no one, and one that brings
+// the secret (ClientConfig.Secret) takes its seat back at once; the
+// welcome also carries the server's settings (Settings: its Params
+// whole), which a Probe asks for without a seat. One address (an IPv4
+// address, an IPv6 /64) takes at most ServerConfig.SeatsPerAddr seats. A
+// state is sent only as fast as it is acknowledged: 64 slices before the
+// first acknowledgement, 4 more for each slice acknowledged, all joiners
+// sharing ServerConfig.TransferRate; a client whose acknowledgements stop
+// moving for DisconnectTimeout is dropped (ServerStats.Stalled), and an
+// update the server counts as bad keeps no seat. A client whose state
+// makes no progress, comes slower than 16 kB/s or is restarted again and
+// again stops with a ServerError (Misbehaved) rather than load forever.
+// A full server refuses naming its seats; a client's inputs count for its
+// own seat only (its token's); another game's client is refused naming
+// the field, as between peers, and one of other Params is told the
+// server's, and names both.
 //
 //	srv, err := netplay.NewServer(netplay.ServerConfig{Players: 4, InputSize: 4,
 //		Params: "arena v1", Sim: fingerprint}, game, udp)

@@ -143,10 +143,11 @@ type worldOpts struct {
 	spectators int // fed by player 0
 	sim        NetSim
 	seed       uint64
-	tweak      func(i int, c *Config) // change node i's config
-	jitter     bool                   // frame intervals of 15 to 18.3 ms instead of 16.67
-	noScaler   bool                   // the sessions may not slow the timesteps
-	pad        int                    // testGame.pad
+	tweak      func(i int, c *Config)               // change node i's config
+	jitter     bool                                 // frame intervals of 15 to 18.3 ms instead of 16.67
+	noScaler   bool                                 // the sessions may not slow the timesteps
+	pad        int                                  // testGame.pad
+	wrap       func(i int, g *testGame) engine.Game // node i's session runs this game around g (nil: g)
 }
 
 func newWorld(tb testing.TB, o worldOpts) *world {
@@ -178,7 +179,11 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		}
 		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}, conn: w.net.Listen(addr(i))}
 		n.sim = NewSimTransport(n.conn, o.sim, w.clock, o.seed*1000+uint64(i))
-		s, err := NewSession(c, n.g, n.sim)
+		var game engine.Game = n.g
+		if o.wrap != nil {
+			game = o.wrap(i, n.g)
+		}
+		s, err := NewSession(c, game, n.sim)
 		if err != nil {
 			tb.Fatal(err)
 		}

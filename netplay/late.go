@@ -159,6 +159,14 @@ func (s *Session) onOffer(now time.Duration) {
 		s.fail(fmt.Errorf("netplay: the host %v sends its state of tick %d: the match began before this spectator could be fed from tick 0, so it cannot record it (record at a player, or spectate from the start)", s.callerOf(&s.peers[0]), st))
 		return
 	}
+	// A host that offers state after state, none of them verified, keeps
+	// its spectator from watching: it stops, saying so (as a Client).
+	if s.stLoads++; s.stLoads > maxStatesInRow {
+		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true,
+			Reason: fmt.Sprintf("it offered %d states in a row with none verified (the last of tick %d)", s.stLoads, st)})
+		return
+	}
+	s.stAt, s.stStart, s.stCount = now, now, 0
 	s.stTick, s.stLen, s.stHash = st, int(pk.length), pk.hash
 	if cap(s.stBuf) < s.stLen {
 		s.stBuf = make([]byte, s.stLen)
@@ -199,6 +207,8 @@ func (s *Session) onChunk(now time.Duration) {
 	}
 	copy(s.stBuf[i*chunkData:], pk.data)
 	s.stGot[i] = true
+	s.stCount++
+	s.stAt = now
 	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
 		s.stHave++
 	}
@@ -227,6 +237,25 @@ func (s *Session) loadState() {
 	s.hashes, s.lastHash = [8]tickHash{}, tickHash{}
 	if every := s.cfg.HashEvery; every > 0 {
 		s.nextHash = (s.stTick/every + 1) * every
+	}
+}
+
+// watchState stops a spectator whose host's state makes no progress for
+// DisconnectTimeout, or comes slower than minStateRate once
+// HandshakeTimeout has passed (as a Client does its server's).
+func (s *Session) watchState(now time.Duration) {
+	if !s.loading {
+		return
+	}
+	host := s.callerOf(&s.peers[0]).String()
+	late := now - s.stStart - s.cfg.HandshakeTimeout
+	switch {
+	case now-s.stAt > s.cfg.DisconnectTimeout:
+		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
+			s.stTick, (now - s.stAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
+	case late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second):
+		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
+			s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.stStart).Round(time.Millisecond))})
 	}
 }
 

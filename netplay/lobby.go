@@ -366,7 +366,11 @@ func (l *Lobby) answer(k, n int) {
 // refuse answers a sit of n bytes with a refuse of field, if that is no
 // larger, and goes on waiting.
 func (l *Lobby) refuse(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
-	l.stats.Refused++
+	if field == fieldHost {
+		l.stats.Probes++ // a server's probe: answered, not refused
+	} else {
+		l.stats.Refused++
+	}
 	if refuseLen <= n {
 		l.write(appendRefuse(l.out[:0], field, ours, theirs), to)
 	}

@@ -294,9 +294,14 @@ func (s *Session) freeSeat(p *peer) {
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a
 // refuse of field, if that is no larger: the caller stops, naming why,
-// and this session goes on. Stats.Refused counts it.
+// and this session goes on. Stats.Refused counts it; Stats.Probes a
+// server's probe told this is a host.
 func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
-	s.stats.Refused++
+	if field == fieldHost {
+		s.stats.Probes++
+	} else {
+		s.stats.Refused++
+	}
 	if refuseLen > n {
 		return
 	}
@@ -565,6 +570,9 @@ func (s *Session) onBye(p *peer, now time.Duration) {
 // interrupted peers, and stops the session when a player (or the host)
 // has been silent for DisconnectTimeout.
 func (s *Session) watch(now time.Duration) {
+	if s.watchState(now); s.err != nil {
+		return
+	}
 	for i := range s.peers {
 		p := &s.peers[i]
 		if p.kind == peerSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {

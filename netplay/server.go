@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -36,6 +35,13 @@ const (
 	// sendEvery is how many ticks apart a Server sends a client its
 	// final inputs in steady state.
 	sendEvery = 2
+	// DefaultTransferRate is the ServerConfig.TransferRate a zero value
+	// means: 32 Mbit/s, four joiners at a time at the most a Server sends
+	// one (chunksPerTick, 7.8 Mbit/s at 60 TPS).
+	DefaultTransferRate = 32_000_000
+	// DefaultSeatsPerAddr is the ServerConfig.SeatsPerAddr a zero value
+	// means.
+	DefaultSeatsPerAddr = 4
 )
 
 // ServerConfig sets up a Server. InputSize must be set; every other zero
@@ -70,10 +76,19 @@ type ServerConfig struct {
 	// state, the client's hash differing each time, before it drops the
 	// client. Zero means DefaultMaxResyncs.
 	MaxResyncs int
+	// TransferRate is the most the server spends sending states (joins,
+	// resyncs) to all its clients together, in bits per second of UDP
+	// payload: joiners share it evenly, each at most chunksPerTick slices
+	// a tick, and wait their turn beyond it. Zero means
+	// DefaultTransferRate.
+	TransferRate int
+	// SeatsPerAddr is how many seats (players' and spectators' together)
+	// clients from one address may take: one IPv4 address, or one IPv6
+	// /64 network (what one subscriber is given). A join past it is
+	// refused, naming the limit. Zero means DefaultSeatsPerAddr.
+	SeatsPerAddr int
 	// Clock is the server's time. Nil means the real monotonic clock.
 	Clock engine.Clock
-	// Seed keys the handshake cookies. Zero means a random key.
-	Seed uint64
 }
 
 // withDefaults returns c with its zero fields set, or an error naming the
@@ -94,6 +109,12 @@ func (c ServerConfig) withDefaults() (ServerConfig, error) {
 	if c.MaxResyncs == 0 {
 		c.MaxResyncs = DefaultMaxResyncs
 	}
+	if c.TransferRate == 0 {
+		c.TransferRate = DefaultTransferRate
+	}
+	if c.SeatsPerAddr == 0 {
+		c.SeatsPerAddr = DefaultSeatsPerAddr
+	}
 	switch {
 	case c.Players < 1 || c.Players > MaxSeats:
 		return c, fmt.Errorf("netplay: ServerConfig.Players = %d: must be 1 to %d", c.Players, MaxSeats)
@@ -111,6 +132,12 @@ func (c ServerConfig) withDefaults() (ServerConfig, error) {
 		return c, fmt.Errorf("netplay: ServerConfig.MaxResyncs = %d: must be at least 1", c.MaxResyncs)
 	case c.EndTick >= 1<<31:
 		return c, fmt.Errorf("netplay: ServerConfig.EndTick = %d: must be under 2^31", c.EndTick)
+	case len(c.Params) > MaxServerParams:
+		return c, fmt.Errorf("netplay: ServerConfig.Params is %d bytes: must be at most %d, what a welcome carries", len(c.Params), MaxServerParams)
+	case c.TransferRate < minTransferRate:
+		return c, fmt.Errorf("netplay: ServerConfig.TransferRate = %d: must be at least %d bits/s", c.TransferRate, minTransferRate)
+	case c.SeatsPerAddr < 1:
+		return c, fmt.Errorf("netplay: ServerConfig.SeatsPerAddr = %d: must be at least 1", c.SeatsPerAddr)
 	}
 	return c, nil
 }
@@ -130,15 +157,20 @@ type ServerStats struct {
 	InputsReplaced, InputsLate uint64
 	// Resyncs counts the states sent to clients whose hash differed (or
 	// that fell too far behind); Dropped the clients dropped for
-	// diverging MaxResyncs times in a row.
-	Resyncs, Dropped uint64
+	// diverging MaxResyncs times in a row; Stalled those dropped for
+	// acknowledging nothing new for DisconnectTimeout while the server had
+	// a state or inputs to send them (a transfer or a stream that makes no
+	// progress ends there).
+	Resyncs, Dropped, Stalled uint64
 	// Hashes counts clients' hashes compared equal with the server's.
 	Hashes uint64
 	// StatesSent counts states sent (joins, resyncs), ChunksSent their
 	// slices, resends included.
 	StatesSent, ChunksSent uint64
-	// Refused counts joins refused (another game, no seat free).
-	Refused uint64
+	// Refused counts joins refused (another game, no seat free, the
+	// address's seats taken); Probes the probes answered with the
+	// settings (Probe).
+	Refused, Probes uint64
 	// PacketsIn, PacketsOut, BytesIn and BytesOut count datagrams and
 	// their bytes; BytesFinal the bytes of final inputs sent (the steady
 	// downstream, states excluded).
@@ -152,18 +184,43 @@ type ServerStats struct {
 	tickCount, clientTicks uint64
 }
 
-// tickBuckets are the buckets of the server's tick times: 8 µs each.
-const tickBuckets = 4096
+// The buckets of the server's tick times: 1 µs each below 32 µs, then 32
+// a doubling (each 3 % wide at most), up to 2^32 µs (71 minutes), so no
+// time a tick can take is cut short.
+const (
+	tickSub     = 32
+	tickBuckets = tickSub + 27*tickSub
+)
+
+// tickBucket returns the bucket of a tick time of us µs.
+func tickBucket(us uint64) int {
+	if us < tickSub {
+		return int(us)
+	}
+	us = min(us, 1<<32-1)
+	e := bits.Len64(us) - 6 // us>>e is in [32, 64)
+	return tickSub + e*tickSub + int(us>>e) - tickSub
+}
+
+// tickTop returns the largest time, in µs, of bucket i.
+func tickTop(i int) uint64 {
+	if i < tickSub {
+		return uint64(i)
+	}
+	e := (i - tickSub) / tickSub
+	return (uint64(tickSub+(i-tickSub)%tickSub)+1)<<e - 1
+}
 
 // TickP99 returns the 99th percentile of the server's Update times (game
-// tick included), to 8 µs.
+// tick included), rounded up to its bucket's top: to 1 µs under 32 µs,
+// and to 3 % above, however long a tick took.
 func (st *ServerStats) TickP99() time.Duration {
 	want := st.tickCount - st.tickCount/100
 	var seen uint64
 	for i, n := range st.tickUS {
 		seen += uint64(n)
 		if seen >= want && n > 0 {
-			return time.Duration(i+1) * 8 * time.Microsecond
+			return time.Duration(tickTop(i)) * time.Microsecond
 		}
 	}
 	return 0
@@ -185,7 +242,8 @@ type sclient struct {
 	on      bool
 	addr    netip.AddrPort
 	nonce   uint32 // the client's: the token of datagrams to it
-	cookie  uint32 // ours: the token of its datagrams
+	token   uint32 // ours: the token of its datagrams
+	secret  uint64 // its session secret: a join with it takes the seat back
 	seat    int    // -1: a spectator
 	heard   time.Duration
 	ack     int // the next tick of final inputs it needs
@@ -213,10 +271,13 @@ type sclient struct {
 	vDone   bool   // it sent its hash of vTick
 	xferAt  []time.Duration
 	welAt   time.Duration // when the transfer's first welcome went out
-	welSent time.Duration // when a welcome last went out, 0: none yet
+	welSent time.Duration // when a welcome last went out
 	have    int
-	mask    uint64
-	done    int // bye done sends left, at the end
+	got     [chunkWindow / 64]uint64 // of the slices past have, those it acknowledged: bit d is slice have+1+d
+	acked   int                      // the slices of the transfer it acknowledged
+	credit  int                      // the slices it may still be sent before it acknowledges more
+	progAt  time.Duration            // when its acknowledgements last moved (or its transfer waited its turn)
+	done    int                      // bye done sends left, at the end
 }
 
 // Server runs a match that it owns: the game headless at the fixed tick,
@@ -238,12 +299,16 @@ type sclient struct {
 // diverging is dropped with a reason.
 //
 // Datagrams are hostile until proved otherwise: a join is answered, the
-// first time, with a cookie the server does not store (a keyed hash of
-// the address), as large as the join, and only a join that returns the
-// cookie takes a seat; a client's inputs count for its own seat only;
-// malformed datagrams are counted and dropped. In steady state an Update
-// allocates nothing.
+// first time, with a cookie the server does not store (a MAC of the
+// address, port and nonce under a rotating key from crypto/rand), smaller
+// than the join, and only a join that returns the cookie takes a seat; a
+// seat is given back only to its session secret, or once its client is
+// silent; one address takes SeatsPerAddr seats; a transfer goes only as
+// fast as it is acknowledged, within TransferRate; a client's inputs
+// count for its own seat only; malformed datagrams are counted and
+// dropped. In steady state an Update allocates nothing.
 type Server struct {
+	hooks
 	cfg   ServerConfig
 	game  engine.Game
 	saver engine.Saver
@@ -253,7 +318,10 @@ type Server struct {
 
 	players, size int
 	num, den      uint64
-	key           uint64
+	params        []byte // cfg.Params
+	jar           cookieJar
+	xferBits      int // the transfer budget left this tick, in bits
+	xferTurn      int // the client whose turn comes first in the budget
 
 	tick    int
 	empty   uint32 // the empty seats now
@@ -293,16 +361,14 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 	if !ok {
 		return nil, errors.New("netplay: a server's game must implement engine.Saver")
 	}
-	s := &Server{cfg: c, game: game, saver: saver, tr: tr, clock: c.Clock,
-		players: c.Players, size: c.InputSize, newest: -1, key: c.Seed}
+	s := &Server{hooks: findHooks(game), cfg: c, game: game, saver: saver, tr: tr, clock: c.Clock,
+		players: c.Players, size: c.InputSize, newest: -1, jar: newCookieJar()}
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
-	if s.key == 0 {
-		s.key = randomSeed()
-	}
 	g := gcd(uint64(time.Second), uint64(c.TPS))
 	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
+	s.params = []byte(c.Params)
 	s.hist = make([]byte, keepTicks*s.players*s.size)
 	s.last = make([]byte, s.players*s.size)
 	s.taken = make([]int, s.players)
@@ -371,7 +437,7 @@ func (s *Server) Update(t engine.Tick) error {
 	}
 	s.sendAll(now)
 	d := s.clock.Now() - now
-	s.stats.tickUS[min(int(d/(8*time.Microsecond)), tickBuckets-1)]++
+	s.stats.tickUS[tickBucket(uint64(d/time.Microsecond))]++
 	s.stats.tickCount++
 	s.fill()
 	return nil
@@ -532,17 +598,18 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Draw draws the game.
-func (s *Server) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game, on a frame whose Local is -1: a server plays no
+// seat.
+func (s *Server) Draw(f engine.Frame) { s.drawGame(f, -1) }
 
 // Begin reads the clients' datagrams between ticks, so that a handshake
-// is answered at once.
-func (s *Server) Begin(engine.Frame) error {
+// is answered at once, then runs the game's Begin, if it has one.
+func (s *Server) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
 	s.poll(s.clock.Now())
-	return nil
+	return s.beginGame(f, -1)
 }
 
 // fill refreshes the stats that are states.
@@ -574,14 +641,10 @@ func (st *ServerStats) DownKbpsPerClient(tps int) float64 {
 // Report is the server's part of a stats line.
 func (s *Server) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" players=%d spectators=%d joins=%d leaves=%d inputs_replaced=%d inputs_late=%d resyncs=%d dropped=%d hashes_checked=%d down_kbps_per_client=%.1f tick_us_p99=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d",
-		st.Players, st.Spectators, st.Joins, st.Leaves, st.InputsReplaced, st.InputsLate, st.Resyncs, st.Dropped, st.Hashes,
-		st.DownKbpsPerClient(s.cfg.TPS), st.TickP99()/time.Microsecond, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused)
+	return fmt.Sprintf(" players=%d spectators=%d joins=%d leaves=%d inputs_replaced=%d inputs_late=%d resyncs=%d dropped=%d stalled=%d hashes_checked=%d down_kbps_per_client=%.1f tick_us_p99=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d",
+		st.Players, st.Spectators, st.Joins, st.Leaves, st.InputsReplaced, st.InputsLate, st.Resyncs, st.Dropped, st.Stalled, st.Hashes,
+		st.DownKbpsPerClient(s.cfg.TPS), st.TickP99()/time.Microsecond, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes)
 }
-
-// randomSeed is a seed from the global source, for keys and nonces a
-// test did not fix.
-func randomSeed() uint64 { return rand.Uint64() | 1 }
 
 // seatInputs returns a tick's inputs: row holds every seat's, and bit p
 // of empty marks seat p as empty.

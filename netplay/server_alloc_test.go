@@ -34,16 +34,28 @@ func TestServerZeroAllocs(t *testing.T) {
 func serverSeeds() [][]byte {
 	p := sPacket{token: 7, ack: 3, ts: 100, echo: 90, hold: 5, flags: updateHash, isize: 2, count: 2, hashTick: 60, hash: 9, start: 4}
 	update := append(p.appendUpdateHead(nil), 1, 2, 3, 4)
+	p = sPacket{token: 7, flags: updateLoading, isize: 2, count: 4, state: 30, have: 5, mask: 0xf0}
+	loading := append(p.appendUpdateHead(nil), 0xff, 0, 1, 0x80, 0, 0, 0, 3)
 	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 1, hashTick: 60, hash: 1}
 	final := append(p.appendFinalHead(nil), 2, 0, 0, 0, 1, 2, 0, 0)
+	join := sPacket{nonce: 5, isize: 2, tps: 60, params: fnv64([]byte("test")), sim: 0xb1}
+	rejoin := sPacket{nonce: 5, isize: 2, flags: joinSpectator, tps: 60, params: 1, sim: 2, cookie: 77, secret: 9}
+	probe := sPacket{nonce: 5, isize: 1, flags: joinProbe, tps: 30, cookie: 77}
+	welcome := sPacket{token: 5, secret: 77, ctoken: 8, seat: 1, players: 2, every: 60, tick: 30, size: 300,
+		hash: 0xfeed, verify: 45, raw: 1200, tps: 60, isize: 2, data: []byte("test")}
+	settings := sPacket{token: 5, seat: seatNone, players: 2, every: 60, tick: 30, end: 600, tps: 60, isize: 2,
+		data: []byte("skeleton v1\n-gravity=20")}
 	return [][]byte{
-		appendJoin(nil, 5, 0, 2, 0, 60, fnv64([]byte("test")), 0xb1),
-		appendJoin(nil, 5, 77, 2, joinSpectator, 60, 1, 2),
-		appendWelcome(nil, 5, 77, 1, 2, 60, 30, 0, 300, 0xfeed, 0, 45, 1200),
-		appendWelcome(nil, 5, 77, seatChallenge, 2, 60, 30, 0, 0, 0, 600, 0, 0),
+		join.appendJoin(nil),
+		rejoin.appendJoin(nil),
+		probe.appendJoin(nil),
+		appendCookie(nil, 5, 0x0123456789abcdef, 2),
+		welcome.appendWelcome(nil),
+		settings.appendWelcome(nil),
 		appendChunk(nil, 5, 0, 0, bytes.Repeat([]byte{1}, 600)),
 		appendChunk(nil, 5, 0, 1, bytes.Repeat([]byte{1}, 600)),
 		update,
+		loading,
 		final,
 		update[:updateHead],
 		final[:finalHead+3],
@@ -88,7 +100,7 @@ func FuzzServerAndClient(f *testing.F) {
 	toClient := w.net.Listen(serverAddr)
 	f.Fuzz(func(t *testing.T, b []byte, server bool) {
 		if len(b) > 8 && server {
-			le.PutUint32(b[4:], w.srv.srv.clients[0].cookie)
+			le.PutUint32(b[4:], w.srv.srv.clients[0].token)
 		} else if len(b) > 8 {
 			le.PutUint32(b[4:], a.cl.nonce)
 		}

@@ -126,6 +126,8 @@ type sworld struct {
 	seed  uint64
 	state int // extra state bytes of every game
 	links *links
+	// wrapClient, when set, makes client i's game this one around g.
+	wrapClient func(i int, g *seatGame) engine.Game
 }
 
 // links is the server's end of its clients' links: what it sends to a
@@ -172,7 +174,7 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 	wrapGame func(*seatGame) engine.Game, wrapTr func(Transport) Transport) *sworld {
 	tb.Helper()
 	w := &sworld{clock: &fakeClock{now: time.Second}, net: NewMemNet(), seed: seed, state: state}
-	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock, cfg.Seed = 2, "test", 0xb1, w.clock, seed+1
+	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock = 2, "test", 0xb1, w.clock
 	g := &seatGame{seat: -1, pad: make([]byte, state)}
 	// The server's extra state is noise, which no compression shrinks:
 	// a joiner receives it whole (a client's own is replaced by it).
@@ -234,7 +236,11 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 		w.links.to[clientAddr(i)] = down
 		w.links.order = append(w.links.order, down)
 	}
-	cl, err := NewClient(c, g, n.sim)
+	var game engine.Game = g
+	if w.wrapClient != nil {
+		game = w.wrapClient(i, g)
+	}
+	cl, err := NewClient(c, game, n.sim)
 	if err != nil {
 		tb.Fatal(err)
 	}

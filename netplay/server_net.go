@@ -2,23 +2,44 @@ package netplay
 
 import (
 	"compress/flate"
+	"crypto/rand"
+	"crypto/subtle"
+	"math/bits"
 	"net/netip"
 	"time"
 )
 
 // The state's slices a Server sends a client: at most chunksPerTick a
-// tick (8 Mbit/s at 60 TPS), none more than chunkWindow past the first
+// tick (7.8 Mbit/s at 60 TPS), none more than chunkWindow past the first
 // the client lacks. The window must hold what the rate sends in a round
 // trip and a resend timeout (about 0.4 s at 151 ms: some 770 slices), or
-// a lost slice at its front stalls the transfer; past the 64 slices a
-// client's acknowledgement describes, a larger one resends more that
-// arrived. BenchmarkServerJoin, a 265 kB and a 1.9 MB state at 151 ms and
-// 4 % loss: window 256, loaded in 1.65 s and not in 10 s; 512, 1.35 s and
-// 5.4 s; 1024, 1.35 s and not in 10 s.
+// a lost slice at its front stalls the transfer. BenchmarkServerJoin, a
+// 265 kB and a 1.9 MB state at 151 ms and 4 % loss, when an
+// acknowledgement described 64 slices past the first missing: window
+// 256, loaded in 1.65 s and not in 10 s; 512, 1.35 s and 5.4 s; 1024,
+// 1.35 s and not in 10 s. It now describes the whole window (the
+// update's bitmap), and nothing that arrived is sent again.
 const (
 	chunksPerTick = 32
 	chunkWindow   = 512
 )
+
+// A transfer's credit: it may send initialCredit slices before the first
+// acknowledgement, creditPerAck more for each slice acknowledged, and
+// hold at most maxCredit; with no acknowledgement moving for stallRTOs
+// retransmission timeouts it sends one slice a timeout. A client that
+// acknowledges nothing is sent initialCredit slices (32 kB) and freed
+// after DisconnectTimeout; one that acknowledges is sent at most
+// initialCredit + creditPerAck times what it acknowledged.
+const (
+	initialCredit = 64
+	creditPerAck  = 4
+	maxCredit     = chunkWindow
+	stallRTOs     = 4
+)
+
+// minTransferRate is the lowest ServerConfig.TransferRate: 64 kbit/s.
+const minTransferRate = 64_000
 
 // udpOverhead is the bytes of IPv4 and UDP headers a datagram costs on
 // the wire beside its payload.
@@ -44,7 +65,7 @@ func (s *Server) poll(now time.Duration) {
 		case kindUpdate:
 			if cl := s.clientAt(from); cl == nil {
 				s.stats.PacketsUnknown++
-			} else if s.sp.token != cl.cookie {
+			} else if s.sp.token != cl.token {
 				s.stats.PacketsStale++
 			} else {
 				s.onUpdate(cl, now)
@@ -52,10 +73,10 @@ func (s *Server) poll(now time.Duration) {
 		case kindBye:
 			if cl := s.clientAt(from); cl == nil {
 				s.stats.PacketsUnknown++
-			} else if s.pk.token != cl.cookie {
+			} else if s.pk.token != cl.token {
 				s.stats.PacketsStale++
 			} else {
-				s.leave(cl)
+				s.leave(cl, 0)
 			}
 		default:
 			s.stats.PacketsBad++ // a server's kind, or a peer's
@@ -74,47 +95,88 @@ func (s *Server) clientAt(a netip.AddrPort) *sclient {
 }
 
 // onJoin answers a join: a refusal naming what differs, a cookie (no
-// state kept), or, for a join that returns its cookie, a seat and the
-// state to start from.
+// state kept, and fewer bytes than the join), or, for a join that returns
+// its cookie, a probe's settings, or a seat and the state to start from.
+// A seated client is displaced only by a join that carries its session
+// secret; a join from its address with another nonce (the client started
+// again, or a forger) waits until the seat is free.
 func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	p := &s.sp
-	spectator := p.flags&joinSpectator != 0
-	if field, ours, theirs := s.differs(p); field != 0 {
-		s.stats.Refused++
-		s.send(appendRefuse(s.wbuf[:0], field, ours, theirs), from)
+	probe := p.flags&joinProbe != 0
+	if !probe {
+		if field, ours, theirs := s.differs(p); field != 0 {
+			s.stats.Refused++
+			s.send(appendRefuse(s.wbuf[:0], field, ours, theirs), from)
+			return
+		}
+	}
+	if !s.jar.valid(now, from, p.nonce, p.cookie) {
+		s.send(appendCookie(s.wbuf[:0], p.nonce, s.jar.cookie(now, from, p.nonce), uint8(s.players)), from)
 		return
 	}
-	cookie := cookieOf(s.key, from, p.nonce)
-	if p.cookie == cookie && s.cfg.Sim != 0 && p.sim != s.cfg.Sim {
+	// The address is proven: from here an answer may be larger than the
+	// join.
+	if probe || p.params != fnv64(s.params) {
+		// A probe asks for the settings; a client of other params learns
+		// them, to name what differs.
+		if probe {
+			s.stats.Probes++
+		} else {
+			s.stats.Refused++
+		}
+		s.settings(p.nonce, from)
+		return
+	}
+	if s.cfg.Sim != 0 && p.sim != s.cfg.Sim {
 		// A seat needs the simulation's fingerprint: 0 is a probe's.
 		s.stats.Refused++
 		s.send(appendRefuse(s.wbuf[:0], fieldSim, s.cfg.Sim, p.sim), from)
 		return
 	}
+	spectator := p.flags&joinSpectator != 0
+	var old *sclient // the seat the join's secret takes back
 	if cl := s.clientAt(from); cl != nil {
 		if cl.nonce == p.nonce {
 			s.welcome(cl) // our welcome was lost
 			return
 		}
-		// The same address with another nonce: the client started again.
-		if p.cookie != cookie {
-			s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0, 0), from)
-			return
+		if p.secret == 0 || !s.owns(cl, p.secret) || (cl.seat < 0) != spectator {
+			return // its seat is not ours to give: it frees when the client leaves or times out
 		}
-		s.leave(cl)
-	}
-	if p.cookie != cookie {
-		s.send(appendWelcome(s.wbuf[:0], p.nonce, cookie, seatChallenge, uint8(s.players), uint16(s.cfg.HashEvery), uint32(s.tick), 0, 0, 0, uint32(s.cfg.EndTick), 0, 0), from)
-		return
+		old = cl
+	} else if p.secret != 0 {
+		for i := range s.clients {
+			if cl := &s.clients[i]; cl.on && s.owns(cl, p.secret) {
+				old = cl
+				break
+			}
+		}
 	}
 	if s.ended {
 		s.stats.Refused++
 		s.send(appendRefuse(s.wbuf[:0], fieldLate, uint64(s.tick), uint64(s.tick)), from)
 		return
 	}
-	// A seat: the lowest free one, or a spectator's.
+	if old != nil && (old.seat < 0) != spectator {
+		old = nil // a player's secret does not seat a spectator, nor the other way round
+	}
+	if old == nil && s.fromAddr(from) >= s.cfg.SeatsPerAddr {
+		s.stats.Refused++
+		s.send(appendRefuse(s.wbuf[:0], fieldAddr, uint64(s.cfg.SeatsPerAddr), 0), from)
+		return
+	}
+	// A seat: the one the secret names, the lowest free one, or a
+	// spectator's.
 	ci, seat := -1, -1
-	if spectator {
+	switch {
+	case old != nil:
+		ci, seat = s.index(old), old.seat
+		s.leave(old, 0)
+		if seat >= 0 {
+			s.taken[seat] = ci
+			s.empty &^= 1 << seat // the seat stays taken: its player is back
+		}
+	case spectator:
 		for i := s.players; i < len(s.clients); i++ {
 			if !s.clients[i].on {
 				ci = i
@@ -126,7 +188,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 			s.send(appendRefuse(s.wbuf[:0], fieldSeats, uint64(s.cfg.Spectators), 0), from)
 			return
 		}
-	} else {
+	default:
 		for i := range s.players {
 			if s.taken[i] < 0 {
 				seat = i
@@ -143,9 +205,12 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 		s.empty &^= 1 << seat
 	}
 	cl := &s.clients[ci]
-	*cl = sclient{on: true, addr: from, nonce: p.nonce, cookie: cookie, seat: seat, heard: now, hashed: -1,
-		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, xferAt: cl.xferAt[:0]}
-	clear(cl.last)
+	*cl = sclient{on: true, addr: from, nonce: p.nonce, seat: seat, heard: now, hashed: -1,
+		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, xferAt: cl.xferAt[:0], credit: initialCredit}
+	cl.secret, cl.token = newSecret()
+	if old == nil {
+		clear(cl.last)
+	}
 	for i := range cl.inTick {
 		cl.inTick[i] = -1
 	}
@@ -155,16 +220,79 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	s.welcome(cl)
 }
 
+// newSecret returns a seat's session secret and the token of its
+// datagrams, from crypto/rand, neither 0.
+func newSecret() (secret uint64, token uint32) {
+	var b [12]byte
+	for secret == 0 || token == 0 {
+		// crypto/rand never fails (it crashes the program first); a secret
+		// never reaches a game's state, and must differ on every run.
+		rand.Read(b[:]) //fixvet:ignore a session secret, not simulation
+		secret, token = le.Uint64(b[:]), le.Uint32(b[8:])
+	}
+	return secret, token
+}
+
+// owns reports whether secret is cl's session secret, in constant time.
+func (s *Server) owns(cl *sclient, secret uint64) bool {
+	var a, b [8]byte
+	le.PutUint64(a[:], cl.secret)
+	le.PutUint64(b[:], secret)
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
+}
+
+// index returns cl's index in s.clients.
+func (s *Server) index(cl *sclient) int {
+	for i := range s.clients {
+		if &s.clients[i] == cl {
+			return i
+		}
+	}
+	return -1
+}
+
+// fromAddr counts the seats taken from a's address: its IPv4 address, or
+// its IPv6 /64 network.
+func (s *Server) fromAddr(a netip.AddrPort) int {
+	n := 0
+	for i := range s.clients {
+		if cl := &s.clients[i]; cl.on && sameHost(cl.addr.Addr(), a.Addr()) {
+			n++
+		}
+	}
+	return n
+}
+
+// sameHost reports whether a and b are one IPv4 address, or in one IPv6
+// /64 network.
+func sameHost(a, b netip.Addr) bool {
+	a, b = a.Unmap(), b.Unmap()
+	if a.Is4() || b.Is4() {
+		return a == b
+	}
+	x, y := a.As16(), b.As16()
+	return [8]byte(x[:8]) == [8]byte(y[:8])
+}
+
+// settings sends the client of nonce at to (whose address is proven) the
+// match's settings, and no seat.
+func (s *Server) settings(nonce uint32, to netip.AddrPort) {
+	p := &s.sp
+	*p = sPacket{token: nonce, seat: seatNone, players: uint8(s.players), every: uint16(s.cfg.HashEvery),
+		tick: uint32(s.tick), end: uint32(s.cfg.EndTick), tps: uint32(s.cfg.TPS), isize: uint8(s.size), data: s.params}
+	s.send(p.appendWelcome(s.wbuf[:0]), to)
+}
+
 // differs returns the first field of a join that differs from the
-// server's, with both values, or 0.
+// server's, with both values, or 0. The params are not among them: a
+// client of other params is sent the server's, once its address is
+// proven, so that it can name what differs.
 func (s *Server) differs(p *sPacket) (field uint8, ours, theirs uint64) {
 	switch {
 	case p.tps != uint32(s.cfg.TPS):
 		return fieldTickRate, uint64(s.cfg.TPS), uint64(p.tps)
 	case int(p.isize) != s.size:
 		return fieldInputSize, uint64(s.size), uint64(p.isize)
-	case p.params != fnv64([]byte(s.cfg.Params)):
-		return fieldParams, fnv64([]byte(s.cfg.Params)), p.params
 	case p.sim != s.cfg.Sim && p.sim != 0 && s.cfg.Sim != 0:
 		return fieldSim, s.cfg.Sim, p.sim
 	}
@@ -185,7 +313,7 @@ func (s *Server) startTransfer(cl *sclient, now time.Duration) {
 	cp := &s.cps[cl.xfer]
 	cp.users++
 	s.pack(cp)
-	cl.xferSt, cl.have, cl.mask = -1, 0, 0
+	cl.xferSt, cl.have, cl.got = -1, 0, [chunkWindow / 64]uint64{}
 	n := chunks(len(cp.packed))
 	if cap(cl.xferAt) < n {
 		cl.xferAt = make([]time.Duration, n)
@@ -196,7 +324,7 @@ func (s *Server) startTransfer(cl *sclient, now time.Duration) {
 	}
 	cl.ack, cl.sentTo, cl.ackSeen, cl.lastSt = cp.tick, cp.tick, cp.tick, cp.tick
 	cl.vTick, cl.vOK, cl.vDone = s.tick+verifyTicks, false, false
-	cl.welAt, cl.welSent = now, 0
+	cl.welAt, cl.acked, cl.progAt = now, 0, now
 	s.stats.StatesSent++
 }
 
@@ -219,31 +347,33 @@ func (s *Server) pack(cp *checkpoint) {
 	cp.packedOK = true
 }
 
-// welcome tells cl its seat and the state that follows.
+// welcome tells cl its seat, its secret, the settings and the state that
+// follows.
 func (s *Server) welcome(cl *sclient) {
-	seat := uint8(seatSpectator)
+	p := &s.sp
+	*p = sPacket{token: cl.nonce, secret: cl.secret, ctoken: cl.token, seat: seatSpectator, players: uint8(s.players),
+		every: uint16(s.cfg.HashEvery), tick: uint32(s.tick), end: uint32(s.cfg.EndTick), verify: uint32(cl.vTick),
+		tps: uint32(s.cfg.TPS), isize: uint8(s.size), data: s.params}
 	if cl.seat >= 0 {
-		seat = uint8(cl.seat)
+		p.seat = uint8(cl.seat)
 	}
-	var st, size, raw uint32
-	var h uint64
 	if cl.xfer >= 0 {
 		cp := &s.cps[cl.xfer]
-		st, size, raw, h = uint32(cp.tick), uint32(len(cp.packed)), uint32(len(cp.state)), cp.hash
+		p.state, p.size, p.raw, p.hash = uint32(cp.tick), uint32(len(cp.packed)), uint32(len(cp.state)), cp.hash
 	}
-	s.write(appendWelcome(s.wbuf[:0], cl.nonce, cl.cookie, seat, uint8(s.players), uint16(s.cfg.HashEvery),
-		uint32(s.tick), st, size, h, uint32(s.cfg.EndTick), uint32(cl.vTick), raw), cl)
+	s.write(p.appendWelcome(s.wbuf[:0]), cl)
+	cl.welSent = s.clock.Now()
 }
 
 // onUpdate takes a client's update: its inputs (for its own seat only:
 // the seat is its address's), acks, round trip and hash.
 func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 	p := &s.sp
-	cl.heard = now
 	if int(p.isize) != s.size {
 		s.stats.PacketsBad++
-		return
+		return // a bad update keeps no seat
 	}
+	cl.heard = now
 	cl.ts, cl.tsAt = p.ts, now
 	if p.echo != 0 {
 		if rtt := time.Duration(us(now)-p.echo-p.hold) * time.Microsecond; rtt > 0 && rtt < 10*time.Second {
@@ -272,7 +402,22 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 			if int(p.have) > cl.have {
 				cl.have = min(int(p.have), len(cl.xferAt))
 			}
-			cl.mask = p.mask
+			// Of the slices past have: mask, then the bitmap in the
+			// update's tail.
+			cl.got = [chunkWindow / 64]uint64{p.mask}
+			for k, c := range p.inputs[:min(len(p.inputs), len(cl.got)*8-8)] {
+				cl.got[1+k/8] |= uint64(c) << (k % 8 * 8)
+			}
+			// What it acknowledges buys it more: a transfer goes on only
+			// while acknowledgements come.
+			n := cl.have
+			for _, w := range cl.got {
+				n += bits.OnesCount64(w)
+			}
+			if n > cl.acked {
+				cl.credit = min(cl.credit+creditPerAck*(n-cl.acked), maxCredit)
+				cl.acked, cl.progAt = n, now
+			}
 			if cl.have >= len(cl.xferAt) {
 				cp.users--
 				cl.xfer = -1
@@ -283,7 +428,7 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		cl.xfer = -1
 	}
 	if a := int(p.ack); a > cl.ack && a <= s.tick {
-		cl.ack = a
+		cl.ack, cl.progAt = a, now
 	}
 	if s.tick-cl.ack >= keepTicks-2*s.cfg.HashEvery {
 		s.stats.Resyncs++ // too far behind for the inputs we keep
@@ -357,10 +502,7 @@ func (s *Server) resync(cl *sclient, now time.Duration) {
 	cl.row++
 	if cl.row > s.cfg.MaxResyncs {
 		s.stats.Dropped++
-		for range 3 {
-			s.write(appendBye(s.wbuf[:0], cl.nonce, byeDiverged, uint32(cl.row-1), 0), cl)
-		}
-		s.leave(cl)
+		s.drop(cl, byeDiverged, uint32(cl.row-1))
 		return
 	}
 	s.stats.Resyncs++
@@ -368,8 +510,18 @@ func (s *Server) resync(cl *sclient, now time.Duration) {
 	s.welcome(cl)
 }
 
-// leave frees cl's seat: from the next tick the seat is empty.
-func (s *Server) leave(cl *sclient) {
+// drop tells cl why it is dropped (a bye of reason with tick, three
+// times, in case of loss) and frees its seat.
+func (s *Server) drop(cl *sclient, reason uint8, tick uint32) {
+	for range 3 {
+		s.write(appendBye(s.wbuf[:0], cl.nonce, reason, tick, 0), cl)
+	}
+	s.leave(cl, reason)
+}
+
+// leave frees cl's seat: from the next tick the seat is empty. reason is
+// the bye it was dropped with (0: it left, went silent or came back).
+func (s *Server) leave(cl *sclient, reason uint8) {
 	if !cl.on {
 		return
 	}
@@ -382,28 +534,57 @@ func (s *Server) leave(cl *sclient) {
 	}
 	cl.on = false
 	s.stats.Leaves++
+	if reason == byeStalled {
+		s.stats.Stalled++
+	}
 }
 
-// watch frees the seats of clients silent past DisconnectTimeout.
+// watch frees the seats of clients silent past DisconnectTimeout, and
+// drops those whose acknowledgements have not moved for as long while
+// the server had a state or inputs for them: an update that acknowledges
+// nothing keeps no seat.
 func (s *Server) watch(now time.Duration) {
 	for i := range s.clients {
-		if cl := &s.clients[i]; cl.on && now-cl.heard > s.cfg.DisconnectTimeout {
-			s.leave(cl)
+		cl := &s.clients[i]
+		switch {
+		case !cl.on:
+		case now-cl.heard > s.cfg.DisconnectTimeout:
+			s.leave(cl, 0)
+		case now-cl.progAt > s.cfg.DisconnectTimeout && (cl.xfer >= 0 || cl.ack < s.tick):
+			s.drop(cl, byeStalled, uint32(s.tick))
 		}
 	}
 }
 
 // sendAll sends every client what it needs: the state's slices while
-// one is being sent, else the final inputs it has not acknowledged,
-// every sendEvery ticks (more often while it catches up).
+// one is being sent, within the transfer budget, else the final inputs
+// it has not acknowledged, every sendEvery ticks (more often while it
+// catches up).
 func (s *Server) sendAll(now time.Duration) {
+	// The budget of this tick, shared evenly by the transfers that may
+	// send (the rest of it, and a transfer's turn when there is too
+	// little for all, rotates).
+	s.xferBits = min(s.xferBits+s.cfg.TransferRate/s.cfg.TPS, 2*max(s.cfg.TransferRate/s.cfg.TPS, 8*MaxPacket))
+	xfers := 0
 	for i := range s.clients {
+		if cl := &s.clients[i]; cl.on && cl.xfer >= 0 && cl.credit > 0 {
+			xfers++
+		}
+	}
+	share := chunksPerTick
+	if xfers > 0 {
+		share = min(chunksPerTick, max(1, s.xferBits/(8*MaxPacket)/xfers))
+	}
+	n := len(s.clients)
+	s.xferTurn = (s.xferTurn + 1) % n
+	for k := range n {
+		i := (s.xferTurn + k) % n
 		cl := &s.clients[i]
 		if !cl.on {
 			continue
 		}
 		if cl.xfer >= 0 {
-			s.sendChunks(cl, now)
+			s.sendChunks(cl, now, share)
 			continue
 		}
 		behind := s.tick - cl.ack
@@ -474,32 +655,53 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 }
 
 // sendChunks sends cl the slices of its state it has not acknowledged
-// and that were not sent within a round trip: at most chunkWindow past the
-// first it lacks, and 32 a tick.
-func (s *Server) sendChunks(cl *sclient, now time.Duration) {
+// (its acknowledgement names each slice of the window: have, and a
+// bitmap of the chunkWindow past it) and that were not sent within a
+// retransmission timeout: at most share
+// this tick (its part of the transfer budget), none more than chunkWindow
+// past the first it lacks, and only as many as its credit allows: a
+// transfer starts with initialCredit slices and earns creditPerAck for
+// each one acknowledged, so that what a client is sent stays within a
+// fixed multiple of what it acknowledges. A transfer whose
+// acknowledgements have not moved for stallRTOs timeouts sends only the
+// first slice it lacks, once a timeout, until they move again (watch
+// drops it after DisconnectTimeout).
+func (s *Server) sendChunks(cl *sclient, now time.Duration, share int) {
 	cp := &s.cps[cl.xfer]
-	if cl.xferSt != cp.tick && (now-cl.welSent > 100*time.Millisecond || cl.welSent == 0) {
-		// The welcome goes again until the client answers it; the
-		// slices go with it from the start, not a round trip later.
-		s.welcome(cl)
-		cl.welSent = now
-	}
 	rto := cl.rtt + cl.rtt/4 + 20*time.Millisecond
 	if cl.rtt == 0 {
 		rto = 300 * time.Millisecond // until the client's answer measures it
 	}
+	if cl.xferSt != cp.tick && now-cl.welSent > 100*time.Millisecond && cl.credit > 0 {
+		// The welcome goes again until the client answers it, costing
+		// as a slice does; the slices went with the first from the
+		// start, not a round trip later.
+		s.welcome(cl)
+		cl.credit--
+	}
+	window := chunkWindow
+	if now-cl.progAt > stallRTOs*rto {
+		window = 1
+	}
+	limit := min(share, cl.credit, s.xferBits/(8*MaxPacket))
 	sent := 0
-	for i := cl.have; i < len(cl.xferAt) && i < cl.have+chunkWindow && sent < chunksPerTick; i++ {
-		if d := i - cl.have - 1; d >= 0 && d < 64 && cl.mask>>d&1 != 0 {
-			continue
+	for i := cl.have; i < len(cl.xferAt) && i < cl.have+window && sent < limit; i++ {
+		if d := i - cl.have - 1; d >= 0 && cl.got[d/64]>>(d%64)&1 != 0 {
+			continue // acknowledged
 		}
 		if at := cl.xferAt[i]; at >= 0 && now-at < rto {
-			continue
+			continue // in flight
 		}
-		s.write(appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed), cl)
+		b := appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed)
+		s.write(b, cl)
 		cl.xferAt[i] = now
+		cl.credit--
+		s.xferBits -= 8 * len(b)
 		s.stats.ChunksSent++
 		sent++
+	}
+	if sent == 0 && limit == 0 && cl.credit > 0 && now-cl.progAt <= stallRTOs*rto {
+		cl.progAt = now // waiting its turn in the budget is not a stall
 	}
 	cl.sentAt = now
 }

@@ -62,15 +62,11 @@ type TimeScaler interface {
 // rollbacks included, it allocates nothing (the game's Save and Update
 // must not either).
 type Session struct {
+	hooks
 	cfg      Config
 	game     engine.Game
 	saver    engine.Saver
 	inputter engine.Inputter
-	begin    engine.Beginner
-	end      engine.Ender
-	quality  engine.QualityChanger
-	susp     engine.SuspendChanger
-	gpu      engine.GPUTimer
 	tr       Transport
 	clock    engine.Clock
 	scaler   TimeScaler
@@ -115,15 +111,19 @@ type Session struct {
 	stats      Stats
 
 	// A late spectator's state from its host (late.go).
-	stTick  int    // the state's tick, -1 before an offer
-	stLen   int    // its length
-	stHash  uint64 // its FNV-1a hash
-	stBuf   []byte // its bytes as they arrive
-	stGot   []bool // the chunks arrived
-	stHave  int    // the chunks arrived in order
-	loading bool   // the state is coming: no tick runs
-	gotDue  bool   // a got is due: a chunk or offer of a loaded state came
-	loaded  bool   // a state was loaded, and no hash compared since
+	stTick  int           // the state's tick, -1 before an offer
+	stLen   int           // its length
+	stHash  uint64        // its FNV-1a hash
+	stBuf   []byte        // its bytes as they arrive
+	stGot   []bool        // the chunks arrived
+	stHave  int           // the chunks arrived in order
+	loading bool          // the state is coming: no tick runs
+	gotDue  bool          // a got is due: a chunk or offer of a loaded state came
+	loaded  bool          // a state was loaded, and no hash compared since
+	stCount int           // the chunks arrived, in any order
+	stAt    time.Duration // when the offer, or the last new chunk, came
+	stStart time.Duration // when the offer came
+	stLoads int           // states offered since a hash last matched
 }
 
 // tickHash is the hash of a confirmed state: the state before tick.
@@ -154,11 +154,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	} else {
 		s.local = -1
 	}
-	s.begin, _ = game.(engine.Beginner)
-	s.end, _ = game.(engine.Ender)
-	s.quality, _ = game.(engine.QualityChanger)
-	s.susp, _ = game.(engine.SuspendChanger)
-	s.gpu, _ = game.(engine.GPUTimer)
+	s.hooks = findHooks(game)
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -237,7 +233,7 @@ func (s *Session) seat() {
 	err := l.Poll()
 	ls, st := &l.stats, &s.stats
 	st.PacketsIn, st.PacketsOut, st.BytesIn, st.BytesOut = ls.PacketsIn, ls.PacketsOut, ls.BytesIn, ls.BytesOut
-	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused
+	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused, ls.Probes
 	if err != nil {
 		s.fail(err)
 		return
@@ -707,6 +703,7 @@ func desync(n uint64, player int, ours, theirs uint64) error {
 func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
+		s.stLoads = 0
 		p.compared++
 		if s.loaded {
 			s.loaded = false
@@ -738,8 +735,18 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present.
-func (s *Session) Draw(f engine.Frame) { s.game.Draw(f) }
+// Draw draws the game: the predicted present, on a frame whose Local is
+// this peer's player (-1 for a spectator, or before the lobby seated it).
+func (s *Session) Draw(f engine.Frame) { s.drawGame(f, s.Local()) }
+
+// Local returns this peer's player: Config.Local, or the seat its lobby
+// gave it (-1 before); -1 for a spectator.
+func (s *Session) Local() int {
+	if s.lobby != nil {
+		return -1
+	}
+	return s.local
+}
 
 // Begin reads what the peers sent and sends keep-alives, then runs the
 // game's Begin, if it has one: so a frame without a tick (a paused loop,
@@ -762,41 +769,7 @@ func (s *Session) Begin(f engine.Frame) error {
 		}
 		s.send(now, true)
 	}
-	if s.begin != nil {
-		return s.begin.Begin(f)
-	}
-	return nil
-}
-
-// End runs the game's End, if it has one.
-func (s *Session) End(st *engine.Stats) error {
-	if s.end != nil {
-		return s.end.End(st)
-	}
-	return nil
-}
-
-// QualityChanged runs the game's, if it has one.
-func (s *Session) QualityChanged(level int) {
-	if s.quality != nil {
-		s.quality.QualityChanged(level)
-	}
-}
-
-// SuspendChanged runs the game's, if it has one. A suspended loop runs no
-// update, so its peers stall, and time it out after DisconnectTimeout.
-func (s *Session) SuspendChanged(suspended bool) {
-	if s.susp != nil {
-		s.susp.SuspendChanged(suspended)
-	}
-}
-
-// GPUTime returns the game's, or 0.
-func (s *Session) GPUTime() time.Duration {
-	if s.gpu != nil {
-		return s.gpu.GPUTime()
-	}
-	return 0
+	return s.beginGame(f, s.Local())
 }
 
 // fillStats refreshes the stats that are states, not counts.

@@ -22,6 +22,9 @@ type FingerprintError struct {
 	// Ours and Theirs are the two values (hashes, for params and the
 	// simulation).
 	Ours, Theirs uint64
+	// OursText and TheirsText are the two Params, when the peer sent its
+	// own (a Server does, to a Client of other Params); empty otherwise.
+	OursText, TheirsText string
 	// Refused is true when the peer refused us, false when we refused it.
 	Refused bool
 	// Server is true when the peer is a Client's server.
@@ -39,10 +42,12 @@ func (e *FingerprintError) Error() string {
 		peer = "the server"
 	}
 	f, why := "%d", ""
-	switch e.Field {
-	case "game params":
+	switch {
+	case e.Field == "game params" && (e.OursText != "" || e.TheirsText != ""):
+		return fmt.Sprintf("netplay: %s %s %v: %s differs: ours %q, theirs %q", who, peer, e.Addr, e.Field, e.OursText, e.TheirsText)
+	case e.Field == "game params":
 		f = "%016x"
-	case "simulation":
+	case e.Field == "simulation":
 		f, why = "%016x", " (another version of the game's simulating code: engine.Fingerprint)"
 	}
 	return fmt.Sprintf("netplay: %s %s %v: %s differs: ours "+f+", theirs "+f+"%s", who, peer, e.Addr, e.Field, e.Ours, e.Theirs, why)
@@ -61,6 +66,7 @@ var fieldNames = [...]string{
 	fieldLate:      "join tick",
 	fieldTable:     "seats",
 	fieldHost:      "server",
+	fieldAddr:      "seats per address",
 }
 
 // SeatError is what a spectator's Update returns when its host refused to
@@ -219,21 +225,24 @@ type Stats struct {
 	// Refused counts the hellos a host refused, going on with its match
 	// or on waiting for its peer: a caller on an Accept transport with
 	// another fingerprint (tick rate, params, build...), and a spectator
-	// with no seat free, or another game's.
-	Refused uint64
+	// with no seat free, or another game's. Probes counts the joins of a
+	// Server's Probe that a host answered with "a peer-to-peer host, not
+	// a server": a -spectate asks that first, so a host counts one for
+	// each spectator that watches it, and refuses none of them.
+	Refused, Probes uint64
 }
 
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
 //
 // hashes_checked is Stats.Hashes: desyncs=0 says something only when it
 // is not 0. states_sent is a host's Stats.StatesSent, catchup_ms a late
 // spectator's Stats.Catchup.
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
-		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Stalls, st.TimeScale,
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
 		st.StatesSent, st.Catchup.Milliseconds())
 }

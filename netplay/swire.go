@@ -3,35 +3,55 @@ package netplay
 // The server's datagrams (Server and Client) share the 8-byte header, the
 // refuse and the bye of the peer-to-peer format (wire.go), and add:
 //
-//	join (48 bytes; a client asks for a seat, until welcomed; as large as
-//	the answer, which is never larger):
+//	join (56 bytes; a client asks for a seat, or a probe for the match's
+//	settings, until welcomed; larger than any answer sent before the
+//	address is proven):
 //	8  nonce u32     the client's, never 0
-//	12 cookie u32    0, then the cookie of the server's first welcome
-//	16 isize u8, flags u8 (1: a spectator), 2 zero bytes
-//	20 tps u32
+//	12 isize u8, flags u8 (1: a spectator; 2: a probe, which asks for
+//	                 the settings and takes no seat), 2 zero bytes
+//	16 tps u32
+//	20 zero          4 bytes
 //	24 params u64    FNV-1a of the Params
 //	32 sim u64       the Sim fingerprint
-//	40 zero          8 bytes
+//	40 cookie u64    0, then the cookie of the server's challenge
+//	48 secret u64    0, or the session secret of a seat this client held
+//	                 (a welcome's): the join takes that seat back at once
 //
-//	welcome (48 bytes; token: the client's nonce):
-//	8  cookie u32    the server's token for this client: a keyed hash of
-//	                 its address and nonce, so that the first answer
-//	                 keeps no state (a flood of joins from forged
-//	                 addresses takes no seat and no memory)
-//	12 seat u8       the client's seat, 0 to players-1; 0xff a spectator;
-//	                 0xfe not yet seated (the cookie challenge)
-//	13 players u8    the server's seats
-//	14 every u16     the ticks between the server's state hashes
-//	16 tick u32      the server's next tick
-//	20 state u32     the tick of the state that follows (the state before
+//	cookie (24 bytes; the challenge: the answer to a join without a valid
+//	cookie; token: the client's nonce):
+//	8  cookie u64    HMAC-SHA-256 of the join's address, port and nonce
+//	                 under the server's key of the time, truncated: the
+//	                 server keeps no state for it (a flood of joins from
+//	                 forged addresses takes no seat and no memory, and
+//	                 is answered with fewer bytes than it sent). The keys
+//	                 come from crypto/rand and change every cookieEpoch;
+//	                 a cookie is valid in its epoch and the next
+//	16 players u8    the server's seats
+//	17 zero          7 bytes
+//
+//	welcome (64 bytes + params; only to a join that returned its cookie;
+//	token: the client's nonce):
+//	8  secret u64    the seat's session secret, from crypto/rand: a join
+//	                 that carries it takes the seat back (0: no seat)
+//	16 token u32     the token of the client's datagrams to the server
+//	20 seat u8       the client's seat, 0 to players-1; 0xff a spectator;
+//	                 0xfe no seat: the settings only (to a probe, or to a
+//	                 join whose params differ)
+//	21 players u8    the server's seats
+//	22 every u16     the ticks between the server's state hashes
+//	24 tick u32      the server's next tick
+//	28 state u32     the tick of the state that follows (the state before
 //	                 that tick), in chunks
-//	24 length u32    the length of its compression, in bytes
-//	28 hash u64      the state's FNV-1a hash
-//	36 end u32       the match's last tick + 1 (0: none)
-//	40 verify u32    a tick soon after the state's whose hash the server
+//	32 length u32    the length of its compression, in bytes
+//	36 hash u64      the state's FNV-1a hash
+//	44 end u32       the match's last tick + 1 (0: none)
+//	48 verify u32    a tick soon after the state's whose hash the server
 //	                 sends first, so a joiner is verified at once
-//	44 raw u32       the state's length; length is that of its DEFLATE
+//	52 raw u32       the state's length; length is that of its DEFLATE
 //	                 compression (RFC 1951), which the chunks carry
+//	56 tps u32       the server's tick rate
+//	60 isize u8, 1 zero byte, plen u16
+//	64 params        plen bytes: the server's Params, whole
 //
 //	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
 //	or a late spectator's, from its peer-to-peer host: see wire.go's offer):
@@ -40,7 +60,7 @@ package netplay
 //	16 length u32    the state's length
 //	20 data          up to chunkData bytes
 //
-//	update (client to server; token: the client's cookie):
+//	update (client to server; token: the welcome's token):
 //	8  ack u32       the next tick whose final inputs the client needs
 //	12 ts u32, echo u32, hold u32   round trips, as in input
 //	24 flags u8      1: hash valid, 2: resync (send me your state),
@@ -54,7 +74,11 @@ package netplay
 //	                 received in order, 48 mask u64: of the next 64, those
 //	                 received (a selective ack; zero when none)
 //	56 start u32     the tick of the first input carried
-//	60 inputs        count·size bytes
+//	60 inputs        count·size bytes; while loading, a bitmap instead
+//	                 that goes on from mask: bit d of byte k marks slice
+//	                 have+65+8k+d received (the client sends chunkWindow
+//	                 slices' worth, so that the server knows of each slice
+//	                 of its window whether it arrived)
 //
 //	final (server to client; token: the client's nonce):
 //	8  tick u32      the server's next tick
@@ -70,8 +94,21 @@ package netplay
 //	48 count u8, size u8, 2 zero bytes
 //	52 rows          count rows: u32 mask of the empty seats, then
 //	                 players·size bytes of final inputs
+//
+// A server's bye (wire.go) to a client adds the reason 6 (stalled: the
+// client acknowledged nothing new for DisconnectTimeout while the server
+// had data for it; tick is the server's tick). Version 5 made the cookie
+// a MAC of 64 bits in a kind of its own, added the join's secret and
+// probe, and the welcome's secret, token and settings.
 
-import "net/netip"
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"hash"
+	"net/netip"
+	"time"
+)
 
 // Server datagram kinds.
 const (
@@ -80,22 +117,28 @@ const (
 	kindChunk   = 9
 	kindUpdate  = 10
 	kindFinal   = 11
+	kindCookie  = 14
 )
 
 // Sizes of the server datagrams' fixed parts.
 const (
-	joinLen    = 48
-	welcomeLen = 48
-	chunkHead  = 20
-	updateHead = 60
-	finalHead  = 52
+	joinLen     = 56
+	cookieLen   = 24
+	welcomeHead = 64
+	chunkHead   = 20
+	updateHead  = 60
+	finalHead   = 52
 	// chunkData is the most state bytes one chunk carries.
 	chunkData = MaxPacket - chunkHead
+	// MaxServerParams is the longest ServerConfig.Params, in bytes: what
+	// a welcome carries whole.
+	MaxServerParams = MaxPacket - welcomeHead
 )
 
 // Join, welcome and update flags.
 const (
 	joinSpectator = 1
+	joinProbe     = 2
 	updateHash    = 1
 	updateResync  = 2
 	updateLoading = 4
@@ -106,7 +149,7 @@ const (
 // Welcome seats that are not seats.
 const (
 	seatSpectator = 0xff
-	seatChallenge = 0xfe
+	seatNone      = 0xfe
 )
 
 // MaxSeats is the most players a Server seats.
@@ -118,13 +161,15 @@ type sPacket struct {
 	kind  uint8
 	token uint32
 
-	// join
-	nonce, cookie uint32
-	isize, flags  uint8
-	tps           uint32
-	params, sim   uint64
+	// join (and cookie's cookie, welcome's secret)
+	nonce          uint32
+	cookie, secret uint64
+	isize, flags   uint8
+	tps            uint32
+	params, sim    uint64
 
-	// welcome (cookie as above)
+	// welcome (secret, tps and isize as above; params in data)
+	ctoken            uint32
 	seat, players     uint8
 	every             uint16
 	tick, state, size uint32
@@ -155,25 +200,44 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		if len(b) != joinLen {
 			return errLength
 		}
-		p.nonce, p.cookie = le.Uint32(b[8:]), le.Uint32(b[12:])
-		p.isize, p.flags = b[16], b[17]
-		p.tps = le.Uint32(b[20:])
+		p.nonce = le.Uint32(b[8:])
+		p.isize, p.flags = b[12], b[13]
+		p.tps = le.Uint32(b[16:])
 		p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
-		if token != 0 || p.nonce == 0 || p.flags&^joinSpectator != 0 || !zero(b[18:20]) || !zero(b[40:]) {
+		p.cookie, p.secret = le.Uint64(b[40:]), le.Uint64(b[48:])
+		if token != 0 || p.nonce == 0 || p.flags&^(joinSpectator|joinProbe) != 0 || !zero(b[14:16]) || !zero(b[20:24]) {
+			return errField
+		}
+	case kindCookie:
+		if len(b) != cookieLen {
+			return errLength
+		}
+		p.cookie, p.players = le.Uint64(b[8:]), b[16]
+		if token == 0 || p.cookie == 0 || p.players == 0 || p.players > MaxSeats || !zero(b[17:]) {
 			return errField
 		}
 	case kindWelcome:
-		if len(b) != welcomeLen {
-			return errLength
+		if len(b) < welcomeHead {
+			return errShort
 		}
-		p.cookie, p.seat, p.players = le.Uint32(b[8:]), b[12], b[13]
-		p.every = le.Uint16(b[14:])
-		p.tick, p.state, p.size = le.Uint32(b[16:]), le.Uint32(b[20:]), le.Uint32(b[24:])
-		p.hash, p.end, p.verify, p.raw = le.Uint64(b[28:]), le.Uint32(b[36:]), le.Uint32(b[40:]), le.Uint32(b[44:])
-		if p.cookie == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 ||
-			p.seat >= p.players && p.seat != seatSpectator && p.seat != seatChallenge {
+		p.secret, p.ctoken = le.Uint64(b[8:]), le.Uint32(b[16:])
+		p.seat, p.players = b[20], b[21]
+		p.every = le.Uint16(b[22:])
+		p.tick, p.state, p.size = le.Uint32(b[24:]), le.Uint32(b[28:]), le.Uint32(b[32:])
+		p.hash, p.end, p.verify, p.raw = le.Uint64(b[36:]), le.Uint32(b[44:]), le.Uint32(b[48:]), le.Uint32(b[52:])
+		p.tps, p.isize = le.Uint32(b[56:]), b[60]
+		plen := int(le.Uint16(b[62:]))
+		seated := p.seat != seatNone
+		if token == 0 || p.players == 0 || p.players > MaxSeats || p.every == 0 || b[61] != 0 ||
+			p.seat >= p.players && p.seat != seatSpectator && p.seat != seatNone ||
+			seated != (p.secret != 0) || seated != (p.ctoken != 0) ||
+			p.tps == 0 || p.isize == 0 || int(p.isize) > maxInputSize {
 			return errField
 		}
+		if len(b) != welcomeHead+plen {
+			return errLength
+		}
+		p.data = b[welcomeHead:]
 	case kindChunk:
 		var err error
 		p.state, p.index, p.size, p.data, err = decodeChunk(b)
@@ -257,7 +321,7 @@ func decodeAny(b []byte, sp *sPacket, pk *packet) (kind uint8, err error) {
 	}
 	kind = b[3]
 	switch kind {
-	case kindJoin, kindWelcome, kindChunk, kindUpdate, kindFinal:
+	case kindJoin, kindCookie, kindWelcome, kindChunk, kindUpdate, kindFinal:
 		if b[2] != ProtocolVersion {
 			return kind, errVersion
 		}
@@ -276,32 +340,45 @@ func chunks(n int) int {
 	return (n + chunkData - 1) / chunkData
 }
 
-// appendJoin appends a join.
-func appendJoin(dst []byte, nonce, cookie uint32, isize, flags uint8, tps uint32, params, sim uint64) []byte {
+// appendJoin appends a join: p's nonce, isize, flags, tps, params, sim,
+// cookie and secret.
+func (p *sPacket) appendJoin(dst []byte) []byte {
 	dst = appendHeader(dst, kindJoin, 0)
-	dst = le.AppendUint32(dst, nonce)
-	dst = le.AppendUint32(dst, cookie)
-	dst = append(dst, isize, flags, 0, 0)
-	dst = le.AppendUint32(dst, tps)
-	dst = le.AppendUint64(dst, params)
-	dst = le.AppendUint64(dst, sim)
-	var z [joinLen - 40]byte
-	return append(dst, z[:]...)
+	dst = le.AppendUint32(dst, p.nonce)
+	dst = append(dst, p.isize, p.flags, 0, 0)
+	dst = le.AppendUint32(dst, p.tps)
+	dst = le.AppendUint32(dst, 0)
+	dst = le.AppendUint64(dst, p.params)
+	dst = le.AppendUint64(dst, p.sim)
+	dst = le.AppendUint64(dst, p.cookie)
+	return le.AppendUint64(dst, p.secret)
 }
 
-// appendWelcome appends a welcome to the client of nonce token.
-func appendWelcome(dst []byte, token, cookie uint32, seat, players uint8, every uint16, tick, state, size uint32, hash uint64, end, verify, raw uint32) []byte {
-	dst = appendHeader(dst, kindWelcome, token)
-	dst = le.AppendUint32(dst, cookie)
-	dst = append(dst, seat, players)
-	dst = le.AppendUint16(dst, every)
-	dst = le.AppendUint32(dst, tick)
-	dst = le.AppendUint32(dst, state)
-	dst = le.AppendUint32(dst, size)
-	dst = le.AppendUint64(dst, hash)
-	dst = le.AppendUint32(dst, end)
-	dst = le.AppendUint32(dst, verify)
-	return le.AppendUint32(dst, raw)
+// appendCookie appends the challenge to the client of nonce token.
+func appendCookie(dst []byte, token uint32, cookie uint64, players uint8) []byte {
+	dst = appendHeader(dst, kindCookie, token)
+	dst = le.AppendUint64(dst, cookie)
+	return append(dst, players, 0, 0, 0, 0, 0, 0, 0)
+}
+
+// appendWelcome appends p as a welcome, its params (p.data) included.
+func (p *sPacket) appendWelcome(dst []byte) []byte {
+	dst = appendHeader(dst, kindWelcome, p.token)
+	dst = le.AppendUint64(dst, p.secret)
+	dst = le.AppendUint32(dst, p.ctoken)
+	dst = append(dst, p.seat, p.players)
+	dst = le.AppendUint16(dst, p.every)
+	dst = le.AppendUint32(dst, p.tick)
+	dst = le.AppendUint32(dst, p.state)
+	dst = le.AppendUint32(dst, p.size)
+	dst = le.AppendUint64(dst, p.hash)
+	dst = le.AppendUint32(dst, p.end)
+	dst = le.AppendUint32(dst, p.verify)
+	dst = le.AppendUint32(dst, p.raw)
+	dst = le.AppendUint32(dst, p.tps)
+	dst = append(dst, p.isize, 0)
+	dst = le.AppendUint16(dst, uint16(len(p.data)))
+	return append(dst, p.data...)
 }
 
 // appendChunk appends slice index of a state of tick state.
@@ -352,9 +429,11 @@ func (p *sPacket) appendFinalHead(dst []byte) []byte {
 func (p *sPacket) encode(dst []byte) []byte {
 	switch p.kind {
 	case kindJoin:
-		return appendJoin(dst, p.nonce, p.cookie, p.isize, p.flags, p.tps, p.params, p.sim)
+		return p.appendJoin(dst)
+	case kindCookie:
+		return appendCookie(dst, p.token, p.cookie, p.players)
 	case kindWelcome:
-		return appendWelcome(dst, p.token, p.cookie, p.seat, p.players, p.every, p.tick, p.state, p.size, p.hash, p.end, p.verify, p.raw)
+		return p.appendWelcome(dst)
 	case kindChunk:
 		dst = appendHeader(dst, kindChunk, p.token)
 		dst = le.AppendUint32(dst, p.state)
@@ -369,20 +448,81 @@ func (p *sPacket) encode(dst []byte) []byte {
 	return dst
 }
 
-// cookieOf is the server's stateless token for a client's address and
-// nonce: a keyed FNV-1a, never 0.
-func cookieOf(key uint64, a netip.AddrPort, nonce uint32) uint32 {
-	h := key
+// cookieEpoch is how long a server keeps one cookie key: a cookie is
+// valid in the epoch it was made in and the next, 30 to 60 s, long enough
+// for a handshake over the worst link, too short to be worth hoarding.
+const cookieEpoch = 30 * time.Second
+
+// cookieJar makes and checks a server's cookies: HMAC-SHA-256, truncated
+// to 64 bits, of an address, its port and a client's nonce, under a key
+// from crypto/rand that changes every cookieEpoch (the current key and
+// the one before are kept). It keeps no state per address, and makes a
+// cookie without allocating.
+type cookieJar struct {
+	macs   [2]hash.Hash // by epoch parity
+	keys   [2][32]byte  // their keys
+	epochs [2]int64     // the epoch of each, -1 none
+	msg    [22]byte
+	sum    []byte
+}
+
+func newCookieJar() cookieJar {
+	return cookieJar{epochs: [2]int64{-1, -1}, sum: make([]byte, 0, sha256.Size)}
+}
+
+// mac returns the cookie of a and nonce under the key of epoch e (made
+// when e is new), or 0 when that key is gone.
+func (j *cookieJar) mac(e int64, a netip.AddrPort, nonce uint32) uint64 {
+	if e < 0 {
+		return 0
+	}
+	k := e & 1
+	if j.epochs[k] != e {
+		if e <= j.epochs[k] || e < j.epochs[k^1] {
+			return 0 // an older epoch's key, dropped
+		}
+		// crypto/rand never fails (it crashes the program first); a key
+		// never reaches a game's state, and must differ on every run.
+		rand.Read(j.keys[k][:]) //fixvet:ignore a cookie key, not simulation
+		j.macs[k], j.epochs[k] = hmac.New(sha256.New, j.keys[k][:]), e
+	}
 	ip := a.Addr().As16()
-	for _, c := range ip {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	for _, c := range [6]byte{byte(a.Port()), byte(a.Port() >> 8), byte(nonce), byte(nonce >> 8), byte(nonce >> 16), byte(nonce >> 24)} {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	h ^= h >> 29
-	if c := uint32(h ^ h>>32); c != 0 {
+	copy(j.msg[:16], ip[:])
+	le.PutUint16(j.msg[16:], a.Port())
+	le.PutUint32(j.msg[18:], nonce)
+	h := j.macs[k]
+	h.Reset()
+	h.Write(j.msg[:])
+	j.sum = h.Sum(j.sum[:0])
+	if c := le.Uint64(j.sum); c != 0 {
 		return c
 	}
 	return 1
+}
+
+// cookie returns the cookie a join of nonce from a gets at now.
+func (j *cookieJar) cookie(now time.Duration, a netip.AddrPort, nonce uint32) uint64 {
+	return j.mac(int64(now/cookieEpoch), a, nonce)
+}
+
+// valid reports whether c is a cookie made for a and nonce in this epoch
+// or the one before.
+func (j *cookieJar) valid(now time.Duration, a netip.AddrPort, nonce uint32, c uint64) bool {
+	if c == 0 {
+		return false
+	}
+	e := int64(now / cookieEpoch)
+	var want [8]byte
+	for _, x := range []int64{e, e - 1} {
+		if x < 0 || j.epochs[x&1] != x {
+			continue // that epoch's key was never made, or is gone
+		}
+		le.PutUint64(want[:], j.mac(x, a, nonce))
+		var got [8]byte
+		le.PutUint64(got[:], c)
+		if hmac.Equal(want[:], got[:]) {
+			return true
+		}
+	}
+	return false
 }

@@ -11,8 +11,9 @@ import (
 //	0  "fx"          magic, 2 bytes
 //	2  version       ProtocolVersion, 1 byte
 //	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat; a
-//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final;
-//	                 a late spectator's: 12 offer, 13 got (and 9 chunk)
+//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final,
+//	                 14 cookie; a late spectator's: 12 offer, 13 got (and 9
+//	                 chunk)
 //	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
 //	                 and sit)
 //
@@ -38,7 +39,9 @@ import (
 //	                 spectator its state), 10 table (every player's seat
 //	                 is taken; ours: the players), 11 host (a peer-to-peer
 //	                 host answers a server's join: the caller should
-//	                 -join or -spectate)
+//	                 -join or -spectate), 12 address (a Server's: the
+//	                 seats one address may take are taken; ours: how
+//	                 many)
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
@@ -64,7 +67,8 @@ import (
 //	bye (21 bytes; a peer leaves):
 //	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end),
 //	                 4 gone (another player vanished: the sender stops),
-//	                 5 diverged (a server drops a client)
+//	                 5 diverged (a server drops a client), 6 stalled (a
+//	                 server drops a client that acknowledges nothing)
 //	9  tick u32      the tick a desync names; the end tick, for done; the
 //	                 player that vanished, for gone
 //	13 hash u64      for done, FNV-1a of the game's state after the end
@@ -116,7 +120,9 @@ import (
 // seats) and 9 (too late to watch); version 3 the sit and the seat, the
 // refuse field 10 (table) and the bye reason 4 (gone); version 4 the
 // server's kinds (swire.go), the bye reason 5 (diverged), and the late
-// spectator's offer and got.
+// spectator's offer and got; version 5 the server's cookie kind, the
+// join's secret and probe, the welcome's settings (swire.go), the refuse
+// field 12 (address) and the bye reason 6 (stalled).
 
 // Protocol limits.
 const (
@@ -126,7 +132,7 @@ const (
 	MaxPacket = 508
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 4
+	ProtocolVersion = 5
 )
 
 // Datagram kinds.
@@ -177,6 +183,10 @@ const (
 	// from its own; tick is how many times in a row it was sent the
 	// server's state.
 	byeDiverged = 5
+	// byeStalled: a Server drops a client that acknowledged nothing new
+	// for DisconnectTimeout while it had data to send it; tick is the
+	// server's tick.
+	byeStalled = 6
 )
 
 // Refuse fields: what differs between two peers' fingerprints.
@@ -192,6 +202,7 @@ const (
 	fieldLate  // not a fingerprint's: the match is too far along to watch
 	fieldTable // not a fingerprint's: every player's seat is taken
 	fieldHost  // not a fingerprint's: a server's join came to a peer-to-peer host
+	fieldAddr  // not a fingerprint's: a Server's seats for one address are taken
 )
 
 // spectatorIndex is a hello's player byte for a spectator.
@@ -301,7 +312,7 @@ func (p *packet) decode(b []byte) error {
 			return errField
 		}
 		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldHost {
+		if p.field < fieldVersion || p.field > fieldAddr {
 			return errField
 		}
 	case kindInput:
@@ -329,7 +340,7 @@ func (p *packet) decode(b []byte) error {
 			return errLength
 		}
 		p.reason, p.tick, p.hash = b[8], le.Uint32(b[9:]), le.Uint64(b[13:])
-		if p.reason < byeQuit || p.reason > byeDiverged || p.reason == byeGone && p.tick >= MaxPeers {
+		if p.reason < byeQuit || p.reason > byeStalled || p.reason == byeGone && p.tick >= MaxPeers {
 			return errField
 		}
 	case kindSit:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -31,8 +30,8 @@ type flags struct {
 	textures int
 }
 
-// Limits of the flags a recording also carries, checked for the flags and
-// for a replay file's header alike. They are what the demo can run: a
+// Limits of the flags a recording also carries (simFlags), checked for
+// the command line, a replay file's header and a server's alike. They are what the demo can run: a
 // replay of any file costs at most its ticks (a byte each at least) times
 // a tick of maxBodies.
 const (
@@ -61,9 +60,15 @@ func (g *game) Flags(fs *flag.FlagSet) {
 	fs.IntVar(&f.textures, "textures", 1, "-bench sprites: sprite i uses texture i%K of K textures")
 }
 
-// Configure checks the demo's flags, or takes a recording's parameters
-// with -replay, and sets the tick rate, the parameters and the window
-// they decide.
+// simFlags are the flags the scene depends on besides the input
+// (app.Options.SimFlags): a recording carries them, netplay peers and a
+// server's clients agree on them, and the runner sets them from a
+// recording (-replay) or a server (-connect) before Configure.
+var simFlags = []string{"n", "seed", "panic-at", "tps"}
+
+// Configure checks the demo's flags (the command line's, a recording's
+// or a server's: flags.check's limits hold for each), and sets the tick
+// rate and the window they decide.
 func (g *game) Configure(c *app.Config) error {
 	f := &g.flags
 	switch {
@@ -74,24 +79,17 @@ func (g *game) Configure(c *app.Config) error {
 	case !(f.seconds > 0 && f.seconds <= maxSeconds):
 		return fmt.Errorf("-seconds %v: want more than 0, up to %v", f.seconds, maxSeconds)
 	}
-	if c.Replay != nil {
-		// A replay runs the recording's world, whatever the flags say.
-		rec, err := parseParams(c.Replay.Params)
-		if err != nil {
+	if err := f.check(); err != nil {
+		if c.Replay != nil {
 			return fmt.Errorf("-replay: %w", err)
 		}
-		f.n, f.seed, f.panicAt, f.tps = rec.n, rec.seed, rec.panicAt, c.Replay.TPS
-		if err := f.check(); err != nil {
-			return fmt.Errorf("-replay: %w", err)
-		}
-	} else if err := f.check(); err != nil {
 		return err
 	}
 	level := slog.LevelInfo
 	if f.glDebug {
 		level = slog.LevelDebug
 	}
-	c.TPS, c.Params = f.tps, f.params()
+	c.TPS = f.tps
 	c.Window = gfx.WindowConfig{Title: "fixstep demo", Width: f.width, Height: f.height, Debug: f.glDebug,
 		Logger: slog.New(slog.NewTextHandler(g.stderr, &slog.HandlerOptions{Level: level})), Input: &g.keys}
 	c.Inputs = map[string]string{"-bindings": f.bindings}
@@ -115,46 +113,6 @@ func (f *flags) check() error {
 		return fmt.Errorf("-panic-at %d: must not be negative", f.panicAt)
 	}
 	return nil
-}
-
-// params is what the scene depends on besides the input and the tick
-// rate: what a recording carries, and what netplay peers must agree on.
-func (f *flags) params() string {
-	return fmt.Sprintf("n=%d seed=%d panic-at=%d", f.n, f.seed, f.panicAt) // a bot's input is in the recording itself
-}
-
-// parseParams reads a recording's parameters back; the caller checks them
-// with the rules of the flags (flags.check): a replay file is untrusted
-// input.
-func parseParams(s string) (flags, error) {
-	var f flags
-	haveN, haveSeed := false, false
-	for _, field := range strings.Fields(s) {
-		k, v, _ := strings.Cut(field, "=")
-		var err error
-		switch k {
-		case "n":
-			f.n, err = strconv.Atoi(v)
-			haveN = true
-		case "seed":
-			f.seed, err = strconv.ParseUint(v, 10, 64)
-			haveSeed = true
-		case "panic-at":
-			f.panicAt, err = strconv.ParseInt(v, 10, 64)
-		default:
-			return f, fmt.Errorf("unknown parameter %q", field)
-		}
-		if err != nil {
-			return f, fmt.Errorf("parameter %q: not a number", field)
-		}
-	}
-	switch {
-	case !haveN:
-		return f, fmt.Errorf("parameters %q: no n=<bodies>", s)
-	case !haveSeed:
-		return f, fmt.Errorf("parameters %q: no seed=<seed>", s)
-	}
-	return f, nil
 }
 
 // loadBindings reads -bindings, or the built-in bindings without it.

@@ -59,7 +59,7 @@ func main() {
 // nil, are the signals caught before main.
 func (g *game) options(args []string, stdout, stderr io.Writer, sig *engine.Signals) app.Options {
 	return app.Options{Name: "demo", InputSize: arena.InputSize, MaxPlayers: arena.MaxPlayers, Bot: bot,
-		Args: args, Stdout: stdout, Stderr: stderr, Signals: sig}
+		Params: "demo", SimFlags: simFlags, Args: args, Stdout: stdout, Stderr: stderr, Signals: sig}
 }
 
 // bot is -bot SEED's player (arena.BotInput): it depends on the tick

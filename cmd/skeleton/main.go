@@ -7,6 +7,8 @@ package main
 import (
 	"embed"
 	"errors"
+	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -24,7 +26,8 @@ const name = "skeleton" // the game's name: its window title and its messages' p
 func main() {
 	g := &game{sound: audio.Silent()} // silent until a window opens the device
 	os.Exit(app.Main(g, app.Options{Name: name, InputSize: 2, MaxPlayers: len(colors), Bot: g.bot,
-		Params: name + " v1", Window: gfx.WindowConfig{Input: &g.keys}})) // Params: what peers and replays agree on
+		Params: name + " v1", SimFlags: []string{"gravity"}, // what peers, a server's clients and replays agree on
+		Window: gfx.WindowConfig{Input: &g.keys}}))
 }
 
 // Actions are what the game asks of the input; bindings map keys to them.
@@ -37,6 +40,7 @@ jump  = key:Space key:Up pad:A
 `
 
 type game struct {
+	gravity float64     // -gravity: the simulation depends on it (SimFlags)
 	keys    input.State // the devices: the window fills it
 	in      input.Actions
 	world   physics.World
@@ -50,6 +54,20 @@ type game struct {
 //go:embed jump.wav
 var sounds embed.FS // the game's sound files, in the binary
 
+// Flags adds the game's own flags beside the runner's.
+func (g *game) Flags(fs *flag.FlagSet) {
+	fs.Float64Var(&g.gravity, "gravity", 20, "how fast the boxes fall, in m/s², 1 to 100")
+}
+
+// Configure checks them: the command line's, a recording's (-replay) or a server's
+// (-connect): the runner sets a simulation flag from those, parsed, before this runs.
+func (g *game) Configure(c *app.Config) error {
+	if !(g.gravity >= 1 && g.gravity <= 100) {
+		return fmt.Errorf("-gravity %v: want 1 to 100", g.gravity)
+	}
+	return nil
+}
+
 // Start builds the world for the run's players, before anything opens.
 func (g *game) Start(players int) error {
 	b, err := input.ParseBindings(strings.NewReader(bindings), "bindings", map[string]input.Action{"left": left, "right": right, "jump": jump})
@@ -57,7 +75,7 @@ func (g *game) Start(players int) error {
 		return err
 	}
 	g.in = input.NewActions(&g.keys, b)
-	g.world.Gravity = physics.Vec2{Y: -20}
+	g.world.Gravity = physics.Vec2{Y: -g.gravity}
 	if _, err := g.world.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -0.5}, HalfW: 1000, HalfH: 0.5}); err != nil {
 		return err
 	}
@@ -129,7 +147,8 @@ func (g *game) Save(dst []byte) []byte  { return g.world.Snapshot(dst) }
 func (g *game) Load(src []byte) error   { return g.world.Restore(src) }
 func (g *game) Diff(a, b []byte) string { return physics.Diff(a, b) }
 
-// Draw runs once per frame: draw between the last two ticks at f.Alpha.
+// Draw runs once per frame: draw between the last two ticks at f.Alpha. f.Local is the
+// player this machine plays (-1 a spectator): drawing only, never the simulation's.
 func (g *game) Draw(f engine.Frame) {
 	w, h := g.win.DrawableSize()
 	g.r.BeginFrame(w, h, gfx.RGBA(0.1, 0.1, 0.15, 1))
@@ -140,6 +159,9 @@ func (g *game) Draw(f engine.Frame) {
 		b := g.world.Body(id)
 		x, y := b.Lerp(f.Alpha).F32() // between the last two ticks; float64 simulation, float32 drawing
 		g.r.Rect(x, y, 1, 1, float32(b.LerpAngle(f.Alpha)), colors[i])
+		if i == f.Local && len(g.players) > 1 {
+			g.r.Rect(x, y+1, 0.3, 0.3, 0.785398, colors[i]) // "you": a diamond above your box
+		}
 	}
 	g.r.EndFrame()
 }

@@ -82,19 +82,26 @@ func TestFourPlayersOneKilled(t *testing.T) {
 	}
 }
 
-// TestServerKillAndRejoin: a skeleton -server of 4 seats and three
-// -connect bots; one is killed with SIGKILL and a new one connects in its
+// TestServerKillAndRejoin: a skeleton -server of 4 seats with -gravity 9
+// and three -connect bots started without it, which take the server's
+// (and say so); one is killed with SIGKILL and a new one connects in its
 // place mid-match. The server frees the seat, the new client loads the
 // server's state, and every client still running ends on the server's
-// state hash, which the server's recording replays to.
+// state hash, which the server's recording replays to. A client whose
+// command line says -gravity 30 is refused, naming the flag and both
+// values.
 func TestServerKillAndRejoin(t *testing.T) {
 	dir := t.TempDir()
 	addr := freeUDP(t)
 	rec := filepath.Join(dir, "server.fxr")
-	srv := start(t, "-server "+addr+" -players 4 -ticks 420 -record "+rec)
+	srv := start(t, "-server "+addr+" -players 4 -ticks 420 -gravity 9 -record "+rec)
 	var cs []*apptest.Child
 	for i := range 3 {
 		cs = append(cs, start(t, fmt.Sprintf("-headless -connect %s -bot %d", addr, i+1)))
+	}
+	other := start(t, "-headless -connect "+addr+" -bot 5 -gravity 30")
+	if err := other.Wait(); err == nil || !strings.Contains(other.Stderr.String(), "-gravity 30, but the server "+addr+" has -gravity 9: run with -gravity 9, or without -gravity") {
+		t.Errorf("a client of -gravity 30: %v, want it refused naming -gravity 30 and 9:\n%s", err, &other.Stderr)
 	}
 	time.Sleep(2 * time.Second)
 	cs[1].Cmd.Process.Signal(syscall.SIGKILL)
@@ -111,8 +118,9 @@ func TestServerKillAndRejoin(t *testing.T) {
 	for i, c := range cs {
 		err := c.Wait()
 		m := stateHash.FindStringSubmatch(c.Stdout.String())
-		if err != nil || m == nil || m[1] != want[1] || !strings.Contains(c.Stderr.String(), " desyncs=0 ") {
-			t.Errorf("client %d: %v, stdout %q, want the server's state-hash=%s and desyncs=0:\n%s", i+1, err, &c.Stdout, want[1], &c.Stderr)
+		if err != nil || m == nil || m[1] != want[1] || !strings.Contains(c.Stderr.String(), " desyncs=0 ") ||
+			!strings.Contains(c.Stderr.String(), name+": the server's match has -gravity=9 (was 20)") {
+			t.Errorf("client %d: %v, stdout %q, want the server's state-hash=%s, desyncs=0 and -gravity=9 taken:\n%s", i+1, err, &c.Stdout, want[1], &c.Stderr)
 		}
 	}
 	if got := hashOf(t, "-headless -replay "+rec); got != want[1] {

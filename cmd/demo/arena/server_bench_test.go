@@ -120,7 +120,7 @@ func newAWorld(b *testing.B, bodies int, end uint64, seed uint64) *aworld {
 	inner := netplay.NewSimTransport(w.net.Listen(arenaServer), netplay.NetSim{}, w.clk, seed*1000)
 	w.links = &slinks{inner: inner, to: map[netip.AddrPort]*netplay.SimTransport{}}
 	s, err := netplay.NewServer(netplay.ServerConfig{Players: MaxPlayers, InputSize: InputSize, Params: arenaParams,
-		Sim: 0xa7, EndTick: end, Clock: w.clk, Seed: seed + 1}, sc, w.links)
+		Sim: 0xa7, EndTick: end, Clock: w.clk}, sc, w.links)
 	if err != nil {
 		b.Fatal(err)
 	}
