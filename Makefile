@@ -76,20 +76,7 @@ test:
 # audio/device_none.go); tools/nocgo checks their API is the cgo build's.
 test-pure:
 	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/... ./gfx ./audio
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x -fuzzminimizetime 20x ./gfx/internal/pack
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./physics
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./save
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLobby -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime 5000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./gfx/imagefile
+	@GO=$(GO) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_MINIMIZE=$(FUZZ_MINIMIZE) bash tools/fuzz/fuzz.sh -j $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 # cross is the determinism check: tools/worldhash's scenes (the physics, the
 # demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
@@ -124,21 +111,20 @@ FUZZ_COUNT ?= 200000x
 # operations, each checked against the whole page): 1,000 tries at one
 # stood still over 4 minutes in make test, so it minimizes in 20.
 FUZZ_MINIMIZE ?= 1000x
+# Every fuzz target, as PACKAGE:NAME[:COUNT[:MINIMIZE]] (FUZZ_COUNT and
+# FUZZ_MINIMIZE where not given): the slow ones fuzz fewer inputs.
+FUZZ_TARGETS := ./engine:FuzzTimestep ./replay:FuzzReplay ./replay:FuzzInputDecoder \
+	./input:FuzzParseBinding ./gfx/internal/pack:FuzzPacker:50000x:20x ./physics:FuzzRestore \
+	./save:FuzzLoad ./netplay:FuzzDecode:50000x ./netplay:FuzzLobby:20000x \
+	./netplay:FuzzServerDecode:50000x ./netplay:FuzzServerAndClient:20000x \
+	./audio/soundfile:FuzzSoundHeader ./audio/soundfile:FuzzVorbisSetup ./gfx/imagefile:FuzzImageCost:5000x
+# tools/fuzz/fuzz.sh runs FUZZ_JOBS targets at once, the CPUs shared
+# among them as fuzzing workers: two on two cores overlap one target's
+# build, start and corpus replay with the other's fuzzing.
+FUZZ_JOBS ?= 2
 FUZZ_TIME  ?= 5m
 fuzz:
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_TIME) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_TIME) ./save
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx/imagefile
+	GO=$(GO) bash tools/fuzz/fuzz.sh -time $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 test-gl:
 	$(GO) test -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
