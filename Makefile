@@ -126,8 +126,13 @@ FUZZ_TIME  ?= 5m
 fuzz:
 	GO=$(GO) bash tools/fuzz/fuzz.sh -time $(FUZZ_TIME) $(FUZZ_TARGETS)
 
+# test-gl runs up to TEST_GL_P test binaries at once (go test -p): most
+# of them wait on the clock (netplay matches, paced frames, child
+# processes), so 4 keep 2 cores busy where go test's default, one a core,
+# left them idle (251 s against 192 s on the shared machine, BENCHMARKS.md).
+TEST_GL_P ?= 4
 test-gl:
-	$(GO) test -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
+	$(GO) test -p $(TEST_GL_P) -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
 
 # race runs every test under the race detector (the gfx tests push SDL
 # events through storage of a full SDL_Event's size, so checkptr has
