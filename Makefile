@@ -11,7 +11,7 @@ PURE     := $(foreach p,engine physics input replay shaders detmath netplay save
 PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/... ./app/apptest/...
 FRAMES   ?= 200
 
-.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics lint fixvet profile clean new
+.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics lint conflicts fixvet profile clean new
 
 all: build
 
@@ -76,20 +76,7 @@ test:
 # audio/device_none.go); tools/nocgo checks their API is the cgo build's.
 test-pure:
 	CGO_ENABLED=0 $(GO) test -count=1 $(PURE) ./gfx/internal/... ./gfx ./audio
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime 50000x -fuzzminimizetime 20x ./gfx/internal/pack
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./physics
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./save
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLobby -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime 50000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime 20000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_COUNT) -fuzzminimizetime $(FUZZ_MINIMIZE) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime 5000x -fuzzminimizetime $(FUZZ_MINIMIZE) ./gfx/imagefile
+	@GO=$(GO) FUZZ_COUNT=$(FUZZ_COUNT) FUZZ_MINIMIZE=$(FUZZ_MINIMIZE) bash tools/fuzz/fuzz.sh -j $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 # cross is the determinism check: tools/worldhash's scenes (the physics, the
 # demo's world, detmath) built for amd64 v1 and v3, 386, arm64 and s390x,
@@ -103,9 +90,13 @@ cross: deps
 
 # cross-more is the same check on the slow builds (the debugger builds of
 # amd64 v3 and arm64, ppc64le, riscv64: 3 minutes of qemu-user on 2
-# cores), outside make test; CI runs it after make test.
+# cores), then the checks too long for make test: physics'
+# TestChurnAfterReserve for three minutes of game time (make test plays
+# 20 s of it; a minute of CPU). Outside make test; CI runs it after.
+CHURN_SECONDS ?= 180
 cross-more: deps
 	GO=$(GO) bash tools/worldhash/cross.sh --more
+	FIXSTEP_CHURN_SECONDS=$(CHURN_SECONDS) $(GO) test -count=1 -run '^TestChurnAfterReserve$$' -v ./physics
 
 # Fuzzing inside make test has a count budget, never a time budget: a
 # -fuzztime of seconds can fail at its deadline with "context deadline
@@ -120,24 +111,28 @@ FUZZ_COUNT ?= 200000x
 # operations, each checked against the whole page): 1,000 tries at one
 # stood still over 4 minutes in make test, so it minimizes in 20.
 FUZZ_MINIMIZE ?= 1000x
+# Every fuzz target, as PACKAGE:NAME[:COUNT[:MINIMIZE]] (FUZZ_COUNT and
+# FUZZ_MINIMIZE where not given): the slow ones fuzz fewer inputs.
+FUZZ_TARGETS := ./engine:FuzzTimestep ./replay:FuzzReplay ./replay:FuzzInputDecoder \
+	./input:FuzzParseBinding ./gfx/internal/pack:FuzzPacker:50000x:20x ./physics:FuzzRestore \
+	./save:FuzzLoad ./netplay:FuzzDecode:50000x ./netplay:FuzzLobby:20000x \
+	./netplay:FuzzServerDecode:50000x ./netplay:FuzzServerAndClient:20000x \
+	./audio/soundfile:FuzzSoundHeader ./audio/soundfile:FuzzVorbisSetup ./gfx/imagefile:FuzzImageCost:5000x
+# tools/fuzz/fuzz.sh runs FUZZ_JOBS targets at once, the CPUs shared
+# among them as fuzzing workers: two on two cores overlap one target's
+# build, start and corpus replay with the other's fuzzing.
+FUZZ_JOBS ?= 2
 FUZZ_TIME  ?= 5m
 fuzz:
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzTimestep -fuzztime $(FUZZ_TIME) ./engine
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzReplay -fuzztime $(FUZZ_TIME) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzInputDecoder -fuzztime $(FUZZ_TIME) ./replay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzParseBinding -fuzztime $(FUZZ_TIME) ./input
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzPacker -fuzztime $(FUZZ_TIME) ./gfx/internal/pack
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzRestore -fuzztime $(FUZZ_TIME) ./physics
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzLoad -fuzztime $(FUZZ_TIME) ./save
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzDecode -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerDecode -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzServerAndClient -fuzztime $(FUZZ_TIME) ./netplay
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzSoundHeader -fuzztime $(FUZZ_TIME) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzVorbisSetup -fuzztime $(FUZZ_TIME) ./audio/soundfile
-	$(GO) test -count=1 -run '^$$' -fuzz FuzzImageCost -fuzztime $(FUZZ_TIME) ./gfx/imagefile
+	GO=$(GO) bash tools/fuzz/fuzz.sh -time $(FUZZ_TIME) $(FUZZ_TARGETS)
 
+# test-gl runs up to TEST_GL_P test binaries at once (go test -p): most
+# of them wait on the clock (netplay matches, paced frames, child
+# processes), so 4 keep 2 cores busy where go test's default, one a core,
+# left them idle (251 s against 192 s on the shared machine, BENCHMARKS.md).
+TEST_GL_P ?= 4
 test-gl:
-	$(GO) test -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
+	$(GO) test -p $(TEST_GL_P) -count=1 ./app/... ./cmd/... ./gfx/... ./audio/...
 
 # race runs every test under the race detector (the gfx tests push SDL
 # events through storage of a full SDL_Event's size, so checkptr has
@@ -211,10 +206,22 @@ bench-sprites: build
 bench-physics:
 	cd bench/physics-chipmunk && $(GO) run . -rounds 3
 
-lint: fixvet
+lint: fixvet conflicts
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
+
+# conflicts fails on a merge-conflict marker left in a tracked file (as
+# the working tree has it): a line that is <<<<<<<, |||||||, ======= or
+# >>>>>>>, alone or followed by a space. gofmt and go vet see none in a
+# Markdown file: three were left in docs/determinism.md by a merge. (A
+# Markdown heading underlined with exactly seven = is taken for one: use
+# #.) tools/lint's test plants one.
+conflicts:
+	@out=$$(git grep -n -I -E '^(<{7}|\|{7}|={7}|>{7})( |$$)' -- .); case $$? in \
+	  0) echo "merge-conflict markers in tracked files (resolve them: keep what both sides meant):"; echo "$$out"; exit 1;; \
+	  1) ;; \
+	  *) echo "conflicts: git grep failed (not a git checkout?)"; exit 1;; esac
 
 # fixvet checks what simulates (docs/determinism.md, "The checker"): the
 # skeleton's and the demo's games, and the engine's own //fixvet:sim

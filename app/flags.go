@@ -24,7 +24,11 @@ import (
 type Flags struct {
 	// Frames stops the run after this many frames (0: until quit).
 	Frames uint64
-	// Screenshot saves the last of Frames frames to this PNG file.
+	// Screenshot saves the last of Frames frames to this PNG file; a
+	// windowed run that ends before it (a replay's or a match's end, the
+	// window closed, a signal) saves the state it ended on, drawn once
+	// more as its last frame was, and says so; one that panicked saves
+	// nothing, and says why.
 	Screenshot string
 	// Quality is "auto" or a level to pin (0 lowest).
 	Quality string
@@ -54,7 +58,7 @@ type Flags struct {
 // Register adds the flags to fs.
 func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.Frames, "frames", 0, "run this many frames, then exit (0: until quit)")
-	fs.StringVar(&f.Screenshot, "screenshot", "", "save the last frame of -frames to this PNG file")
+	fs.StringVar(&f.Screenshot, "screenshot", "", "save the last frame of -frames to this PNG file (the state it ended on, if the run ends first)")
 	fs.StringVar(&f.Quality, "quality", "auto", "quality level: auto, or a level from 0 (lowest) to pin")
 	fs.StringVar(&f.Vsync, "vsync", "adaptive", "vsync: on, off or adaptive")
 	fs.Float64Var(&f.FPSCap, "fps-cap", 0, "frame rate when vsync is off or not honoured (0: the display's)")

@@ -32,6 +32,8 @@ type play struct {
 	win     *gfx.Window   // nil headless
 	r       *gfx.Renderer // nil headless
 	opened  bool          // Open ran and Close has not
+	last    engine.Frame  // the last frame drawn
+	shot    bool          // -screenshot was taken (or failed: shotErr)
 	shotErr error         // a -screenshot that failed
 }
 

@@ -412,6 +412,9 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		fmt.Fprintf(o.Stderr, "%s: %s: the match is over\n", o.Name, describe(left))
 		err = nil
 	}
+	if msg := p.finalShot(err); msg != "" { // before the game's Close: it draws
+		fmt.Fprintf(o.Stderr, "%s: %s\n", o.Name, msg)
+	}
 	err = errors.Join(err, p.close())
 	stats := "stats " + p.report()
 	winStats, winErr := p.windowReport() // "" headless

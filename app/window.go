@@ -1,6 +1,9 @@
 package app
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 )
@@ -84,9 +87,45 @@ func (p *play) Draw(f engine.Frame) {
 		return
 	}
 	p.game.Draw(f)
+	p.last = f
 	if p.flags.Last(f.Index) && p.flags.Screenshot != "" {
-		w, h := p.win.DrawableSize()
-		p.shotErr = p.r.Screenshot(p.flags.Screenshot, w, h)
+		p.screenshot()
 		p.loop.ExcludeFrame() // a screenshot allocates: not the steady state
 	}
+}
+
+// screenshot saves the back buffer to -screenshot.
+func (p *play) screenshot() {
+	w, h := p.win.DrawableSize()
+	p.shotErr = p.r.Screenshot(p.flags.Screenshot, w, h)
+	p.shot = true
+}
+
+// finalShot saves -screenshot for a windowed run that ended before the
+// last of -frames (a replay's or a match's end, the window closed, a
+// signal), which would otherwise write nothing: the frame it ended on is
+// already presented and the back buffer undefined, so it draws the state
+// the run ended on again, as the last frame drew it (its alpha), and
+// saves that. After a panic the state may be half a tick's, so it draws
+// nothing. It returns what to tell the user, or "" when there is nothing
+// to say (no -screenshot, headless, or taken at its frame).
+func (p *play) finalShot(err error) (msg string) {
+	if p.r == nil || p.flags.Screenshot == "" || p.shot {
+		return ""
+	}
+	frames := fmt.Sprintf("after %d of its %d frames", p.loop.Stats().Frames, p.flags.Frames)
+	if pe := (*engine.PanicError)(nil); errors.As(err, &pe) {
+		return fmt.Sprintf("-screenshot: not saved: the run panicked %s, and its state may be half a tick's", frames)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			p.shotErr, msg = fmt.Errorf("-screenshot: Draw of the final state panicked: %v", v), ""
+		}
+	}()
+	p.game.Draw(p.last)
+	p.screenshot()
+	if p.shotErr != nil {
+		return "" // the run's error says it
+	}
+	return fmt.Sprintf("-screenshot: the run ended %s: saved the state it ended on to %s", frames, p.flags.Screenshot)
 }

@@ -36,7 +36,7 @@ func (p *plan) whole(src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	end, err := p.root.check(body, 0)
+	end, err := p.root.check(body, 0, new(walk))
 	if err == nil && end != len(body) {
 		err = &stateError{msg: fmt.Sprintf("%d bytes left over after the value", len(body)-end)}
 	}
@@ -76,6 +76,9 @@ func (n *node) diff(a, b []byte, oa, ob int) (string, int, int) {
 			return fmt.Sprintf(": %d elements != %d", ca, cb), 0, 0
 		}
 		oa, ob = oa+4, ob+4
+		if n.elem.empty {
+			return "", oa, ob
+		}
 		for i := range ca {
 			var d string
 			if d, oa, ob = n.elem.diff(a, b, oa, ob); d != "" {
@@ -100,8 +103,9 @@ func (n *node) diff(a, b []byte, oa, ob int) (string, int, int) {
 		}
 		return n.srcs[a[oa]-1].diff(a, b, oa+1, ob+1)
 	case kSnapshot:
-		ea, _ := n.check(a, oa)
-		eb, _ := n.check(b, ob)
+		var w walk
+		ea, _ := n.check(a, oa, &w)
+		eb, _ := n.check(b, ob, &w)
 		x, y := a[oa+4:ea], b[ob+4:eb]
 		if bytes.Equal(x, y) {
 			return "", ea, eb
@@ -118,8 +122,9 @@ func (n *node) diff(a, b []byte, oa, ob int) (string, int, int) {
 	}
 	// A scalar, a string, []byte or a binary form: compare the bytes,
 	// then show both values.
-	ea, _ := n.check(a, oa)
-	eb, _ := n.check(b, ob)
+	var w walk
+	ea, _ := n.check(a, oa, &w)
+	eb, _ := n.check(b, ob, &w)
 	if bytes.Equal(a[oa:ea], b[ob:eb]) {
 		return "", ea, eb
 	}
@@ -133,7 +138,7 @@ func (n *node) diff(a, b []byte, oa, ob int) (string, int, int) {
 // show loads the value at src[off:] into a new one and prints it.
 func (n *node) show(src []byte, off int) string {
 	v := reflect.New(n.typ)
-	if _, err := n.load(src, off, v.UnsafePointer()); err != nil {
+	if _, err := n.load(src, off, v.UnsafePointer(), new(walk)); err != nil {
 		return "?"
 	}
 	if n.kind == kString || n.kind == kBytes {

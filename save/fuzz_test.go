@@ -20,10 +20,19 @@ type fuzzed struct {
 	Counts []uint `save:"max=300"`
 }
 
-// FuzzLoad: Load never panics, on any bytes, into a tank state or a
-// fuzzed one; what it accepts saves back to the same bytes (one state,
-// one encoding); and it allocates in proportion to the input (each count
-// is checked against the bytes left), never beyond.
+// hollow holds what saves nothing per element: slices of empty structs,
+// nested, and of zero-length arrays, whose counts cost no bytes.
+type hollow struct {
+	Flags  []struct{} `save:"max=16777216"`
+	Nested [][]struct{}
+	Arrays [][0]int32
+}
+
+// FuzzLoad: Load never panics, on any bytes, into a tank state, a fuzzed
+// one or a hollow one; what it accepts saves back to the same bytes (one
+// state, one encoding); it allocates in proportion to the input (each
+// count is checked against the bytes left), never beyond; and its work,
+// the nodes it visits (counted, not timed), is at most 4 per byte.
 func FuzzLoad(f *testing.F) {
 	g := newTankGame()
 	f.Add(g.Save(nil))
@@ -35,31 +44,47 @@ func FuzzLoad(f *testing.F) {
 	f.Add(fz.Append(nil, &fuzzed{Names: []string{"a", "bc"}, Grid: [][]bool{{true}, {}, {false, true}}, Ptr: &[4]int32{1, 2, 3, 4},
 		Rng: rand.New(rand.NewPCG(1, 2)), Counts: []uint{math.MaxUint, 3}}))
 	f.Add(fz.Append(nil, &fuzzed{}))
-	tankHead, fzHead := tankCodec.Append(nil, &tankState{})[:14], fz.Append(nil, &fuzzed{})[:14]
+	hc := save.MustFor[hollow]()
+	f.Add(hc.Append(nil, &hollow{Flags: make([]struct{}, 3), Nested: [][]struct{}{nil, make([]struct{}, 2)}, Arrays: make([][0]int32, 5)}))
+	tankHead, fzHead, hHead := tankCodec.Append(nil, &tankState{})[:14], fz.Append(nil, &fuzzed{})[:14], hc.Append(nil, &hollow{})[:14]
 	f.Fuzz(func(t *testing.T, src []byte) {
 		// The bytes as they come, and under a valid header and checksum
 		// as a hostile peer would send them: the checks behind the
 		// checksum are what refuse those.
-		var tank, other []byte
+		var tank, other, hol []byte
 		if len(src) >= 18 {
 			tank = reseal(append(bytes.Clone(tankHead), src[14:]...))
 			other = reseal(append(bytes.Clone(fzHead), src[14:]...))
+			hol = reseal(append(bytes.Clone(hHead), src[14:]...))
 		}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		var ts [2]tankState
 		var vs [2]fuzzed
-		errs := [4]error{tankCodec.Load(src, &ts[0]), fz.Load(src, &vs[0]), tankCodec.Load(tank, &ts[1]), fz.Load(other, &vs[1])}
+		var hs hollow
+		var visits [5]int
+		var errs [5]error
+		visits[0], errs[0] = save.LoadVisits(src, &ts[0])
+		visits[1], errs[1] = save.LoadVisits(src, &vs[0])
+		visits[2], errs[2] = save.LoadVisits(tank, &ts[1])
+		visits[3], errs[3] = save.LoadVisits(other, &vs[1])
+		visits[4], errs[4] = save.LoadVisits(hol, &hs)
 		runtime.ReadMemStats(&after)
 		// The world's Restore takes at most about twice len(src); ours a
-		// slice header or a pointee per 4 or 1 bytes at worst: four loads.
-		if n := after.TotalAlloc - before.TotalAlloc; n > 4*uint64(64*len(src)+1<<16) {
-			t.Errorf("four Loads of %d bytes allocated %d", len(src), n)
+		// slice header or a pointee per 4 or 1 bytes at worst: five loads.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 5*uint64(64*len(src)+1<<16) {
+			t.Errorf("five Loads of %d bytes allocated %d", len(src), n)
+		}
+		for i, v := range visits {
+			if v > 4*len(src)+64 {
+				t.Errorf("Load %d of %d bytes visited %d nodes, want at most 4 a byte", i, len(src), v)
+			}
 		}
 		canonical(t, tankCodec, src, &ts[0], errs[0])
 		canonical(t, fz, src, &vs[0], errs[1])
 		canonical(t, tankCodec, tank, &ts[1], errs[2])
 		canonical(t, fz, other, &vs[1], errs[3])
+		canonical(t, hc, hol, &hs, errs[4])
 	})
 }
 

@@ -50,6 +50,12 @@ type node struct {
 	n     int     // an array's length
 	path  string  // where in its type: "main.state.Tanks[].Aim", for a panic
 	max   int     // a slice's elements, a string's bytes, a binary form's bytes at most
+	// empty is a node that saves nothing: a struct of no saved fields or
+	// only empty ones, an array of none or of empty elements. Every other
+	// node takes a byte at least, so Load's walk of a value's elements
+	// costs bytes; an empty node costs no walk at all (it is plain, with
+	// enc 0), and a slice of empty elements is only its count.
+	empty bool
 	// fields of a struct, in order, those tagged save:"-" left out.
 	fields []field
 	// srcs are a rand.Source's known generators (the pointees' nodes),
@@ -205,7 +211,9 @@ func (c *compiler) compile(t reflect.Type, max int, path string) (*node, error) 
 		if err != nil {
 			return nil, err
 		}
-		n.kind, n.elem, n.n, n.enc, n.plain = kArray, e, t.Len(), t.Len()*e.enc, e.plain
+		n.kind, n.elem, n.n, n.enc = kArray, e, t.Len(), t.Len()*e.enc
+		n.empty = t.Len() == 0 || e.empty
+		n.plain = n.empty || e.plain
 		return n, nil
 	case reflect.Slice:
 		n.kind, n.enc = kSlice, 4
@@ -219,6 +227,11 @@ func (c *compiler) compile(t reflect.Type, max int, path string) (*node, error) 
 		if err != nil {
 			return nil, err
 		}
+		if e.empty && e.size > 0 {
+			// Load would make up to max elements of e.size bytes for the
+			// 4 bytes of a count: memory out of proportion to the input.
+			return nil, fmt.Errorf("%s: a slice of %s, which saves nothing of its elements (%d bytes each, every field left out): a count of up to %d would make them all from 4 bytes; save what they hold, or leave the field out with save:\"-\"", path, t.Elem(), e.size, max)
+		}
 		n.elem = e
 		return n, nil
 	case reflect.Pointer:
@@ -230,7 +243,7 @@ func (c *compiler) compile(t reflect.Type, max int, path string) (*node, error) 
 		n.kind, n.elem, n.enc = kPointer, e, 1
 		return n, nil
 	case reflect.Struct:
-		n.kind, n.plain = kStruct, true
+		n.kind, n.plain, n.empty = kStruct, true, true
 		c.shape.WriteString("{")
 		for i := range t.NumField() {
 			f := t.Field(i)
@@ -257,6 +270,7 @@ func (c *compiler) compile(t reflect.Type, max int, path string) (*node, error) 
 			n.fields = append(n.fields, field{name: f.Name, off: f.Offset, node: e})
 			n.enc += e.enc
 			n.plain = n.plain && e.plain
+			n.empty = n.empty && e.empty
 		}
 		c.shape.WriteString("}")
 		return n, nil

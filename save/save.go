@@ -21,7 +21,8 @@ const MaxLimit = 1 << 24
 
 // ErrType is wrapped by the error For returns for a type that cannot be
 // saved: a map, func, chan, unsafe.Pointer or uintptr, an interface other
-// than rand.Source, a recursive type, or a malformed tag.
+// than rand.Source, a recursive type, a slice of elements that take
+// memory but save nothing, or a malformed tag.
 var ErrType = errors.New("save: a type that cannot be saved")
 
 // ErrBadState is wrapped by every error Load returns for bytes that are
@@ -202,16 +203,22 @@ func (p *plan) open(src []byte) ([]byte, error) {
 
 // load checks src whole, then writes it into the value at ptr.
 func (p *plan) load(src []byte, ptr unsafe.Pointer) error {
+	var w walk
+	return p.loadCounted(src, ptr, &w)
+}
+
+// loadCounted is load, counting its work in w.
+func (p *plan) loadCounted(src []byte, ptr unsafe.Pointer, w *walk) error {
 	body, err := p.open(src)
 	if err != nil {
 		return err
 	}
-	end, err := p.root.check(body, 0)
+	end, err := p.root.check(body, 0, w)
 	if err == nil && end != len(body) {
 		err = &stateError{msg: fmt.Sprintf("%d bytes left over after the value", len(body)-end)}
 	}
 	if err == nil {
-		_, err = p.root.load(body, 0, ptr)
+		_, err = p.root.load(body, 0, ptr, w)
 	}
 	if e, ok := err.(*stateError); ok {
 		e.root = p.name

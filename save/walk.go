@@ -56,6 +56,9 @@ func (n *node) append(dst []byte, p unsafe.Pointer) []byte {
 		n.within(len(s), "bytes")
 		return append(le.AppendUint32(dst, uint32(len(s))), s...)
 	case kArray:
+		if n.empty {
+			return dst
+		}
 		for i := range n.n {
 			dst = n.elem.append(dst, at(p, uintptr(i)*n.elem.size))
 		}
@@ -69,6 +72,9 @@ func (n *node) append(dst []byte, p unsafe.Pointer) []byte {
 		s := (*sliceHeader)(p)
 		n.within(s.len, "elements")
 		dst = le.AppendUint32(dst, uint32(s.len))
+		if n.elem.empty {
+			return dst
+		}
 		for i := range s.len {
 			dst = n.elem.append(dst, at(s.data, uintptr(i)*n.elem.size))
 		}
@@ -147,9 +153,17 @@ func (n *node) count(src []byte, off, enc int, what string) (int, int, error) {
 	return int(c), off, nil
 }
 
+// A walk counts the nodes Load visits, checking and then writing: its
+// work, which FuzzLoad holds to a bound per byte of input. Every node
+// visited but an empty one is a byte of input at least, or a container
+// of such nodes; an empty node or a slice of empty elements is visited
+// once, whatever its length.
+type walk struct{ visits int }
+
 // check walks the bytes of one value from src[off:], checking everything
 // Load's write will read, and returns the offset after it.
-func (n *node) check(src []byte, off int) (int, error) {
+func (n *node) check(src []byte, off int, w *walk) (int, error) {
+	w.visits++
 	if n.plain {
 		if len(src)-off < n.enc {
 			return 0, bad("cut short: %d bytes left of the %d of a %s", len(src)-off, n.enc, n.typ)
@@ -180,7 +194,7 @@ func (n *node) check(src []byte, off int) (int, error) {
 	case kArray:
 		for i := range n.n {
 			var err error
-			if off, err = n.elem.check(src, off); err != nil {
+			if off, err = n.elem.check(src, off, w); err != nil {
 				return 0, in(err, "", i)
 			}
 		}
@@ -188,7 +202,7 @@ func (n *node) check(src []byte, off int) (int, error) {
 	case kStruct:
 		for _, f := range n.fields {
 			var err error
-			if off, err = f.node.check(src, off); err != nil {
+			if off, err = f.node.check(src, off, w); err != nil {
 				return 0, in(err, f.name, 0)
 			}
 		}
@@ -199,10 +213,12 @@ func (n *node) check(src []byte, off int) (int, error) {
 			return 0, err
 		}
 		if n.elem.plain {
-			return off + c*n.elem.enc, nil // count checked it against the bytes left
+			// count checked it against the bytes left; an empty element
+			// takes none
+			return off + c*n.elem.enc, nil
 		}
 		for i := range c {
-			if off, err = n.elem.check(src, off); err != nil {
+			if off, err = n.elem.check(src, off, w); err != nil {
 				return 0, in(err, "", i)
 			}
 		}
@@ -215,7 +231,7 @@ func (n *node) check(src []byte, off int) (int, error) {
 		case 0:
 			return off + 1, nil
 		case 1:
-			return n.elem.check(src, off+1)
+			return n.elem.check(src, off+1, w)
 		}
 		return 0, bad("pointer byte %d: want 0 (nil) or 1", src[off])
 	case kBinary:
@@ -250,7 +266,7 @@ func (n *node) check(src []byte, off int) (int, error) {
 		if t > len(n.srcs) {
 			return 0, bad("rand.Source tag %d: want 0 (nil), 1 (*rand.PCG) or 2 (*rand.ChaCha8)", t)
 		}
-		return n.srcs[t-1].check(src, off+1)
+		return n.srcs[t-1].check(src, off+1, w)
 	}
 	panic("save: unknown kind")
 }
@@ -258,7 +274,11 @@ func (n *node) check(src []byte, off int) (int, error) {
 // load writes the value of checked bytes from src[off:] at p and returns
 // the offset after it. Only a snapshot's Restore (and an UnmarshalBinary
 // that refuses what it took in check) can fail here.
-func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
+func (n *node) load(src []byte, off int, p unsafe.Pointer, w *walk) (int, error) {
+	w.visits++
+	if n.empty {
+		return off, nil
+	}
 	switch n.kind {
 	case kBool:
 		*(*bool)(p) = src[off] == 1
@@ -307,7 +327,7 @@ func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
 	case kArray:
 		var err error
 		for i := range n.n {
-			if off, err = n.elem.load(src, off, at(p, uintptr(i)*n.elem.size)); err != nil {
+			if off, err = n.elem.load(src, off, at(p, uintptr(i)*n.elem.size), w); err != nil {
 				return 0, in(err, "", i)
 			}
 		}
@@ -315,7 +335,7 @@ func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
 	case kStruct:
 		var err error
 		for _, f := range n.fields {
-			if off, err = f.node.load(src, off, at(p, f.off)); err != nil {
+			if off, err = f.node.load(src, off, at(p, f.off), w); err != nil {
 				return 0, in(err, f.name, 0)
 			}
 		}
@@ -332,10 +352,13 @@ func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
 				s.Slice(old, c).Clear() // as append would: fields Load skips are zero
 			}
 		}
+		if n.elem.empty {
+			return off, nil
+		}
 		base := s.UnsafePointer()
 		var err error
 		for i := range c {
-			if off, err = n.elem.load(src, off, at(base, uintptr(i)*n.elem.size)); err != nil {
+			if off, err = n.elem.load(src, off, at(base, uintptr(i)*n.elem.size), w); err != nil {
 				return 0, in(err, "", i)
 			}
 		}
@@ -349,7 +372,7 @@ func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
 		if *q == nil {
 			*q = reflect.New(n.elem.typ).UnsafePointer()
 		}
-		return n.elem.load(src, off+1, *q)
+		return n.elem.load(src, off+1, *q, w)
 	case kBinary:
 		c := int(le.Uint32(src[off:]))
 		if err := reflect.NewAt(n.typ, p).Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(src[off+4 : off+4+c]); err != nil {
@@ -374,7 +397,7 @@ func (n *node) load(src []byte, off int, p unsafe.Pointer) (int, error) {
 			g = reflect.New(sources[t-1].Elem())
 			v.Set(g)
 		}
-		return n.srcs[t-1].load(src, off+1, g.UnsafePointer())
+		return n.srcs[t-1].load(src, off+1, g.UnsafePointer(), w)
 	}
 	panic("save: unknown kind")
 }

@@ -16,7 +16,9 @@
 // BuildStatic builds the game without cgo, as a server or a minimal
 // container runs it, and checks the binary is static and links neither
 // SDL nor OpenGL (CheckStatic); the skeleton's TestStaticBuild runs the
-// result headless against the cgo build's state hash.
+// result headless against the cgo build's state hash. NewAgones starts a
+// stand-in for Agones' SDK sidecar, for a test that runs the game's
+// -server as an Agones pod does (the skeleton's TestServerUnderAgones).
 //
 // The package is pure Go and imports only the standard library: a game's
 // module, or a test of a package that app imports, can use it.

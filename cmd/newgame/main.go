@@ -1,18 +1,23 @@
 // Command newgame starts a game of your own, in a module of its own, from
-// cmd/skeleton: a folder with the skeleton's main.go and its test under your
-// game's name, a go.mod that requires the engine, a Makefile with run and
-// test, and a README with the two commands. make new runs it:
+// cmd/skeleton: a folder with the skeleton's main.go and its tests under
+// your game's name, a go.mod that requires the engine, a Makefile with run,
+// test, server and image, a README with the commands, and a deploy/ folder
+// to run its server in a container on Agones (a Dockerfile, the engine's
+// Fleet and allocation under the game's name). make new runs it:
 //
 //	make new NAME=mygame DIR=../mygame
 //	cd ../mygame && make run
 //
 // Until the engine is published, the new go.mod points the engine's module
 // path at this checkout with a replace directive (the README says so);
-// delete that line once it can be fetched.
+// delete that line once it can be fetched. A container build cannot see
+// that checkout, so make image hands it to docker build as a second build
+// context, engine, which deploy/Dockerfile mounts and points go.mod at.
 package main
 
 import (
 	"bytes"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -90,7 +95,11 @@ func run(args []string) error {
 // write writes the game's files into dir and tidies its module.
 func write(dir string, files []file, tidy bool) error {
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.name), f.data, 0o644); err != nil {
+		path := filepath.Join(dir, filepath.FromSlash(f.name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, f.data, 0o644); err != nil {
 			return err
 		}
 	}
@@ -120,7 +129,7 @@ func checkModule(module, name string) error {
 }
 
 type file struct {
-	name string
+	name string // slash-separated, relative to the game's folder
 	data []byte
 }
 
@@ -135,7 +144,7 @@ func gameFiles(root, name, module string) ([]file, error) {
 		return []byte(s)
 	}
 	var out []file
-	for _, f := range []string{"main.go", "main_test.go"} {
+	for _, f := range []string{"main.go", "main_test.go", "hosting_test.go"} {
 		b, err := os.ReadFile(filepath.Join(root, "cmd", "skeleton", f))
 		if err != nil {
 			return nil, fmt.Errorf("reading the skeleton: %w", err)
@@ -166,6 +175,63 @@ func gameFiles(root, name, module string) ([]file, error) {
 		// game's own sprite sheets from its commits without a word.
 		file{".gitignore", []byte("/bin/\n*.test\n/" + name + ".png\n")},
 	)
+	deploy, err := deployFiles(root, name)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, deploy...), nil
+}
+
+// template holds the game's files that are not the engine's renamed: its
+// Dockerfile, which builds from the game's folder.
+//
+//go:embed template
+var template embed.FS
+
+// deployFiles returns the game's deploy/ folder: its Dockerfile and the
+// file beside it that keeps what the build does not need out of its
+// context, from template/, and the engine's Fleet and allocation
+// (deploy/fleet.yaml, deploy/allocation.yaml) under the game's name.
+func deployFiles(root, name string) ([]file, error) {
+	var out []file
+	for _, f := range []string{"Dockerfile", "Dockerfile.dockerignore"} {
+		b, err := template.ReadFile("template/" + f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, file{"deploy/" + f, []byte(strings.ReplaceAll(string(b), "NAME", name))})
+	}
+	for _, f := range []struct {
+		name    string
+		renames []string // old, new, ...: each old must be there
+	}{
+		{"fleet.yaml", []string{
+			"REGISTRY/fixstep-server:TAG", "REGISTRY/" + name + "-server:TAG",
+			"\n  name: fixstep\n", "\n  name: " + name + "\n",
+			"game: fixstep", "game: " + name,
+			"fleet fixstep", "fleet " + name,
+			"docs/hosting.md says how", "The engine's docs/hosting.md says how",
+			"# docs/hosting.md shows", "# the engine's docs/hosting.md shows",
+			"match of the demo", "match of the engine's demo",
+		}},
+		{"allocation.yaml", []string{
+			"the fixstep Fleet", "the " + name + " Fleet",
+			"agones.dev/fleet: fixstep", "agones.dev/fleet: " + name,
+		}},
+	} {
+		b, err := os.ReadFile(filepath.Join(root, "deploy", f.name))
+		if err != nil {
+			return nil, fmt.Errorf("reading the engine's deploy/: %w", err)
+		}
+		s := string(b)
+		for i := 0; i < len(f.renames); i += 2 {
+			if !strings.Contains(s, f.renames[i]) {
+				return nil, fmt.Errorf("the engine's deploy/%s has no %q to rename: cmd/newgame needs updating", f.name, f.renames[i])
+			}
+			s = strings.ReplaceAll(s, f.renames[i], f.renames[i+1])
+		}
+		out = append(out, file{"deploy/" + f.name, []byte(s)})
+	}
 	return out, nil
 }
 
@@ -176,7 +242,7 @@ GO       ?= go
 DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev libgl1-mesa-dri libegl-mesa0 xvfb xauth qemu-user
 FRAMES   ?= 200
 
-.PHONY: deps build server run test
+.PHONY: deps build server image run test
 
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
@@ -194,6 +260,15 @@ build: deps
 # SDL, OpenGL or libc that runs every headless mode (a server, a container).
 server:
 	CGO_ENABLED=0 $(GO) build -o bin/NAME-server .
+
+# image builds deploy/Dockerfile: the server built the same way, in a
+# distroless image tagged IMAGE. While go.mod's replace line points the
+# engine at a checkout, that checkout goes in as the build context engine
+# (docker build --build-context: BuildKit, Docker 23 or later).
+IMAGE  ?= NAME-server:dev
+ENGINE  = $(shell $(GO) list -m -f '{{with .Replace}}{{.Dir}}{{end}}' github.com/fixstep/fixstep)
+image:
+	docker build $(if $(ENGINE),--build-context engine=$(ENGINE)) -f deploy/Dockerfile -t $(IMAGE) .
 
 # With no display, run under Xvfb for a few seconds and save NAME.png.
 run: build
@@ -222,7 +297,12 @@ const readme = "# NAME\n\n" +
 	"map ranged in `Update`, the clock) with its fix; then the tests, one of which builds the game for\n" +
 	"amd64 v1, v3 and arm64 and checks they end on one state hash.\n\n" +
 	"`make server` builds it without cgo: `bin/NAME-server`, a static binary that runs every headless\n" +
-	"mode and needs nothing installed beside it.\n\n" +
+	"mode and needs nothing installed beside it. `deploy/` runs that server in a container on Agones:\n" +
+	"`make image IMAGE=REGISTRY/NAME-server:TAG` builds `deploy/Dockerfile` (with Docker 23 or later),\n" +
+	"and `deploy/fleet.yaml` is an Agones Fleet of it; the engine's `docs/hosting.md` says how to run\n" +
+	"it, and how to check the server against Agones' own SDK server.\n\n" +
 	"The engine is not published yet, so `go.mod` points its module path at the checkout this game\n" +
 	"was made from, with a `replace` line. Delete that line once `go get github.com/fixstep/fixstep`\n" +
-	"works, or point it at your own copy of the engine.\n"
+	"works, or point it at your own copy of the engine. A container cannot see that checkout: `make\n" +
+	"image` passes it to `docker build` as the build context `engine`, and `deploy/Dockerfile` mounts\n" +
+	"it and points `go.mod` there (its comment says what to delete once the engine is published).\n"

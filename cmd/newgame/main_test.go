@@ -17,12 +17,14 @@ import (
 // server, static, on the same hash) and for 30 frames offscreen,
 // and checks that a taken folder or a bad name is refused.
 func TestNewGame(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "mygame")
 	root, _ := filepath.Abs("../..")
 	if err := run([]string{"-name", "mygame", "-dir", dir, "-engine", root}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"main.go", "main_test.go", "jump.wav", "go.mod", "go.sum", "Makefile", "README.md"} {
+	for _, f := range []string{"main.go", "main_test.go", "hosting_test.go", "jump.wav", "go.mod", "go.sum", "Makefile", "README.md",
+		"deploy/Dockerfile", "deploy/Dockerfile.dockerignore", "deploy/fleet.yaml", "deploy/allocation.yaml"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("the new game has no %s", f)
 		}

@@ -1,5 +1,5 @@
 // Package agones tells Agones how a fixstep server is doing, through the
-// REST SDK its sidecar serves on localhost: the plainest way Agones
+// REST SDK its sidecar serves on the pod's 127.0.0.1: the plainest way Agones
 // offers, with net/http only (no gRPC, no agones.dev modules, no cgo).
 //
 // In a game-server pod Agones sets AGONES_SDK_HTTP_PORT, and FromEnv finds

@@ -17,12 +17,12 @@ import (
 )
 
 // EnvPort is the environment variable Agones sets, in a game-server pod,
-// to the port of its SDK's REST server on localhost.
+// to the port of its SDK's REST server on the pod's loopback address.
 const EnvPort = "AGONES_SDK_HTTP_PORT"
 
 // Default values that zero Config fields stand for.
 const (
-	DefaultHost           = "localhost"
+	DefaultHost           = "127.0.0.1"
 	DefaultTimeout        = 5 * time.Second
 	DefaultHealthInterval = 2 * time.Second
 	DefaultReadyWait      = 30 * time.Second
@@ -47,8 +47,12 @@ type Config struct {
 	// Port is the SDK server's HTTP port, 1 to 65535: AGONES_SDK_HTTP_PORT
 	// (FromEnv reads it; Agones' default is 9358).
 	Port int
-	// Host is the SDK server's host. The zero value means "localhost":
-	// the sidecar listens in the pod's network namespace.
+	// Host is the SDK server's host. The zero value means "127.0.0.1":
+	// the sidecar listens on localhost in the pod's network namespace,
+	// which is 127.0.0.1 there (Agones' sdk-server binds "localhost", and
+	// Go binds a name to its IPv4 address). An address, not the name: in
+	// a bare container (one its runtime gives no /etc/hosts) Go resolves
+	// "localhost" by asking DNS, which fails.
 	Host string
 	// Timeout bounds each request, from dialling to the end of the answer.
 	// The zero value means 5 s.
@@ -180,7 +184,7 @@ func New(c Config) (*SDK, error) {
 }
 
 // FromEnv returns an SDK for the SDK server Agones runs beside this
-// process, on localhost at AGONES_SDK_HTTP_PORT, with the defaults of
+// process, on 127.0.0.1 at AGONES_SDK_HTTP_PORT, with the defaults of
 // Config. Outside a pod (the variable unset or empty) it returns nil,
 // false and nil: a nil *SDK does nothing. A variable that is not a port
 // gives ok true and an error naming it.

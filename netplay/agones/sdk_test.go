@@ -483,12 +483,12 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := Config{Port: 9358, Host: "localhost", Timeout: 5 * time.Second, HealthInterval: 2 * time.Second,
+	want := Config{Port: 9358, Host: "127.0.0.1", Timeout: 5 * time.Second, HealthInterval: 2 * time.Second,
 		ReadyWait: 30 * time.Second, PlayersLabel: "players"}
 	if got := s.Config(); got != want {
 		t.Errorf("Config %+v, want %+v", got, want)
 	}
-	if s.base != "http://localhost:9358" {
+	if s.base != "http://127.0.0.1:9358" {
 		t.Errorf("base %q", s.base)
 	}
 }
@@ -526,8 +526,14 @@ func TestFromEnv(t *testing.T) {
 	}
 	t.Setenv(EnvPort, "9358")
 	s, ok, err := FromEnv()
-	if err != nil || !ok || s.Config().Port != 9358 || s.base != "http://localhost:9358" {
+	if err != nil || !ok || s.Config().Port != 9358 || s.base != "http://127.0.0.1:9358" {
 		t.Errorf("9358: %v %v %v", s, ok, err)
+	}
+	// The sidecar's address is one no resolver is asked for: a bare
+	// container has no /etc/hosts, and there "localhost" goes to DNS and
+	// fails (docs/hosting.md shows it).
+	if h := s.Config().Host; net.ParseIP(h) == nil || !net.ParseIP(h).IsLoopback() {
+		t.Errorf("FromEnv's host %q: want a loopback address, not a name to resolve", h)
 	}
 	s.Close()
 	for _, v := range []string{"abc", "0", "65536", "-1", " 9358"} {

@@ -18,7 +18,7 @@ import (
 // game simulates (see the package doc for what and where).
 var Analyzer = &analysis.Analyzer{
 	Name:      "determinism",
-	Doc:       "report code that makes a fixstep game's simulation differ between builds or runs\n\nIn Update, Input, the set-up that builds the world and what they call: float products the compiler may fuse (round them: float64(x*y) + z), math functions that differ by CPU (use detmath), map order, the clock, the global random source, go and select.",
+	Doc:       "report code that makes a fixstep game's simulation differ between builds or runs\n\nIn Update, Input, the set-up that builds the world and what they call: float products the compiler may fuse (round them: float64(x*y) + z), math functions that differ by CPU (use detmath), complex products, map order (range, reflect, sync.Map), hash/maphash, the clock, the global random source, go and select.",
 	URL:       "https://github.com/fixstep/fixstep/blob/main/docs/determinism.md#the-checker-fixvet",
 	Run:       run,
 	FactTypes: []analysis.Fact{new(Findings)},

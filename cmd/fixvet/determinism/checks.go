@@ -38,6 +38,7 @@ var clock = map[string]bool{"Now": true, "Since": true, "Until": true}
 func (c *checker) inspect(u *unit) []*unit {
 	info := c.pass.TypesInfo
 	held := c.heldProducts(u)
+	sortedMapKeys := c.sortedKeys(u)
 	u.adds = c.addedParams(u)
 	var lits []*unit
 	ast.Inspect(u.body, func(n ast.Node) bool {
@@ -53,9 +54,15 @@ func (c *checker) inspect(u *unit) []*unit {
 			if (n.Op == token.ADD || n.Op == token.SUB) && isFloat(info.TypeOf(n)) && info.Types[n].Value == nil {
 				c.fused(u, n, held, n.X, n.Y)
 			}
+			if info.Types[n].Value == nil {
+				c.complexProduct(u, n, n.Op, info.TypeOf(n))
+			}
 		case *ast.AssignStmt:
 			if (n.Tok == token.ADD_ASSIGN || n.Tok == token.SUB_ASSIGN) && len(n.Lhs) == 1 && isFloat(info.TypeOf(n.Lhs[0])) {
 				c.fused(u, n, held, n.Rhs[0])
+			}
+			if len(n.Lhs) == 1 {
+				c.complexProduct(u, n, n.Tok, info.TypeOf(n.Lhs[0]))
 			}
 			for _, l := range n.Lhs {
 				if c.writesWorld(l) {
@@ -84,6 +91,7 @@ func (c *checker) inspect(u *unit) []*unit {
 			u.add(n.Pos(), n.Select+6, "select in simulation code: it picks among ready cases at random; simulate on the tick's goroutine", nil)
 		case *ast.SelectorExpr:
 			c.packageFunc(u, n)
+			c.methodOrder(u, n, sortedMapKeys)
 			if sel := info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal && worldChanges[n.Sel.Name] && isWorldState(sel.Recv()) {
 				u.changesWorld = true
 			}
@@ -246,6 +254,10 @@ func (c *checker) packageFunc(u *unit, sel *ast.SelectorExpr) {
 		u.add(sel.Pos(), sel.End(), fmt.Sprintf("time.%s reads the clock in simulation code: use the tick (t.N, t.Time, t.DtSeconds())", name), nil)
 	case (path == "math/rand" || path == "math/rand/v2") && !randConstructors[name]:
 		u.add(sel.Pos(), sel.End(), fmt.Sprintf("rand.%s uses the global random source: keep a seeded *rand.Rand in the game's saved state (rand.New(rand.NewPCG(seed, 0))) and call its %s", name, name), nil)
+	case path == "math/cmplx" && !exactCmplx[name]:
+		u.add(sel.Pos(), sel.End(), fmt.Sprintf("cmplx.%s differs between builds (it is built on math's inexact functions and complex products, which %s fuse): compute it from + - * / and math.Sqrt with rounded products, or detmath's functions", name, fusedWhere), nil)
+	case path == "hash/maphash":
+		u.add(sel.Pos(), sel.End(), fmt.Sprintf("maphash.%s in simulation code: a maphash seed is random on every run (MakeSeed's, and a Hash's own), so its hashes are too; hash with hash/fnv, or a hash of your own with a fixed seed", name), nil)
 	case path == "crypto/rand":
 		u.add(sel.Pos(), sel.End(), fmt.Sprintf("crypto/rand.%s is random on every run: keep a seeded *rand.Rand from math/rand/v2 in the game's saved state", name), nil)
 	}

@@ -76,3 +76,12 @@ func TestAllFuncs(t *testing.T) {
 func TestNoGame(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "nogame")
 }
+
+// TestHidden checks what differs without looking like it: complex
+// products and quotients (fused inside, converted or not), math/cmplx,
+// hash/maphash, reflect's MapRange and unsorted MapKeys, sync.Map.Range;
+// and what is fine beside them (sums, constants, rounded parts,
+// cmplx.Conj, hash/fnv, MapKeys sorted in the function).
+func TestHidden(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), determinism.Analyzer, "hidden")
+}

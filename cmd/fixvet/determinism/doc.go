@@ -25,8 +25,21 @@
 //     exact ones are allowed: Sqrt, Abs, Floor, Ceil, Trunc, Round,
 //     RoundToEven, Mod, Remainder, Min, Max, Dim, Copysign, FMA, Frexp,
 //     Ldexp, Modf, Nextafter, Pow10 and the bit conversions and tests.
+//   - A complex product or quotient (x*y, x/y, z *= y, z /= y, complex64
+//     or complex128): Go computes its real part as
+//     re(x)*re(y) - im(x)*im(y), which arm64 and amd64 v3 fuse each its
+//     own way (three bit patterns with amd64 v1), product alone; a
+//     conversion does not stop it, so the fix is real and imaginary
+//     parts computed as floats with rounded products. And the functions
+//     of math/cmplx but Conj, Inf, NaN, IsInf and IsNaN.
 //   - Ranging over a map (or over maps.Keys, maps.Values, maps.All, or
-//     slices.Collect of one): the order is random on every range.
+//     slices.Collect of one): the order is random on every range. So is
+//     reflect.Value's MapRange, and its MapKeys unless the function sorts
+//     the keys (sort.Slice, sort.SliceStable, slices.SortFunc or
+//     slices.SortStableFunc of the variable they are assigned to), and
+//     sync.Map's Range.
+//   - hash/maphash: its functions and a Hash's methods, whose seeds are
+//     random on every run.
 //   - The clock: time.Now, time.Since, time.Until.
 //   - The global random source: the top-level functions of math/rand and
 //     math/rand/v2 (rand.Float64, rand.IntN, rand.Shuffle...) and of
