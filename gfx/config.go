@@ -147,6 +147,17 @@ type WindowConfig struct {
 	Input *input.State
 }
 
+// RendererConfig sets up a Renderer. Its zero value draws everything.
+type RendererConfig struct {
+	// NoDraw leaves the draw calls out: a frame does all its CPU work
+	// (queuing, uploading, state changes, the frame's counts) but asks the
+	// GPU to draw nothing, so a benchmark measures what feeding the GPU
+	// costs the CPU without the GPU's own work (on llvmpipe, the
+	// rasterizer, which is the CPU too). Clears and presents still
+	// happen. The zero value draws.
+	NoDraw bool
+}
+
 // Vsync is what a window asked for, got, and measured.
 type Vsync struct {
 	// Requested is the mode asked for.

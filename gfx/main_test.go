@@ -73,7 +73,7 @@ func withRenderer(f func(r *Renderer) error) error {
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(RendererConfig{}); err != nil {
 			return
 		}
 		defer func() {

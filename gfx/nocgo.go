@@ -196,7 +196,7 @@ func (w *Window) FirstPresent() time.Time { return time.Time{} }
 type Renderer struct{}
 
 // NewRenderer returns ErrNoCgo: a build without cgo has no GL.
-func NewRenderer() (*Renderer, error) { return nil, ErrNoCgo }
+func NewRenderer(cfg RendererConfig) (*Renderer, error) { return nil, ErrNoCgo }
 
 // LastFrame returns the zero FrameStats: without cgo nothing is drawn.
 func (r *Renderer) LastFrame() FrameStats { return FrameStats{} }

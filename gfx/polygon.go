@@ -130,7 +130,9 @@ func (r *Renderer) flushPolygons() {
 	gl.UniformMatrix4fv(r.uPolyProj, 1, false, &r.proj[0])
 	gl.BindVertexArray(r.polyVAO.id)
 	stream(r.polyBuf, &r.polyCapBytes, n*polyVertexSize, glPtr(&r.polys[0]))
-	gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
+	if !r.cfg.NoDraw {
+		gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
+	}
 	r.frame.DrawCalls++
 	r.frame.Polygons += r.polyCount
 	r.polyUse.use(n)

@@ -44,6 +44,8 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 // makes, its faces' included, and deletes them in Close. Use it on the
 // thread that owns the context.
 type Renderer struct {
+	cfg RendererConfig
+
 	// sprite draws batches whose texture's own GL filter is right;
 	// snap those on linear atlas pages, where Nearest textures are sampled
 	// at texel centers. uProj and uTex are their uniforms, in that order.
@@ -103,14 +105,14 @@ type Renderer struct {
 func (r *Renderer) LastFrame() FrameStats { return r.last }
 
 // NewRenderer makes the renderer's programs, buffers and textures in the
-// current context. The batches grow to the largest frame seen, then stop
+// current context, set up by cfg (the zero RendererConfig draws). The batches grow to the largest frame seen, then stop
 // allocating; a batch that reaches maxBatch sprites is drawn and started
 // again, so a frame of millions of sprites costs no more than 64 Ki of
 // them at a time in memory; and after shrinkFrames frames in a row that
 // use under a quarter of a batch, it shrinks to twice their use (see
 // bufferUse).
-func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]instance, 0, minBatch), view: visible{all: true}}
+func NewRenderer(cfg RendererConfig) (*Renderer, error) {
+	r := &Renderer{cfg: cfg, batch: make([]instance, 0, minBatch), view: visible{all: true}}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -366,7 +368,9 @@ func (r *Renderer) flushSprites() {
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
 	gl.BindVertexArray(r.spriteVAO.id)
 	stream(r.inst, &r.capBytes, n*instanceSize, glPtr(&r.batch[0]))
-	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
+	if !r.cfg.NoDraw {
+		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
+	}
 	r.frame.DrawCalls++
 	r.frame.Sprites += n
 	r.spriteUse.use(n)
@@ -397,7 +401,9 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 	gl.UniformMatrix4fv(r.uModel, 1, false, &r.model[0])
 	gl.Uniform4f(r.uTint, float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, float32(c[3])/255)
 	gl.BindVertexArray(r.cubeVAO.id)
-	gl.DrawArrays(gl.TRIANGLES, 0, 36)
+	if !r.cfg.NoDraw {
+		gl.DrawArrays(gl.TRIANGLES, 0, 36)
+	}
 	r.frame.DrawCalls++
 }
 

@@ -248,7 +248,7 @@ func BenchmarkNewFace(b *testing.B) {
 			var err error
 			onMain(func() {
 				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
+				if r, err = NewRenderer(RendererConfig{}); err != nil {
 					return
 				}
 				defer r.Close()
@@ -275,7 +275,7 @@ func BenchmarkDrawTextQueue(b *testing.B) {
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(RendererConfig{}); err != nil {
 			return
 		}
 		defer r.Close()

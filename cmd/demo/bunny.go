@@ -41,6 +41,9 @@ type bunnymark struct {
 
 	start     time.Duration // real time of the first frame
 	intervals []time.Duration
+	// The process's CPU time when the measured frames began and ended.
+	cpu0, cpu1 time.Duration
+	cpuOK      bool
 }
 
 // newBunnies places n sprites as the classic bunnymark does: from the top
@@ -108,25 +111,44 @@ func (m *bunnymark) End(s *engine.Stats) error {
 	t := s.Elapsed - m.start
 	switch {
 	case t < benchWarmup:
+		m.cpu0, m.cpuOK = processCPU()
 	case t < benchWarmup+benchMeasure:
 		m.intervals = append(m.intervals, s.Interval)
 	default:
+		var ok bool
+		m.cpu1, ok = processCPU()
+		m.cpuOK = m.cpuOK && ok
 		return engine.ErrStopped
 	}
 	return nil
 }
 
+// cpuPerFrame returns the CPU time the measured frames took, on average,
+// and whether it was measured.
+func (m *bunnymark) cpuPerFrame() (time.Duration, bool) {
+	if !m.cpuOK || len(m.intervals) == 0 {
+		return 0, false
+	}
+	return (m.cpu1 - m.cpu0) / time.Duration(len(m.intervals)), true
+}
+
 // benchResult is the RESULT line every implementation of the benchmark
-// prints last.
-func benchResult(w io.Writer, name string, n, textures int, intervals []time.Duration) {
+// prints last. fixstep's adds cpu_ms_per_frame, the process's CPU time
+// (all its threads) over the measured frames divided by their number,
+// when cpu is not negative.
+func benchResult(w io.Writer, name string, n, textures int, intervals []time.Duration, cpu time.Duration) {
+	extra := ""
+	if cpu >= 0 {
+		extra = fmt.Sprintf(" cpu_ms_per_frame=%.3f", float64(cpu)/1e6)
+	}
 	if len(intervals) == 0 {
-		fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=0 ms_per_frame_median=NaN fps=0\n", name, n, textures)
+		fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=0 ms_per_frame_median=NaN fps=0%s\n", name, n, textures, extra)
 		return
 	}
 	s := slices.Clone(intervals)
 	slices.Sort(s)
 	med := float64(s[len(s)/2]) / 1e6
-	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, textures, len(s), med, 1000/med)
+	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f%s\n", name, n, textures, len(s), med, 1000/med, extra)
 }
 
 // benchmark reports whether args ask for -bench: a mode of the demo's
@@ -151,6 +173,7 @@ type benchFlags struct {
 	n        int
 	textures int
 	seed     uint64
+	nodraw   bool
 	profile  profile.Flags
 }
 
@@ -163,9 +186,10 @@ func parseBench(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.IntVar(&b.n, "n", 300, fmt.Sprintf("sprites, 0 to %d", maxSprites))
 	fs.IntVar(&b.textures, "textures", 1, "sprite i uses texture i%K of K textures")
 	fs.Uint64Var(&b.seed, "seed", 1, "random seed of the sprites")
+	fs.BoolVar(&b.nodraw, "nodraw", false, "leave the draw calls out: the CPU's cost of feeding the GPU alone (gfx.RendererConfig.NoDraw)")
 	b.profile.Register(fs)
 	if err := fs.Parse(args); err != nil {
-		return b, fmt.Errorf("-bench takes -n, -textures, -seed and the profiling flags: %w", err)
+		return b, fmt.Errorf("-bench takes -n, -textures, -seed, -nodraw and the profiling flags: %w", err)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -219,11 +243,14 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 		return err
 	}
 	defer win.Close()
-	r, err := gfx.NewRenderer()
+	r, err := gfx.NewRenderer(gfx.RendererConfig{NoDraw: o.nodraw})
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	// Which GL this ran on: a figure from llvmpipe is not a GPU's.
+	version, renderer := win.GLVersion()
+	fmt.Fprintf(stdout, "GL_RENDERER=%q GL_VERSION=%q\n", renderer, version)
 	// The sprites: opaque discs with a soft edge on a transparent square,
 	// so blending does real work (the same pixels as bench/bunnymark-gl's),
 	// one color per texture.
@@ -249,7 +276,15 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}
-	benchResult(stdout, "fixstep", o.n, o.textures, m.intervals)
+	name := "fixstep"
+	if o.nodraw {
+		name = "fixstep-nodraw"
+	}
+	cpu, ok := m.cpuPerFrame()
+	if !ok {
+		cpu = -1
+	}
+	benchResult(stdout, name, o.n, o.textures, m.intervals, cpu)
 	return nil
 }
 

@@ -146,7 +146,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},
 		{[]string{"-height", "16384"}, "-width 1280 -height 16384: want 1 to 7680 each"},
 		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-record and -replay together"},
-		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed and the profiling flags: flag provided but not defined: -record"},
+		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed, -nodraw and the profiling flags: flag provided but not defined: -record"},
 		{[]string{"-bench", "bunnies"}, `-bench "bunnies": the only benchmark is sprites`},
 		{[]string{"-headless", "-frames", "5"}, "-headless and -frames or -screenshot do not go together"},
 		{[]string{"-record", "/dev/null", "-headless"}, "/dev/null: not a regular file"},

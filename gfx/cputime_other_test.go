@@ -1,0 +1,8 @@
+//go:build cgo && !linux
+
+package gfx
+
+import "time"
+
+// threadCPU reports no thread CPU clock outside Linux.
+func threadCPU() (time.Duration, bool) { return 0, false }
