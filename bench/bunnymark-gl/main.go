@@ -154,8 +154,12 @@ func run(n int, seed uint64, k int) error {
 		for lag += time.Since(last); lag >= tick; lag -= tick {
 			step(bunnies, rng)
 		}
+		layer := 0 // i%k, counted, as in fixstep's loop
 		for i, b := range bunnies {
-			pos[3*i], pos[3*i+1], pos[3*i+2] = b.x, b.y, float32(i%k)
+			pos[3*i], pos[3*i+1], pos[3*i+2] = b.x, b.y, float32(layer)
+			if layer++; layer == k {
+				layer = 0
+			}
 		}
 		gl.Clear(gl.COLOR_BUFFER_BIT)
 		if n > 0 {
