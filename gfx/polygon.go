@@ -129,7 +129,7 @@ func (r *Renderer) flushPolygons() {
 	r.poly.Use()
 	gl.UniformMatrix4fv(r.uPolyProj, 1, false, &r.proj[0])
 	gl.BindVertexArray(r.polyVAO.id)
-	stream(r.polyBuf, &r.polyCapBytes, n*polyVertexSize, glPtr(&r.polys[0]))
+	upload(r.polyBuf, &r.polyCapBytes, n*polyVertexSize, glPtr(&r.polys[0]))
 	if !r.cfg.NoDraw {
 		gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
 	}

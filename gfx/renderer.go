@@ -367,7 +367,7 @@ func (r *Renderer) flushSprites() {
 	gl.ActiveTexture(gl.TEXTURE0)
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
 	gl.BindVertexArray(r.spriteVAO.id)
-	stream(r.inst, &r.capBytes, n*instanceSize, glPtr(&r.batch[0]))
+	upload(r.inst, &r.capBytes, n*instanceSize, glPtr(&r.batch[0]))
 	if !r.cfg.NoDraw {
 		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 	}
@@ -377,10 +377,10 @@ func (r *Renderer) flushSprites() {
 	r.batch = r.batch[:0]
 }
 
-// stream binds buf and fills it with size bytes from data, orphaning its
+// upload binds buf and fills it with size bytes from data, orphaning its
 // store first so the driver need not wait for the GPU to finish reading
 // the previous batch; the store grows to *capBytes, at least doubling.
-func stream(buf Buffer, capBytes *int, size int, data unsafe.Pointer) {
+func upload(buf Buffer, capBytes *int, size int, data unsafe.Pointer) {
 	gl.BindBuffer(gl.ARRAY_BUFFER, buf.id)
 	if size > *capBytes {
 		*capBytes = max(size, 2**capBytes)
