@@ -381,7 +381,7 @@ func TestDrawCopyOfDeletedOwnTexture(t *testing.T) {
 				r.BeginFrame(4, 4, Black)
 				r.Draw(s, Sprite{W: 1, H: 1})
 			}()
-			r.batch = r.batch[:0]
+			r.sprites.n = 0
 			r.EndFrame()
 		}
 		live := LiveObjects()
@@ -429,7 +429,7 @@ func TestFramebufferCopyDeleted(t *testing.T) {
 			defer func() { msg = recover() }()
 			r.Draw(cp.Color, Sprite{W: 1, H: 1})
 		}()
-		r.batch = r.batch[:0]
+		r.sprites.n = 0
 		cp.Delete()
 		cp.Delete()
 		afterCopy = LiveObjects()

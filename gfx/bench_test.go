@@ -57,7 +57,7 @@ func benchFrames(b *testing.B, setup func(r *Renderer) (frame, done func(), err 
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(RendererConfig{}); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		defer r.Close()

@@ -147,8 +147,13 @@ type WindowConfig struct {
 	Input *input.State
 }
 
-// RendererConfig sets up a Renderer. Its zero value draws everything.
+// RendererConfig sets up a Renderer. Its zero value draws everything and
+// streams as the driver allows best (StreamAuto).
 type RendererConfig struct {
+	// Streaming is how the sprites, their texture regions and the
+	// polygons the CPU writes each frame reach the GPU. The zero value
+	// is StreamAuto.
+	Streaming Streaming
 	// NoDraw leaves the draw calls out: a frame does all its CPU work
 	// (queuing, uploading, state changes, the frame's counts) but asks the
 	// GPU to draw nothing, so a benchmark measures what feeding the GPU

@@ -4,6 +4,8 @@ package gfx
 
 import (
 	"fmt"
+	"image"
+	"image/color"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
@@ -141,6 +143,173 @@ func TestStreamGrowsAndShrinks(t *testing.T) {
 		})
 		if fmt.Sprint(parts) != fmt.Sprint(want) {
 			t.Errorf("%v: parts after each frame: %v, want %v", mode, parts, want)
+		}
+	}
+}
+
+// TestRegionsAcrossParts: frames of 71,424 one-pixel sprites, each showing
+// one texel of a 256-texel gradient through a texture region of its own
+// (more regions than the region table's four parts hold), so the table
+// moves through every part in a frame and grows; between them, one sprite
+// of a region drawn before the flood (its cache entry untouched by the
+// flood's) is drawn again, after the table has overwritten its entry; the
+// second and third frames ask for the same regions again. Every pixel
+// shows its texel, in every streaming mode: no sprite reads another's
+// region, or a stale one.
+func TestRegionsAcrossParts(t *testing.T) {
+	const w, h = 256, 280
+	openWindow(t, WindowConfig{Width: w, Height: h})
+	grad := image.NewRGBA(image.Rect(0, 0, 256, 1))
+	for x := range 256 {
+		grad.SetRGBA(x, 0, color.RGBA{uint8(x), uint8(255 - x), uint8(x * 7), 255})
+	}
+	// uvs200 is the region of the last row's sprites: texel 200.
+	uvs200 := func() (u0, u1 float32) {
+		u0 = (200 + 0.25) / 256
+		return u0, u0 + 0.1/256
+	}
+	// texel returns the texel the sprite at (px, py) shows.
+	texel := func(px, py int) int {
+		if py == h-1 {
+			return 200 // the sprite drawn before and after the flood
+		}
+		return (px + 3*py) % 256
+	}
+	for _, mode := range modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			var bad []string
+			var stamps uint64
+			var cfgErr error
+			onMain(func() {
+				r, err := NewRenderer(RendererConfig{Streaming: mode})
+				if err != nil {
+					cfgErr = err
+					return
+				}
+				defer r.Close()
+				tex, err := r.TextureFromImage(grad, Nearest)
+				if err != nil {
+					cfgErr = err
+					return
+				}
+				defer tex.Delete()
+				// entry is the cache entry of a sprite's region, the page's
+				// rectangle as Draw works it out.
+				du, dv := tex.u1-tex.u0, tex.v1-tex.v0
+				entry := func(u0, u1 float32) uint32 {
+					return hashRegion(tex.u0+u0*du, tex.v0+0*dv, tex.u0+u1*du, tex.v0+1*dv)
+				}
+				// uvs returns the region of the sprite at (px, py): a range
+				// inside its texel, different for every sprite of the
+				// flood, none in the same cache entry as the last row's.
+				uvs := func(px, py int) (u0, u1 float32) {
+					k := float32(texel(px, py))
+					frac := float32(0.25)
+					if py < h-1 {
+						frac += 0.5 * float32(py) / h
+					}
+					for {
+						u0 = (k + frac) / 256
+						u1 = u0 + 0.1/256
+						if py == h-1 || entry(u0, u1) != entry(uvs200()) {
+							return u0, u1
+						}
+						frac += 1e-4
+					}
+				}
+				draw := func(px, py int) {
+					u0, u1 := uvs(px, py)
+					r.Draw(tex, Sprite{X: float32(px) + 0.5, Y: float32(py) + 0.5, W: 1, H: 1, Color: White, U0: u0, U1: u1, V0: 0, V1: 1})
+				}
+				for f := range 3 {
+					r.BeginFrame(w, h, Black)
+					draw(0, h-1)
+					for py := range h - 1 {
+						for px := range w {
+							draw(px, py)
+						}
+					}
+					for px := 1; px < w; px++ {
+						draw(px, h-1)
+					}
+					r.EndFrame()
+					img := r.ReadPixels(w, h)
+					for py := range h {
+						for px := range w {
+							// ReadPixels' rows run top down; the sprites' y up.
+							if got, want := img.RGBAAt(px, h-1-py), grad.RGBAAt(texel(px, py), 0); got != want {
+								bad = append(bad, fmt.Sprintf("frame %d: pixel (%d, %d) is %v, want texel %d's %v", f, px, py, got, texel(px, py), want))
+							}
+						}
+					}
+				}
+				stamps = r.regionCache.stamp
+			})
+			if cfgErr != nil {
+				t.Fatal(cfgErr)
+			}
+			if len(bad) > 0 {
+				t.Errorf("%d pixels wrong; the first: %v", len(bad), bad[:min(len(bad), 5)])
+			}
+			if stamps < 3*4 {
+				t.Errorf("the region cache was cleared %d times in 3 frames of 71,680 regions: the table did not move through its parts", stamps-1)
+			}
+		})
+	}
+}
+
+// TestStreamingModesDrawAlike: the golden scene, sprites of many textures
+// turned at many angles, text and polygons draw the same pixels in every
+// streaming mode, and the scene matches its golden image in each.
+func TestStreamingModesDrawAlike(t *testing.T) {
+	const w, h = 160, 120
+	openWindow(t, WindowConfig{Width: w, Height: h})
+	hull := regularPolygon(7, 9, 0.3)
+	var first *image.RGBA
+	for _, mode := range modes() {
+		var scene, busy *image.RGBA
+		var got Streaming
+		err := withConfig(RendererConfig{Streaming: mode}, func(r *Renderer) error {
+			got = r.Streaming()
+			renderScene(r, w, h)
+			scene = r.ReadPixels(w, h)
+			var texs []Texture
+			for k := range 5 {
+				img := image.NewRGBA(image.Rect(0, 0, 6+k, 5))
+				for i := range img.Pix {
+					img.Pix[i] = uint8(40*k + i)
+				}
+				t, err := r.TextureFromImage(img, Filter(k%2))
+				if err != nil {
+					return err
+				}
+				texs = append(texs, t)
+			}
+			for range 3 { // the streams move on from frame to frame
+				r.BeginFrame(w, h, Black)
+				for i := range 3000 {
+					r.Draw(texs[i%len(texs)], Sprite{X: float32(i % w), Y: float32(i * 7 % h), W: 9, H: 5, Angle: float32(i) * 0.37, Color: White})
+					if i%500 == 0 {
+						r.DebugText(2, float32(h-2-i/50), 1, []byte("streams 0123"), White)
+						r.Polygon(float32(i%w), 60, float32(i), hull, RGBA(0.2, 0.6, 0.9, 0.7))
+					}
+				}
+				r.EndFrame()
+			}
+			busy = r.ReadPixels(w, h)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != mode {
+			t.Errorf("asked for %v streaming, got %v", mode, got)
+		}
+		checkGolden(t, "scene", scene)
+		if first == nil {
+			first = busy
+		} else if d := differing(first, busy); d != 0 {
+			t.Errorf("%v streaming: %d pixels differ from %v streaming's", mode, d, modes()[0])
 		}
 	}
 }
