@@ -1,9 +1,8 @@
-//go:build cgo
-
 package gfx
 
 import (
 	"syscall"
+	"testing"
 	"time"
 	"unsafe"
 )
@@ -19,4 +18,12 @@ func threadCPU() (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(ts.Nano()), true
+}
+
+// reportCPU reports the thread's CPU time since cpu0 (when ok) divided by
+// n as cpu-ns/op.
+func reportCPU(b *testing.B, cpu0 time.Duration, ok bool, n int) {
+	if cpu1, ok1 := threadCPU(); ok && ok1 && n > 0 {
+		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/float64(n), "cpu-ns/op")
+	}
 }
