@@ -6,6 +6,11 @@
 // With -textures K, sprite i uses texture i%K: the K images are layers of
 // one array texture, so it is still one draw call, the best plain OpenGL
 // does for K images of one size.
+// Like fixstep's renderer, it keeps at most two frames in flight: a fence
+// after each frame, and a wait for the one two frames old before the next
+// (without it, a driver whose swap does not wait, such as EGL's offscreen
+// surfaces, queues frames faster than the GPU draws them, and the frame
+// interval measures the CPU alone; llvmpipe then defers the drawing).
 // The simulation steps at 60 ticks per second of real time, as in fixstep
 // and Ebitengine, so the sprites are spread alike at any frame rate (the
 // rasterizer's cost depends on where they are); it draws the latest tick,
@@ -94,6 +99,8 @@ func run(n int, seed uint64, k int) error {
 		return err
 	}
 	sdl.GLSetSwapInterval(0)
+	// Which GL this runs on: a figure from llvmpipe is not a GPU's.
+	fmt.Printf("GL_RENDERER=%q GL_VERSION=%q\n", gl.GoStr(gl.GetString(gl.RENDERER)), gl.GoStr(gl.GetString(gl.VERSION)))
 
 	prog, err := program()
 	if err != nil {
@@ -141,6 +148,15 @@ func run(n int, seed uint64, k int) error {
 	}
 	pos := make([]float32, 3*max(n, 1))
 	intervals := make([]time.Duration, 0, 1<<16)
+	var fences [2]uintptr // frames in flight
+	defer func() {
+		for _, f := range fences {
+			if f != 0 {
+				gl.DeleteSync(f)
+			}
+		}
+	}()
+	frame := 0
 	const tick = time.Second / 60
 	start := time.Now()
 	last := start
@@ -168,6 +184,13 @@ func run(n int, seed uint64, k int) error {
 			gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
 		}
 		win.GLSwap()
+		i := frame % len(fences)
+		if fences[i] != 0 {
+			gl.ClientWaitSync(fences[i], gl.SYNC_FLUSH_COMMANDS_BIT, uint64(5*time.Second))
+			gl.DeleteSync(fences[i])
+		}
+		fences[i] = gl.FenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0)
+		frame++
 		now := time.Now()
 		t := now.Sub(start)
 		if t >= warmup+measure {

@@ -45,6 +45,10 @@ type bunnymark struct {
 	// frames began and ended.
 	cpu0, cpu1, main0, main1 time.Duration
 	cpuOK, mainOK            bool
+	// The measured frames' waits for the GPU (gfx.FrameStats.GPUWait).
+	measuring bool
+	gpuWaits  int
+	gpuWait   time.Duration
 }
 
 // newBunnies places n sprites as the classic bunnymark does: from the top
@@ -106,7 +110,10 @@ func (m *bunnymark) Draw(f engine.Frame) {
 			k = 0
 		}
 	}
-	r.EndFrame()
+	if st := r.EndFrame(); m.measuring {
+		m.gpuWaits += st.GPUWaits
+		m.gpuWait += st.GPUWait
+	}
 }
 
 func (m *bunnymark) End(s *engine.Stats) error {
@@ -120,6 +127,7 @@ func (m *bunnymark) End(s *engine.Stats) error {
 		m.main0, m.mainOK = threadCPU()
 	case t < benchWarmup+benchMeasure:
 		m.intervals = append(m.intervals, s.Interval)
+		m.measuring = true
 	default:
 		var ok, mainOK bool
 		m.cpu1, ok = processCPU()
@@ -193,6 +201,7 @@ type benchFlags struct {
 	textures int
 	seed     uint64
 	nodraw   bool
+	stream   string
 	profile  profile.Flags
 }
 
@@ -206,9 +215,13 @@ func parseBench(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.IntVar(&b.textures, "textures", 1, "sprite i uses texture i%K of K textures")
 	fs.Uint64Var(&b.seed, "seed", 1, "random seed of the sprites")
 	fs.BoolVar(&b.nodraw, "nodraw", false, "leave the draw calls out: the CPU's cost of feeding the GPU alone (gfx.RendererConfig.NoDraw)")
+	fs.StringVar(&b.stream, "stream", "auto", "how sprites reach the GPU: auto, persistent, mapped or copied (gfx.Streaming)")
 	b.profile.Register(fs)
 	if err := fs.Parse(args); err != nil {
-		return b, fmt.Errorf("-bench takes -n, -textures, -seed, -nodraw and the profiling flags: %w", err)
+		return b, fmt.Errorf("-bench takes -n, -textures, -seed, -nodraw, -stream and the profiling flags: %w", err)
+	}
+	if _, err := gfx.ParseStreaming(b.stream); err != nil {
+		return b, fmt.Errorf("-stream %q: want auto, persistent, mapped or copied", b.stream)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -262,7 +275,8 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 		return err
 	}
 	defer win.Close()
-	r, err := gfx.NewRenderer(gfx.RendererConfig{NoDraw: o.nodraw})
+	stream, _ := gfx.ParseStreaming(o.stream)
+	r, err := gfx.NewRenderer(gfx.RendererConfig{NoDraw: o.nodraw, Streaming: stream})
 	if err != nil {
 		return err
 	}
@@ -295,13 +309,26 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}
+	// The exit, timed: the textures, the renderer (which waits for the
+	// GPU first, and says how long) and the window, in that order.
+	exit := time.Now()
+	for i := range m.tex {
+		m.tex[i].Delete()
+	}
+	closeErr := r.Close()
+	closeTotal, closeWait := r.CloseTime()
+	win.Close()
+	frames := time.Duration(max(len(m.intervals), 1))
+	fmt.Fprintf(stdout, "EXIT stream=%s gpu_waits_per_frame=%.2f gpu_wait_ms_per_frame=%.3f renderer_close_ms=%.1f close_gpu_wait_ms=%.1f exit_ms=%.1f\n",
+		r.Streaming(), float64(m.gpuWaits)/float64(frames), float64(m.gpuWait/frames)/1e6,
+		float64(closeTotal)/1e6, float64(closeWait)/1e6, float64(time.Since(exit))/1e6)
 	name := "fixstep"
 	if o.nodraw {
 		name = "fixstep-nodraw"
 	}
 	cpu, mainCPU := m.cpuPerFrame()
 	benchResult(stdout, name, o.n, o.textures, m.intervals, cpu, mainCPU)
-	return nil
+	return closeErr
 }
 
 // bunnyColor is texture k's color: the classic pink first, then hues around

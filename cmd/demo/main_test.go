@@ -146,8 +146,9 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},
 		{[]string{"-height", "16384"}, "-width 1280 -height 16384: want 1 to 7680 each"},
 		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-record and -replay together"},
-		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed, -nodraw and the profiling flags: flag provided but not defined: -record"},
+		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed, -nodraw, -stream and the profiling flags: flag provided but not defined: -record"},
 		{[]string{"-bench", "bunnies"}, `-bench "bunnies": the only benchmark is sprites`},
+		{[]string{"-stream", "fast", "-bench", "sprites"}, `-stream "fast": want auto, persistent, mapped or copied`},
 		{[]string{"-headless", "-frames", "5"}, "-headless and -frames or -screenshot do not go together"},
 		{[]string{"-record", "/dev/null", "-headless"}, "/dev/null: not a regular file"},
 		{[]string{"-n", "1000001", "-bench", "sprites"}, "-n 1000001: want 0 to 1000000 sprites"},
@@ -164,6 +165,29 @@ func TestBadFlags(t *testing.T) {
 		_, _, err := run(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run(%q) = %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestBenchSprites runs the sprites benchmark under SDL's offscreen driver
+// in mapped streaming, for its 4 seconds: it names its GL renderer, says
+// how it streamed and how long its exit took, and ends with a RESULT line
+// of measured frames.
+func TestBenchSprites(t *testing.T) {
+	out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, "-bench", "sprites", "-n", "300", "-textures", "3", "-stream", "mapped")
+	if err != nil {
+		if os.Getenv("CI") != "true" && strings.Contains(out, "no display") {
+			t.Skipf("no GL context: %s", out)
+		}
+		t.Fatalf("demo -bench failed: %v\n%s", err, out)
+	}
+	for _, re := range []string{
+		`(?m)^GL_RENDERER="[^"]+" GL_VERSION="[^"]+"$`,
+		`(?m)^EXIT stream=mapped gpu_waits_per_frame=[0-9.]+ gpu_wait_ms_per_frame=[0-9.]+ renderer_close_ms=[0-9.]+ close_gpu_wait_ms=[0-9.]+ exit_ms=[0-9.]+$`,
+		`(?m)^RESULT name=fixstep n=300 textures=3 frames=[1-9][0-9]* ms_per_frame_median=[0-9.]+ fps=[0-9.]+ cpu_ms_per_frame=[0-9.]+ main_cpu_ms_per_frame=[0-9.]+$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("no line matching %s in\n%s", re, out)
 		}
 	}
 }
