@@ -206,6 +206,9 @@ func TestWindowedRun(t *testing.T) {
 	if !strings.Contains(out, "stats frames=30 ") || !strings.Contains(out, " quality=") || !strings.Contains(out, " gl_objects=0") {
 		t.Errorf("no stats line for 30 frames in\n%s", out)
 	}
+	if !regexp.MustCompile(` stream=(persistent|mapped) startup_ms=[0-9.]+ close_ms=[0-9.]+ close_gpu_wait_ms=[0-9.]+ gl_objects=0`).MatchString(out) {
+		t.Errorf("no streaming mode and timed close in the stats line of\n%s", out)
+	}
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
