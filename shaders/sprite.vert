@@ -14,7 +14,7 @@ uniform mat4 projection;
 uniform samplerBuffer regions;
 
 out vec2 uv;
-out vec4 tint;
+flat out vec4 tint;   // one color a sprite: flat, so llvmpipe sets up no plane for it
 flat out float snap;
 
 void main() {
