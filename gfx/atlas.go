@@ -87,6 +87,12 @@ type slot struct {
 	node int
 	gen  uint32
 	live bool
+	// The texture's index in the renderer's region table, valid while the
+	// table's cache keeps regionStamp (see Renderer.region): Draw of a
+	// whole atlas texture finds it here, beside the slot it reads to check
+	// the texture is alive, without a hash.
+	region      uint32
+	regionStamp uint64
 }
 
 // newAtlas makes an atlas whose first page, linear, holds the shapes.
@@ -226,6 +232,7 @@ func (a *atlas) newSlot(p *page, node int) int32 {
 		a.unused = a.unused[:k-1]
 		s := &a.slots[i]
 		s.page, s.node, s.live = p, node, true
+		s.regionStamp = 0 // another texture's region
 		return i
 	}
 	a.slots = append(a.slots, slot{page: p, node: node, gen: 1, live: true})

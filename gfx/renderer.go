@@ -323,16 +323,27 @@ func (r *Renderer) Draw(tex Texture, s Sprite) {
 		r.batchTex, r.batchPage = tex.id, tex.page
 	}
 	// The sprite's coordinates are relative to the texture; map them into
-	// its page. The region's index: region's, its first comparison inline.
+	// its page. The region's index: from the atlas slot of a whole atlas
+	// texture, else region's, its first comparison inline.
 	u0, v0, u1, v1 := tex.u0, tex.v0, tex.u1, tex.v1
 	if s.U0 != 0 || s.V0 != 0 || s.U1 != 0 || s.V1 != 0 {
 		du, dv := tex.u1-tex.u0, tex.v1-tex.v0
 		u0, v0, u1, v1 = tex.u0+s.U0*du, tex.v0+s.V0*dv, tex.u0+s.U1*du, tex.v0+s.V1*dv
 	}
 	var reg uint32
-	if c := &r.regionCache; c.lastOK && u0 == c.last[0] && v0 == c.last[1] && u1 == c.last[2] && v1 == c.last[3] {
-		reg = c.lastIdx // a run of one texture
-	} else {
+	switch c := &r.regionCache; {
+	case tex.atlas != nil && !tex.sub && u0 == tex.u0 && v0 == tex.v0 && u1 == tex.u1 && v1 == tex.v1:
+		// A whole atlas texture: its slot keeps its region.
+		sl := &tex.atlas.slots[tex.slot]
+		if sl.regionStamp == c.stamp {
+			reg = sl.region
+			break
+		}
+		reg = r.regionSlow(u0, v0, u1, v1)
+		sl.region, sl.regionStamp = reg, c.stamp // the stamp after: regionSlow may clear
+	case c.lastOK && u0 == c.last[0] && v0 == c.last[1] && u1 == c.last[2] && v1 == c.last[3]:
+		reg = c.lastIdx // a run of one region
+	default:
 		reg = r.regionSlow(u0, v0, u1, v1)
 	}
 	if tex.nearest {

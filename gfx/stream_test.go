@@ -313,3 +313,48 @@ func TestStreamingModesDrawAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotRegionAfterReuse: a texture drawn (its atlas slot keeps its
+// region), deleted, and its slot taken by a texture of another size and
+// place: a sprite of the new texture shows the new texture's pixels, not
+// the old one's region.
+func TestSlotRegionAfterReuse(t *testing.T) {
+	openWindow(t, WindowConfig{Width: 8, Height: 8})
+	var got [2]color.RGBA
+	var slots [2]int32
+	err := withRenderer(func(r *Renderer) error {
+		draw := func(tex Texture) color.RGBA {
+			r.BeginFrame(8, 8, Black)
+			r.Draw(tex, Sprite{X: 4, Y: 4, W: 8, H: 8, Color: White})
+			r.EndFrame()
+			return r.ReadPixels(8, 8).RGBAAt(4, 4)
+		}
+		red, err := r.TextureFromImage(solid(4, 4, color.NRGBA{255, 0, 0, 255}), Nearest)
+		if err != nil {
+			return err
+		}
+		slots[0] = red.slot
+		got[0] = draw(red)
+		red.Delete()
+		blue, err := r.TextureFromImage(solid(6, 3, color.NRGBA{0, 0, 255, 255}), Nearest)
+		if err != nil {
+			return err
+		}
+		defer blue.Delete()
+		slots[1] = blue.slot
+		got[1] = draw(blue)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slots[0] != slots[1] {
+		t.Fatalf("the second texture took slot %d, not the first's %d: the test tests nothing", slots[1], slots[0])
+	}
+	if want := (color.RGBA{255, 0, 0, 255}); got[0] != want {
+		t.Errorf("the first texture draws %v, want %v", got[0], want)
+	}
+	if want := (color.RGBA{0, 0, 255, 255}); got[1] != want {
+		t.Errorf("the texture in the reused slot draws %v, want %v", got[1], want)
+	}
+}
