@@ -326,13 +326,14 @@ func (r *Renderer) Draw(tex Texture, s Sprite) {
 	// its page. The region's index: from the atlas slot of a whole atlas
 	// texture, else region's, its first comparison inline.
 	u0, v0, u1, v1 := tex.u0, tex.v0, tex.u1, tex.v1
-	if s.U0 != 0 || s.V0 != 0 || s.U1 != 0 || s.V1 != 0 {
+	whole := s.U0 == 0 && s.V0 == 0 && s.U1 == 0 && s.V1 == 0
+	if !whole {
 		du, dv := tex.u1-tex.u0, tex.v1-tex.v0
 		u0, v0, u1, v1 = tex.u0+s.U0*du, tex.v0+s.V0*dv, tex.u0+s.U1*du, tex.v0+s.V1*dv
 	}
 	var reg uint32
 	switch c := &r.regionCache; {
-	case tex.atlas != nil && !tex.sub && u0 == tex.u0 && v0 == tex.v0 && u1 == tex.u1 && v1 == tex.v1:
+	case whole && tex.atlas != nil && !tex.sub:
 		// A whole atlas texture: its slot keeps its region.
 		sl := &tex.atlas.slots[tex.slot]
 		if sl.regionStamp == c.stamp {
