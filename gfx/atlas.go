@@ -172,7 +172,7 @@ func (a *atlas) add(img image.Image, f Filter) (Texture, error) {
 // texture returns the w×h image at (x, y) of page p as a Texture.
 func (p *page) texture(x, y, w, h int, f Filter) Texture {
 	return Texture{
-		id: p.id, w: w, h: h, page: p,
+		id: p.id, w: int32(w), h: int32(h), page: p,
 		u0: float32(x) / float32(p.w), u1: float32(x+w) / float32(p.w),
 		v0: float32(y+h) / float32(p.h), v1: float32(y) / float32(p.h), // bottom, top
 		nearest: f == Nearest,

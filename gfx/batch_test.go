@@ -5,6 +5,7 @@ package gfx
 import (
 	"image"
 	"testing"
+	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
 )
@@ -161,5 +162,13 @@ func TestSpriteFramesAllocateNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestTextureSize: a Texture is 64 bytes, a multiple of 16, so a copy of
+// one (Draw takes it by value) is four 16-byte moves that do not overlap.
+func TestTextureSize(t *testing.T) {
+	if n := unsafe.Sizeof(Texture{}); n != 64 {
+		t.Errorf("a Texture is %d bytes, want 64", n)
 	}
 }
