@@ -123,15 +123,15 @@ func (m *bunnymark) End(s *engine.Stats) error {
 	t := s.Elapsed - m.start
 	switch {
 	case t < benchWarmup:
-		m.cpu0, m.cpuOK = processCPU()
-		m.main0, m.mainOK = threadCPU()
+		m.cpu0, m.cpuOK = profile.ProcessCPU()
+		m.main0, m.mainOK = profile.ThreadCPU()
 	case t < benchWarmup+benchMeasure:
 		m.intervals = append(m.intervals, s.Interval)
 		m.measuring = true
 	default:
 		var ok, mainOK bool
-		m.cpu1, ok = processCPU()
-		m.main1, mainOK = threadCPU()
+		m.cpu1, ok = profile.ProcessCPU()
+		m.main1, mainOK = profile.ThreadCPU()
 		m.cpuOK, m.mainOK = m.cpuOK && ok, m.mainOK && mainOK
 		return engine.ErrStopped
 	}

@@ -1,4 +1,4 @@
-package main
+package profile
 
 import (
 	"syscall"
@@ -6,11 +6,10 @@ import (
 	"unsafe"
 )
 
-// threadCPU returns the CPU time the calling OS thread has used
-// (CLOCK_THREAD_CPUTIME_ID): the loop's own, on the main thread, which
-// other processes on a shared machine do not inflate.
+// clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID.
+const clockThreadCPUTime = 3
+
 func threadCPU() (time.Duration, bool) {
-	const clockThreadCPUTime = 3
 	var ts syscall.Timespec
 	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
 		return 0, false

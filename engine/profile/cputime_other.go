@@ -1,8 +1,7 @@
 //go:build !unix
 
-package main
+package profile
 
 import "time"
 
-// processCPU reports no CPU clock outside Unix.
 func processCPU() (time.Duration, bool) { return 0, false }

@@ -1,8 +1,7 @@
 //go:build !linux
 
-package main
+package profile
 
 import "time"
 
-// threadCPU reports no thread CPU clock outside Linux.
 func threadCPU() (time.Duration, bool) { return 0, false }
