@@ -11,7 +11,7 @@ PURE     := $(foreach p,engine physics input replay shaders detmath netplay save
 PURE     += ./audio/soundfile/... ./gfx/imagefile/... ./gfx/view/... ./app/apptest/...
 FRAMES   ?= 200
 
-.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics lint conflicts fixvet profile clean new
+.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics gpu-bundle gpu-check lint conflicts fixvet profile clean new
 
 all: build
 
@@ -200,6 +200,23 @@ bench-sprites: build
 	    xvfb-run -a -s "-screen 0 1280x720x24" $$prog -n $$n -textures $$k 2>/dev/null | grep RESULT; \
 	  done; done; done; done
 
+# gpu-bundle packs bin/demo and the plain instanced GL program
+# (bench/bunnymark-gl) with every shared library they load, glibc aside,
+# into .gpu/ (tools/gpucheck/bundle.sh), with the GPU check: for a machine
+# with an NVIDIA driver and nothing else. Carry .gpu there and run
+# bash .gpu/check.sh: it proves the GL renderer is the GPU's and prints
+# issue 40's table (BENCHMARKS.md, "Sprites on a GPU").
+gpu-bundle: build
+	$(GO) build -o bin/ ./bench/bunnymark-gl
+	bash tools/gpucheck/bundle.sh
+
+# gpu-check runs that check here, from the bundle, on llvmpipe through
+# Mesa's EGL (SDL's offscreen driver), with fewer sprites and software
+# allowed: it tests the packing and the script where no GPU is at hand.
+GPUCHECK_SIZES ?= 1000 3000
+gpu-check: gpu-bundle
+	GPUCHECK_ALLOW_SOFTWARE=1 SIZES="$(GPUCHECK_SIZES)" TEX8_SIZE=3000 FEED_SIZES="0 3000 30000" bash .gpu/check.sh
+
 # bench-physics runs fixstep's physics and Chipmunk2D side by side
 # (bench/physics-chipmunk, a module of its own): stack, pyramid, piles of 1k
 # and 10k boxes, bouncing balls, with sleeping off and on.
@@ -248,4 +265,4 @@ new:
 	@$(GO) run ./cmd/newgame -name "$(NAME)" $(if $(DIR),-dir "$(DIR)") $(if $(MODULE),-module "$(MODULE)")
 
 clean:
-	rm -rf bin demo.png bench.txt cpu.prof
+	rm -rf bin demo.png bench.txt cpu.prof .gpu

@@ -25,7 +25,7 @@ func (p *play) openWindow(cfg gfx.WindowConfig) (engine.Platform, error) {
 	if p.win, err = gfx.NewWindow(cfg); err != nil {
 		return nil, err
 	}
-	if p.r, err = gfx.NewRenderer(); err != nil {
+	if p.r, err = gfx.NewRenderer(gfx.RendererConfig{}); err != nil {
 		return nil, err
 	}
 	if err := p.open(); err != nil {

@@ -87,6 +87,12 @@ type slot struct {
 	node int
 	gen  uint32
 	live bool
+	// The texture's index in the renderer's region table, valid while the
+	// table's cache keeps regionStamp (see Renderer.region): Draw of a
+	// whole atlas texture finds it here, beside the slot it reads to check
+	// the texture is alive, without a hash.
+	region      uint32
+	regionStamp uint64
 }
 
 // newAtlas makes an atlas whose first page, linear, holds the shapes.
@@ -166,7 +172,7 @@ func (a *atlas) add(img image.Image, f Filter) (Texture, error) {
 // texture returns the w×h image at (x, y) of page p as a Texture.
 func (p *page) texture(x, y, w, h int, f Filter) Texture {
 	return Texture{
-		id: p.id, w: w, h: h, page: p,
+		id: p.id, w: int32(w), h: int32(h), page: p,
 		u0: float32(x) / float32(p.w), u1: float32(x+w) / float32(p.w),
 		v0: float32(y+h) / float32(p.h), v1: float32(y) / float32(p.h), // bottom, top
 		nearest: f == Nearest,
@@ -226,6 +232,7 @@ func (a *atlas) newSlot(p *page, node int) int32 {
 		a.unused = a.unused[:k-1]
 		s := &a.slots[i]
 		s.page, s.node, s.live = p, node, true
+		s.regionStamp = 0 // another texture's region
 		return i
 	}
 	a.slots = append(a.slots, slot{page: p, node: node, gen: 1, live: true})

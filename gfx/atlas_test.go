@@ -381,7 +381,7 @@ func TestDrawCopyOfDeletedOwnTexture(t *testing.T) {
 				r.BeginFrame(4, 4, Black)
 				r.Draw(s, Sprite{W: 1, H: 1})
 			}()
-			r.batch = r.batch[:0]
+			r.sprites.n = 0
 			r.EndFrame()
 		}
 		live := LiveObjects()
@@ -429,7 +429,7 @@ func TestFramebufferCopyDeleted(t *testing.T) {
 			defer func() { msg = recover() }()
 			r.Draw(cp.Color, Sprite{W: 1, H: 1})
 		}()
-		r.batch = r.batch[:0]
+		r.sprites.n = 0
 		cp.Delete()
 		cp.Delete()
 		afterCopy = LiveObjects()
@@ -489,7 +489,7 @@ func pagePixels(t Texture) (*image.RGBA, image.Rectangle) {
 	gl.PixelStorei(gl.PACK_ALIGNMENT, 1)
 	gl.GetTexImage(gl.TEXTURE_2D, 0, gl.RGBA, gl.UNSIGNED_BYTE, glPtr(&img.Pix[0]))
 	x, y := int(t.u0*float32(p.w)+0.5), int(t.v1*float32(p.h)+0.5)
-	return img, image.Rect(x, y, x+t.w, y+t.h)
+	return img, image.Rect(x, y, x+int(t.w), y+int(t.h))
 }
 
 // checkTexels compares the page texels of tex with the opaque img (whose

@@ -2,19 +2,21 @@
 
 package gfx
 
-// Batch sizes, in sprites (instances) and polygon vertices.
+// Batch sizes, in sprites (instances) and polygon vertices: the bounds of
+// a part of the sprite and polygon streams (see stream), which has four.
 const (
-	// minBatch is the sprite batch's capacity at first, and the least it
-	// shrinks to: 1,024 sprites, 52 KiB.
+	// minBatch is the sprite stream's part at first, and the least it
+	// shrinks to: 1,024 sprites, 32 KiB.
 	minBatch = 1024
-	// maxBatch bounds the sprite batch: a run of sprites on one page that
-	// reaches it is drawn, and the run goes on in a new batch, so a frame
-	// of any number of sprites (or glyphs) holds at most 64 Ki of them,
-	// 3.3 MiB, on the CPU and in the instance buffer. The cost is one more
-	// draw call per 64 Ki sprites.
+	// maxBatch bounds the sprite stream's part, and so a batch: a run of
+	// sprites on one page that reaches the end of a part is drawn, and the
+	// run goes on in a new batch in the next part, so a frame of any
+	// number of sprites (or glyphs) holds at most four parts of 64 Ki of
+	// them, 8 MiB, in the sprite stream. The cost is one more draw call
+	// per 64 Ki sprites.
 	maxBatch = 1 << 16
-	// minPolyBatch and maxPolyBatch are the same for the polygon batch, in
-	// vertices (12 bytes each): 48 KiB and 3 MiB.
+	// minPolyBatch and maxPolyBatch are the same for the polygon stream, in
+	// vertices (12 bytes each): parts of 48 KiB to 3 MiB.
 	minPolyBatch = 1 << 12
 	maxPolyBatch = 1 << 18
 	// shrinkFrames is how many frames in a row must use under a quarter
@@ -24,19 +26,19 @@ const (
 	shrinkFrames = 60
 )
 
-// bufferUse follows how much of a batch the frames use, so that a batch
-// (its slice and its GL buffer) grown by one huge frame is given back once
-// frames stop needing it: after shrinkFrames frames in a row whose largest
-// flush used under a quarter of its capacity, it shrinks to twice the
-// largest of those flushes (never below the batch's minimum). A batch at
-// its steady size never shrinks, so steady frames allocate nothing.
+// bufferUse follows how much of a stream's part the frames use, so that a
+// stream buffer grown by one huge frame is given back once frames stop
+// needing it: after shrinkFrames frames in a row that used under a quarter
+// of a part, the part shrinks to twice the most of those frames used
+// (never below the stream's minimum). A part at its steady size never
+// shrinks, so steady frames allocate nothing.
 type bufferUse struct {
-	peak int // the largest flush of the frame being drawn
-	most int // the largest flush of the frames in the current low run
+	peak int // what the frame being drawn used
+	most int // the most a frame of the current low run used
 	low  int // frames in a row whose peak was under a quarter of the capacity
 }
 
-// use records a flush of n sprites or vertices.
+// use records a frame's use of n elements.
 func (u *bufferUse) use(n int) { u.peak = max(u.peak, n) }
 
 // endFrame ends a frame of a batch of capacity c and returns the capacity
@@ -56,19 +58,4 @@ func (u *bufferUse) endFrame(c, floor int) int {
 	n := max(2*u.most, floor)
 	u.low, u.most = 0, 0
 	return min(n, c)
-}
-
-// shrinkBatches gives back what the sprite and polygon batches do not
-// need any more, at the end of a frame: their slices are made again
-// smaller, and their GL buffers shrink at their next upload (stream
-// sizes each upload's store by its capacity).
-func (r *Renderer) shrinkBatches() {
-	if c := r.spriteUse.endFrame(cap(r.batch), minBatch); c < cap(r.batch) {
-		r.batch = make([]instance, 0, c)
-		r.capBytes = min(r.capBytes, c*instanceSize)
-	}
-	if c := r.polyUse.endFrame(cap(r.polys), minPolyBatch); c < cap(r.polys) {
-		r.polys = make([]polyVertex, 0, c)
-		r.polyCapBytes = min(r.polyCapBytes, c*polyVertexSize)
-	}
 }

@@ -4,6 +4,7 @@ package gfx
 
 import (
 	"fmt"
+	"image"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -56,7 +57,7 @@ func benchFrames(b *testing.B, setup func(r *Renderer) (frame, done func(), err 
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		defer r.Close()
@@ -125,6 +126,80 @@ func BenchmarkPolygons(b *testing.B) {
 				}
 				return frame, nil, nil
 			})
+		})
+	}
+}
+
+// BenchmarkSpriteFeed is the CPU's cost of feeding sprites to the GPU,
+// in ns a sprite: n moving 32×32 sprites of k atlas textures (sprite i
+// draws texture i%k), turned or not, queued and handed over in one
+// frame, with the draw calls left out (RendererConfig.NoDraw) and no
+// present, so neither the rasterizer nor the swap is counted. ns/sprite
+// is wall time; cpu-ns/sprite the main thread's own CPU time (Linux),
+// which other processes on a shared machine do not inflate.
+func BenchmarkSpriteFeed(b *testing.B) {
+	for _, c := range []struct {
+		n, k   int
+		turned bool
+	}{{10000, 1, false}, {100000, 1, false}, {100000, 8, false}, {100000, 1, true}} {
+		name := fmt.Sprintf("n=%d/textures=%d", c.n, c.k)
+		if c.turned {
+			name += "/turned"
+		}
+		b.Run(name, func(b *testing.B) {
+			openBenchWindow(b)
+			var err error
+			onMain(func() {
+				var r *Renderer
+				if r, err = NewRenderer(RendererConfig{NoDraw: true}); err != nil {
+					return
+				}
+				defer r.Close()
+				tex := make([]Texture, c.k)
+				for i := range tex {
+					img := image.NewRGBA(image.Rect(0, 0, 32, 32))
+					if tex[i], err = r.TextureFromImage(img, Nearest); err != nil {
+						return
+					}
+				}
+				// The sprites are made up front: the frame is the
+				// renderer's work alone, Draw after Draw.
+				rng := rand.New(rand.NewPCG(1, 1))
+				type queued struct {
+					tex Texture
+					s   Sprite
+				}
+				sprites := make([]queued, c.n)
+				for i := range sprites {
+					q := &sprites[i]
+					q.tex = tex[i%len(tex)]
+					q.s = Sprite{X: rng.Float32() * 800, Y: rng.Float32() * 600, W: 32, H: 32, Color: White}
+					if c.turned {
+						q.s.Angle = rng.Float32() * 6
+					}
+				}
+				frame := func() {
+					r.BeginFrame(64, 64, Black)
+					for i := range sprites {
+						r.Draw(sprites[i].tex, sprites[i].s)
+					}
+					r.EndFrame()
+				}
+				frame()
+				b.ReportAllocs()
+				cpu0, ok := threadCPU()
+				for b.Loop() {
+					frame()
+				}
+				per := float64(b.N) * float64(c.n)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/sprite")
+				if cpu1, _ := threadCPU(); ok {
+					b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/per, "cpu-ns/sprite")
+				}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
 		})
 	}
 }

@@ -147,6 +147,75 @@ type WindowConfig struct {
 	Input *input.State
 }
 
+// RendererConfig sets up a Renderer. Its zero value draws everything and
+// streams as the driver allows best (StreamAuto).
+type RendererConfig struct {
+	// Streaming is how the sprites, their texture regions and the
+	// polygons the CPU writes each frame reach the GPU. The zero value
+	// is StreamAuto.
+	Streaming Streaming
+	// NoDraw leaves the draw calls out: a frame does all its CPU work
+	// (queuing, uploading, state changes, the frame's counts) but asks the
+	// GPU to draw nothing, so a benchmark measures what feeding the GPU
+	// costs the CPU without the GPU's own work (on llvmpipe, the
+	// rasterizer, which is the CPU too). Clears and presents still
+	// happen. The zero value draws.
+	NoDraw bool
+}
+
+// Streaming is how a Renderer hands the GPU what the CPU writes each
+// frame: sprite instances, texture regions and polygon vertices. Each of
+// the three goes into a stream buffer of four parts, written in turn;
+// leaving a part sets a fence, and coming back to it waits for that fence,
+// so the CPU never writes where the GPU still reads, and runs at most
+// three parts ahead of it (a frame fits in a part, so at least two frames
+// ahead). Every mode draws the same pixels.
+type Streaming uint8
+
+// Streaming modes.
+const (
+	// StreamAuto is StreamPersistent where the driver offers
+	// ARB_buffer_storage (OpenGL 4.4, or the extension), else
+	// StreamMapped.
+	StreamAuto Streaming = iota
+	// StreamPersistent maps each stream buffer once, for good and
+	// coherently (glBufferStorage): Draw writes each sprite straight
+	// into memory the GPU reads, with no GL call a sprite and none a
+	// batch but the draw's own.
+	StreamPersistent
+	// StreamMapped maps the rest of a part when a batch starts and
+	// unmaps it before its draw (glMapBufferRange, unsynchronized, the
+	// range invalidated, flushed explicitly): OpenGL 3.3's way, three
+	// more GL calls a batch.
+	StreamMapped
+	// StreamCopied writes into memory of the CPU's own and hands each
+	// batch over with glBufferSubData, a second copy made by the driver:
+	// for drivers whose mappings misbehave, and for comparison. A
+	// mapping the driver refuses falls back to it.
+	StreamCopied
+	numStreaming
+)
+
+var streamingNames = [numStreaming]string{"auto", "persistent", "mapped", "copied"}
+
+// String returns the mode's name as ParseStreaming reads it.
+func (s Streaming) String() string {
+	if s < numStreaming {
+		return streamingNames[s]
+	}
+	return fmt.Sprintf("Streaming(%d)", int(s))
+}
+
+// ParseStreaming reads a mode's name: auto, persistent, mapped or copied.
+func ParseStreaming(s string) (Streaming, error) {
+	for m, name := range streamingNames {
+		if s == name {
+			return Streaming(m), nil
+		}
+	}
+	return 0, fmt.Errorf("gfx: unknown streaming mode %q (want auto, persistent, mapped or copied)", s)
+}
+
 // Vsync is what a window asked for, got, and measured.
 type Vsync struct {
 	// Requested is the mode asked for.

@@ -14,6 +14,14 @@
 // go out as one draw call per run of polygons. Painter's order is always
 // the order of the calls.
 //
+// Feeding the GPU costs the CPU little: Draw writes a sprite, 32 bytes
+// (its texture region an index into a table the GPU holds), straight into
+// memory the GPU reads, mapped once for good where the driver has
+// ARB_buffer_storage and a range per batch on plain OpenGL 3.3
+// (Streaming), with fences so the CPU never overwrites what the GPU still
+// reads and runs at most two frames ahead; Polygon does the same with its
+// vertices. FrameStats.GPUWait says how long a frame waited for the GPU.
+//
 // Window verifies vsync instead of trusting it: it measures whether
 // presents wait for the display, and paces frames itself when they do not.
 // It tracks the window's state (focused, unfocused, occluded, minimized)

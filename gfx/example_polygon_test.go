@@ -32,7 +32,7 @@ func ExampleRenderer_Polygon() {
 		return
 	}
 	defer win.Close()
-	r, err := gfx.NewRenderer()
+	r, err := gfx.NewRenderer(gfx.RendererConfig{})
 	if err != nil {
 		fmt.Println(err)
 		return

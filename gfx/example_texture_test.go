@@ -26,7 +26,7 @@ func ExampleRenderer_LoadTexture() {
 		return
 	}
 	defer win.Close()
-	r, err := gfx.NewRenderer()
+	r, err := gfx.NewRenderer(gfx.RendererConfig{})
 	if err != nil {
 		fmt.Println(err)
 		return

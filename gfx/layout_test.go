@@ -248,7 +248,7 @@ func BenchmarkLetterbox(b *testing.B) {
 			b.Cleanup(func() { onMain(func() { w.Close() }) })
 			onMain(func() {
 				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
+				if r, err = NewRenderer(testConfig()); err != nil {
 					return
 				}
 				defer r.Close()

@@ -53,7 +53,7 @@ func TestLoopOnWindow(t *testing.T) {
 	var elapsed time.Duration
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		defer r.Close()

@@ -13,6 +13,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
 
+// streaming runs the GL tests in one streaming mode: go test ./gfx -args
+// -streaming mapped (TestStreamingModes compares the modes whatever it
+// is).
+var streaming = flag.String("streaming", "auto", "the renderers' streaming mode: auto, persistent, mapped or copied")
+
+// testConfig is the RendererConfig of the tests' renderers: -streaming's
+// mode.
+func testConfig() RendererConfig {
+	m, err := ParseStreaming(*streaming)
+	if err != nil {
+		panic(err)
+	}
+	return RendererConfig{Streaming: m}
+}
+
 // calls carries GL work to the main goroutine, which holds the main OS
 // thread (go-sdl2 locks it in init). go test runs each test on its own
 // goroutine, so every SDL and GL call in these tests goes through onMain.
@@ -69,11 +84,14 @@ func openWindow(t *testing.T, cfg WindowConfig) *Window {
 
 // withRenderer runs f on the main thread with a new renderer, closes the
 // renderer after it, and returns the first error of the three.
-func withRenderer(f func(r *Renderer) error) error {
+func withRenderer(f func(r *Renderer) error) error { return withConfig(testConfig(), f) }
+
+// withConfig is withRenderer with a renderer of cfg.
+func withConfig(cfg RendererConfig, f func(r *Renderer) error) error {
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(cfg); err != nil {
 			return
 		}
 		defer func() {

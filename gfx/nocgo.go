@@ -196,7 +196,13 @@ func (w *Window) FirstPresent() time.Time { return time.Time{} }
 type Renderer struct{}
 
 // NewRenderer returns ErrNoCgo: a build without cgo has no GL.
-func NewRenderer() (*Renderer, error) { return nil, ErrNoCgo }
+func NewRenderer(cfg RendererConfig) (*Renderer, error) { return nil, ErrNoCgo }
+
+// Streaming returns StreamAuto: without cgo nothing is streamed.
+func (r *Renderer) Streaming() Streaming { return StreamAuto }
+
+// CloseTime returns 0, 0: without cgo there is nothing to close.
+func (r *Renderer) CloseTime() (total, gpuWait time.Duration) { return 0, 0 }
 
 // LastFrame returns the zero FrameStats: without cgo nothing is drawn.
 func (r *Renderer) LastFrame() FrameStats { return FrameStats{} }

@@ -18,7 +18,7 @@ func TestNoCgoHasNoWindow(t *testing.T) {
 		t.Errorf("ErrNoCgo says %q", ErrNoCgo)
 	}
 	_, errWindow := NewWindow(WindowConfig{})
-	_, errRenderer := NewRenderer()
+	_, errRenderer := NewRenderer(RendererConfig{})
 	_, errTexture := NewTexture(1, 1, []byte{0, 0, 0, 0}, false)
 	_, errFramebuffer := NewFramebuffer(1, 1)
 	_, errProgram := NewProgram("a.vert", "", "a.frag", "")

@@ -3,7 +3,6 @@
 package gfx
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/go-gl/gl/v3.3-core/gl"
@@ -31,8 +30,9 @@ const polyVertexSize = int(unsafe.Sizeof(polyVertex{}))
 // renderer keeps at most one of its two batches non-empty, so painter's
 // order holds across them.
 
-// initPolygons makes the polygon program, its vertex array and its
-// stream buffer. closePolygons deletes them.
+// initPolygons makes the polygon program and its vertex array, which
+// flushPolygons points at the polygon stream's buffer. closePolygons
+// deletes them (Close deletes the stream).
 func (r *Renderer) initPolygons() error {
 	var err error
 	if r.poly, err = LoadProgram("polygon"); err != nil {
@@ -43,19 +43,14 @@ func (r *Renderer) initPolygons() error {
 	}
 	r.polyVAO = NewVertexArray()
 	gl.BindVertexArray(r.polyVAO.id)
-	r.polyBuf = NewBuffer()
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.polyBuf.id)
 	gl.EnableVertexAttribArray(0)
-	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, int32(polyVertexSize), unsafe.Offsetof(polyVertex{}.X))
 	gl.EnableVertexAttribArray(1)
-	gl.VertexAttribPointerWithOffset(1, 4, gl.UNSIGNED_BYTE, true, int32(polyVertexSize), unsafe.Offsetof(polyVertex{}.Color))
 	gl.BindVertexArray(0)
 	return nil
 }
 
 // closePolygons deletes what initPolygons made, in reverse order.
 func (r *Renderer) closePolygons() {
-	r.polyBuf.Delete()
 	r.polyVAO.Delete()
 	r.poly.Delete()
 }
@@ -77,31 +72,37 @@ func (r *Renderer) closePolygons() {
 // Polygons in a row go out in one draw call (one more per 262,144
 // vertices, which bounds the batch's memory); a polygon after a sprite,
 // rect, circle or glyph (or one of those after a polygon) ends the batch
-// before it, so painter's order is the order of the calls. It does not
-// allocate once the polygon batch has grown to the largest frame. Call it
-// between BeginFrame and EndFrame, on the thread that owns the context.
+// before it, so painter's order is the order of the calls. Its vertices
+// are written straight into the memory the GPU reads, as Draw's sprites
+// are, and it does not allocate once the polygon stream has grown to the
+// largest frame. Call it between BeginFrame and EndFrame, on the thread
+// that owns the context.
 func (r *Renderer) Polygon(x, y, angle float32, verts []mgl32.Vec2, c Color) {
 	n := len(verts)
 	if n < 3 || n > MaxPolygonVertices {
 		return
 	}
-	if len(r.batch) != 0 {
+	if r.sprites.n != 0 {
 		r.flushSprites()
 	}
-	if len(r.polys)+3*(n-2) > maxPolyBatch {
+	q := &r.polys
+	if need := 3 * (n - 2); len(q.win)-q.n < need {
 		r.flushPolygons()
+		q.open(need)
 	}
 	p := placement{x: x, y: y, cos: 1, color: c}
 	if angle != 0 {
-		sin, cos := math.Sincos(float64(angle))
-		p.cos, p.sin = float32(cos), float32(sin)
+		cos, sin := turn(angle)
+		p.cos, p.sin = turnFloat(cos), turnFloat(sin)
 	}
 	first, prev := p.vertex(verts[0]), p.vertex(verts[1])
-	for _, v := range verts[2:] {
+	w := q.win[q.n : q.n+3*(n-2)]
+	for i, v := range verts[2:] {
 		cur := p.vertex(v)
-		r.polys = append(r.polys, first, prev, cur)
+		w[3*i], w[3*i+1], w[3*i+2] = first, prev, cur
 		prev = cur
 	}
+	q.n += 3 * (n - 2)
 	r.polyCount++
 }
 
@@ -121,19 +122,28 @@ func (p placement) vertex(v mgl32.Vec2) polyVertex {
 
 // flushPolygons draws the queued polygons in one call.
 func (r *Renderer) flushPolygons() {
-	n := len(r.polys)
-	if n == 0 {
+	if r.polys.n == 0 {
+		if r.polys.win != nil {
+			r.polys.commit() // an empty window: unmapped all the same
+		}
 		return
 	}
 	blend2D()
 	r.poly.Use()
 	gl.UniformMatrix4fv(r.uPolyProj, 1, false, &r.proj[0])
+	first, n := r.polys.commit()
 	gl.BindVertexArray(r.polyVAO.id)
-	stream(r.polyBuf, &r.polyCapBytes, n*polyVertexSize, glPtr(&r.polys[0]))
-	gl.DrawArrays(gl.TRIANGLES, 0, int32(n))
+	if r.polyGen != r.polys.gen {
+		// A new buffer: the vertex array points at it once.
+		r.polyGen = r.polys.gen
+		gl.BindBuffer(gl.ARRAY_BUFFER, r.polys.buf.id)
+		gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, int32(polyVertexSize), unsafe.Offsetof(polyVertex{}.X))
+		gl.VertexAttribPointerWithOffset(1, 4, gl.UNSIGNED_BYTE, true, int32(polyVertexSize), unsafe.Offsetof(polyVertex{}.Color))
+	}
+	if !r.cfg.NoDraw {
+		gl.DrawArrays(gl.TRIANGLES, int32(first), int32(n))
+	}
 	r.frame.DrawCalls++
 	r.frame.Polygons += r.polyCount
-	r.polyUse.use(n)
-	r.polys = r.polys[:0]
 	r.polyCount = 0
 }

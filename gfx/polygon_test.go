@@ -70,7 +70,7 @@ func TestPolygonGolden(t *testing.T) {
 	onMain(func() {
 		before = LiveObjects()
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		drawPolygonScene(r)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math"
 	"time"
 	"unsafe"
 
@@ -16,20 +15,39 @@ import (
 	"github.com/fixstep/fixstep/shaders"
 )
 
-// instance is a Sprite as the GPU reads it: the rotation as its cosine and
-// sine, worked out once per sprite on the CPU (and not at all for the
-// unrotated) rather than per vertex on the GPU, which under llvmpipe is the
-// CPU too.
+// instance is a Sprite as the GPU reads it, 32 bytes: its center and
+// size; its rotation as a cosine and a sine in fixed point (turnOne is 1,
+// so no rotation, and quarter turns, are exact, and q/turnOne is exact on
+// any GPU: the CPU works them out once a sprite, and not at all for the
+// unrotated, where llvmpipe's vertex shader, which is the CPU too, would
+// work them out for every vertex); its depth; its texture region as an
+// index into the region table the GPU holds (see region), with snapBit
+// for a Nearest texture; its color.
 type instance struct {
-	X, Y, W, H     float32
-	Cos, Sin       float32
-	Depth          float32
-	Snap           float32 // 1: sample at texel centers (Nearest)
-	Color          Color
-	U0, V0, U1, V1 float32
+	X, Y, W, H float32
+	Cos, Sin   int16
+	Depth      float32
+	Region     uint32
+	Color      Color
 }
 
 const instanceSize = int(unsafe.Sizeof(instance{}))
+
+// instanceAttrs are the instance's vertex attributes, as sprite.vert
+// reads them: integer ones (the turn, the region) stay integers.
+var instanceAttrs = [...]struct {
+	loc, n  uint32
+	typ     uint32
+	integer bool
+	norm    bool
+	offset  uintptr
+}{
+	{1, 4, gl.FLOAT, false, false, unsafe.Offsetof(instance{}.X)},
+	{2, 2, gl.SHORT, true, false, unsafe.Offsetof(instance{}.Cos)},
+	{3, 1, gl.FLOAT, false, false, unsafe.Offsetof(instance{}.Depth)},
+	{4, 1, gl.UNSIGNED_INT, true, false, unsafe.Offsetof(instance{}.Region)},
+	{5, 4, gl.UNSIGNED_BYTE, false, true, unsafe.Offsetof(instance{}.Color)},
+}
 
 // Renderer draws sprites in instanced batches, filled polygons, lit meshes,
 // and text, into the current GL context. Its textures (TextureFromImage,
@@ -40,53 +58,74 @@ const instanceSize = int(unsafe.Sizeof(instance{}))
 // also ends a batch, and a run longer than 65,536 sprites is split (a
 // batch's memory is bounded). Polygons in a row draw in one call of their
 // own, up to 262,144 vertices. Text is clipped to the camera's view.
-// Painter's order is submission order, always. It owns every GL object it
-// makes, its faces' included, and deletes them in Close. Use it on the
-// thread that owns the context.
+// Painter's order is submission order, always.
+//
+// Draw writes each sprite, 32 bytes, straight into memory the GPU reads
+// (see Streaming), with no GL call a sprite; Polygon does the same with
+// its vertices. The CPU runs at most two frames ahead of the GPU:
+// EndFrame waits for the frame before the last to finish, and
+// FrameStats.GPUWait says how long the CPU waited.
+//
+// It owns every GL object it makes, its faces' included, and deletes them
+// in Close. Use it on the thread that owns the context.
 type Renderer struct {
+	cfg       RendererConfig
+	streaming Streaming // the mode in use
+
 	// sprite draws batches whose texture's own GL filter is right;
 	// snap those on linear atlas pages, where Nearest textures are sampled
-	// at texel centers. uProj and uTex are their uniforms, in that order.
-	sprite, snap       Program
-	uProj, uTex        [2]int32
-	mesh               Program
-	uVP, uModel, uTint int32
-	poly               Program // Polygon's: position and color, no texture
-	uPolyProj          int32
+	// at texel centers. uProj, uTex and uRegions are their uniforms, in
+	// that order.
+	sprite, snap          Program
+	uProj, uTex, uRegions [2]int32
+	mesh                  Program
+	uVP, uModel, uTint    int32
+	poly                  Program // Polygon's: position and color, no texture
+	uPolyProj             int32
 
-	quad, inst Buffer
-	spriteVAO  VertexArray
-	cube       Buffer
-	cubeVAO    VertexArray
-	polyVAO    VertexArray
-	polyBuf    Buffer
-	atlas      *atlas
+	quad      Buffer
+	spriteVAO VertexArray
+	cube      Buffer
+	cubeVAO   VertexArray
+	polyVAO   VertexArray
+	polyGen   uint32 // the polygon stream's buffer polyVAO points at
+	atlas     *atlas
 
-	batch     []instance
+	// The sprite batch: the instances queued since the last draw are
+	// sprites.win[:sprites.n], all on batchTex.
+	sprites   stream[instance]
 	batchTex  uint32 // the GL texture of the queued sprites
 	batchPage *page  // its atlas page, nil for a texture of its own
-	proj      mgl32.Mat4
-	view      visible // what proj shows, in camera units: text outside is not queued
+	// The region table (region.go): its stream, the texture buffer that
+	// shows it to the shaders, and the cache of its entries.
+	regions      stream[region]
+	regionTex    uint32
+	regionTexGen uint32 // the regions' buffer regionTex shows
+	regionCache  regionCache
+
+	proj mgl32.Mat4
+	view visible // what proj shows, in camera units: text outside is not queued
 	// Matrices handed to GL live here: the address of a local passed to
 	// cgo escapes, and would allocate every frame.
 	vp, model mgl32.Mat4
-	capBytes  int // size of the instance buffer's store
 
-	// The polygon batch: triangles queued by Polygon. At most one of
-	// batch and polys holds anything: queuing into one flushes the other,
-	// which keeps painter's order.
-	polys        []polyVertex
-	polyCount    int // polygons queued in polys
-	polyCapBytes int // size of polyBuf's store
+	// The polygon batch: triangles queued by Polygon, polys.win[:polys.n].
+	// At most one of the sprite and polygon batches holds anything:
+	// queuing into one flushes the other, which keeps painter's order.
+	polys     stream[polyVertex]
+	polyCount int // polygons queued
 
-	// How much of the batches recent frames used, to give back what one
-	// huge frame grew them to.
-	spriteUse, polyUse bufferUse
+	// frameFences[i] is passed when frame number i (mod 2) is done:
+	// EndFrame waits for the one before the last.
+	frameFences [2]uintptr
+	frames      int
 
 	w, h   int
 	frame  FrameStats // the frame being drawn
 	last   FrameStats // the last frame EndFrame finished
 	closed bool
+	// How long Close took, and how long of it it waited for the GPU.
+	closeTotal, closeWait time.Duration
 
 	// GPU timing: two TIME_ELAPSED queries used in turn, so reading one
 	// never waits for the frame the GPU is still drawing.
@@ -103,14 +142,19 @@ type Renderer struct {
 func (r *Renderer) LastFrame() FrameStats { return r.last }
 
 // NewRenderer makes the renderer's programs, buffers and textures in the
-// current context. The batches grow to the largest frame seen, then stop
-// allocating; a batch that reaches maxBatch sprites is drawn and started
-// again, so a frame of millions of sprites costs no more than 64 Ki of
-// them at a time in memory; and after shrinkFrames frames in a row that
-// use under a quarter of a batch, it shrinks to twice their use (see
-// bufferUse).
-func NewRenderer() (*Renderer, error) {
-	r := &Renderer{batch: make([]instance, 0, minBatch), view: visible{all: true}}
+// current context, set up by cfg (the zero RendererConfig draws, and
+// streams as the driver allows best). The stream buffers grow to hold the
+// largest frame seen, then stop allocating; a batch that reaches maxBatch
+// sprites is drawn and started again, so a frame of millions of sprites
+// holds no more than four parts of 64 Ki of them (8 MiB) at a time; and
+// after shrinkFrames frames in a row that use under a quarter of a part,
+// the parts shrink to twice their use (see bufferUse). It fails when cfg
+// asks for a streaming mode the driver lacks.
+func NewRenderer(cfg RendererConfig) (*Renderer, error) {
+	if cfg.Streaming >= numStreaming {
+		return nil, fmt.Errorf("gfx: RendererConfig.Streaming = %d: not a streaming mode", int(cfg.Streaming))
+	}
+	r := &Renderer{cfg: cfg, view: visible{all: true}}
 	if err := r.init(); err != nil {
 		r.Close()
 		return nil, err
@@ -118,7 +162,30 @@ func NewRenderer() (*Renderer, error) {
 	return r, nil
 }
 
+// Streaming returns the streaming mode in use: StreamAuto resolved, or
+// StreamCopied after the driver refused a mapping.
+func (r *Renderer) Streaming() Streaming {
+	if r.sprites.mode == StreamCopied || r.regions.mode == StreamCopied || r.polys.mode == StreamCopied {
+		return StreamCopied
+	}
+	return r.streaming
+}
+
 func (r *Renderer) init() error {
+	r.streaming = r.cfg.Streaming
+	switch {
+	case r.streaming == StreamAuto && persistentMapping():
+		r.streaming = StreamPersistent
+	case r.streaming == StreamAuto:
+		r.streaming = StreamMapped
+	case r.streaming == StreamPersistent && !persistentMapping():
+		return fmt.Errorf("gfx: RendererConfig.Streaming = persistent: the driver offers neither OpenGL 4.4 nor ARB_buffer_storage (%s)", glString(gl.VERSION))
+	}
+	r.sprites = stream[instance]{mode: r.streaming, minPart: minBatch, maxPart: maxBatch, perFrame: true}
+	r.regions = stream[region]{mode: r.streaming, minPart: minRegions, maxPart: maxRegions}
+	r.polys = stream[polyVertex]{mode: r.streaming, minPart: minPolyBatch, maxPart: maxPolyBatch, perFrame: true}
+	r.regionCache.stamp = 1
+
 	var err error
 	if r.sprite, err = LoadProgram("sprite"); err != nil {
 		return err
@@ -136,17 +203,26 @@ func (r *Renderer) init() error {
 		name string
 		loc  *int32
 	}{
-		{r.sprite, "projection", &r.uProj[0]}, {r.sprite, "tex", &r.uTex[0]},
-		{r.snap, "projection", &r.uProj[1]}, {r.snap, "tex", &r.uTex[1]},
+		{r.sprite, "projection", &r.uProj[0]}, {r.sprite, "tex", &r.uTex[0]}, {r.sprite, "regions", &r.uRegions[0]},
+		{r.snap, "projection", &r.uProj[1]}, {r.snap, "tex", &r.uTex[1]}, {r.snap, "regions", &r.uRegions[1]},
 		{r.mesh, "viewProjection", &r.uVP}, {r.mesh, "model", &r.uModel}, {r.mesh, "color", &r.uTint},
 	} {
 		if *u.loc, err = u.p.Uniform(u.name); err != nil {
 			return err
 		}
 	}
+	// The samplers' units never change: the page on 0, the regions on 1.
+	for i, p := range []Program{r.sprite, r.snap} {
+		p.Use()
+		gl.Uniform1i(r.uTex[i], 0)
+		gl.Uniform1i(r.uRegions[i], 1)
+	}
+	gl.GenTextures(1, &r.regionTex)
+	live.Add(1)
 
-	// The sprite VAO: a unit quad (attribute 0) and the instance buffer
-	// (attributes 1-4, one step per instance).
+	// The sprite VAO: a unit quad (attribute 0) and the instances
+	// (attributes 1-5, one step per instance), which flushSprites points
+	// at the batch's place in the sprite stream.
 	r.spriteVAO = NewVertexArray()
 	gl.BindVertexArray(r.spriteVAO.id)
 	r.quad = NewBuffer()
@@ -155,22 +231,8 @@ func (r *Renderer) init() error {
 	gl.BufferData(gl.ARRAY_BUFFER, len(corners)*4, glPtr(&corners[0]), gl.STATIC_DRAW)
 	gl.EnableVertexAttribArray(0)
 	gl.VertexAttribPointerWithOffset(0, 2, gl.FLOAT, false, 8, 0)
-	r.inst = NewBuffer()
-	gl.BindBuffer(gl.ARRAY_BUFFER, r.inst.id)
-	attrs := []struct {
-		loc, n uint32
-		typ    uint32
-		norm   bool
-		offset uintptr
-	}{
-		{1, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.X)},
-		{2, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.Cos)},
-		{3, 4, gl.UNSIGNED_BYTE, true, unsafe.Offsetof(instance{}.Color)},
-		{4, 4, gl.FLOAT, false, unsafe.Offsetof(instance{}.U0)},
-	}
-	for _, a := range attrs {
+	for _, a := range instanceAttrs {
 		gl.EnableVertexAttribArray(a.loc)
-		gl.VertexAttribPointerWithOffset(a.loc, int32(a.n), a.typ, a.norm, int32(instanceSize), a.offset)
 		gl.VertexAttribDivisor(a.loc, 1)
 	}
 
@@ -243,10 +305,12 @@ func (r *Renderer) SetCamera(m mgl32.Mat4) {
 // Draw queues a sprite of texture tex; the zero Texture draws the sprite's
 // color alone. The sprite joins the current batch when tex is on the same
 // GL texture (atlas page) as the sprites before it. Drawing a texture
-// after its Delete, or a copy or region of it, panics. It does not
-// allocate once the batch has grown to the largest frame.
+// after its Delete, or a copy or region of it, panics. It writes the
+// sprite, 32 bytes, into the sprite stream's window (memory the GPU reads,
+// but with StreamCopied), with no GL call, and does not allocate once the
+// stream buffers have grown to the largest frame.
 func (r *Renderer) Draw(tex Texture, s Sprite) {
-	if len(r.polys) != 0 {
+	if r.polys.n != 0 {
 		r.flushPolygons()
 	}
 	if tex.id == 0 {
@@ -257,27 +321,59 @@ func (r *Renderer) Draw(tex Texture, s Sprite) {
 	if tex.id != r.batchTex {
 		r.Flush()
 		r.batchTex, r.batchPage = tex.id, tex.page
-	} else if len(r.batch) == maxBatch {
-		r.flushSprites()
-	}
-	in := instance{X: s.X, Y: s.Y, W: s.W, H: s.H, Cos: 1, Depth: s.Depth, Color: s.Color}
-	if s.Angle != 0 {
-		sin, cos := math.Sincos(float64(s.Angle))
-		in.Cos, in.Sin = float32(cos), float32(sin)
-	}
-	if tex.nearest {
-		in.Snap = 1
 	}
 	// The sprite's coordinates are relative to the texture; map them into
-	// its page.
-	u0, v0, u1, v1 := s.U0, s.V0, s.U1, s.V1
-	if u0 == 0 && v0 == 0 && u1 == 0 && v1 == 0 {
-		u1, v1 = 1, 1
+	// its page. The region's index: from the atlas slot of a whole atlas
+	// texture, else region's, its first comparison inline.
+	u0, v0, u1, v1 := tex.u0, tex.v0, tex.u1, tex.v1
+	whole := s.U0 == 0 && s.V0 == 0 && s.U1 == 0 && s.V1 == 0
+	if !whole {
+		du, dv := tex.u1-tex.u0, tex.v1-tex.v0
+		u0, v0, u1, v1 = tex.u0+s.U0*du, tex.v0+s.V0*dv, tex.u0+s.U1*du, tex.v0+s.V1*dv
 	}
-	du, dv := tex.u1-tex.u0, tex.v1-tex.v0
-	in.U0, in.V0 = tex.u0+u0*du, tex.v0+v0*dv
-	in.U1, in.V1 = tex.u0+u1*du, tex.v0+v1*dv
-	r.batch = append(r.batch, in)
+	var reg uint32
+	switch c := &r.regionCache; {
+	case whole && tex.atlas != nil && !tex.sub:
+		// A whole atlas texture: its slot keeps its region.
+		sl := &tex.atlas.slots[tex.slot]
+		if sl.regionStamp == c.stamp {
+			reg = sl.region
+			break
+		}
+		reg = r.regionSlow(u0, v0, u1, v1)
+		sl.region, sl.regionStamp = reg, c.stamp // the stamp after: regionSlow may clear
+	case c.lastOK && u0 == c.last[0] && v0 == c.last[1] && u1 == c.last[2] && v1 == c.last[3]:
+		reg = c.lastIdx // a run of one region
+	default:
+		reg = r.regionSlow(u0, v0, u1, v1)
+	}
+	if tex.nearest {
+		reg |= snapBit
+	}
+	cos, sin := int16(turnOne), int16(0)
+	if s.Angle != 0 {
+		cos, sin = turn(s.Angle)
+	}
+	q := &r.sprites
+	if q.n == len(q.win) {
+		r.moreSprites()
+	}
+	// Field by field, straight into the window: no copy of the instance
+	// on the stack first.
+	in := &q.win[q.n]
+	in.X, in.Y, in.W, in.H = s.X, s.Y, s.W, s.H
+	in.Cos, in.Sin = cos, sin
+	in.Depth = s.Depth
+	in.Region = reg
+	in.Color = s.Color
+	q.n++
+}
+
+// moreSprites makes room for a sprite: the batch, when its window is full,
+// is drawn, and a new window opened.
+func (r *Renderer) moreSprites() {
+	r.flushSprites()
+	r.sprites.open(1)
 }
 
 // shapes returns the shapes of the page whose batch is open, so Rect,
@@ -348,8 +444,10 @@ func blend2D() {
 
 // flushSprites draws the queued sprites in one instanced call.
 func (r *Renderer) flushSprites() {
-	n := len(r.batch)
-	if n == 0 {
+	if r.sprites.n == 0 {
+		if r.sprites.win != nil {
+			r.sprites.commit() // an empty window: unmapped all the same
+		}
 		return
 	}
 	blend2D()
@@ -361,28 +459,24 @@ func (r *Renderer) flushSprites() {
 		r.sprite.Use()
 	}
 	gl.UniformMatrix4fv(r.uProj[prog], 1, false, &r.proj[0])
-	gl.Uniform1i(r.uTex[prog], 0)
-	gl.ActiveTexture(gl.TEXTURE0)
+	r.bindRegions()
 	gl.BindTexture(gl.TEXTURE_2D, r.batchTex)
+	first, n := r.sprites.commit()
 	gl.BindVertexArray(r.spriteVAO.id)
-	stream(r.inst, &r.capBytes, n*instanceSize, glPtr(&r.batch[0]))
-	gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
+	gl.BindBuffer(gl.ARRAY_BUFFER, r.sprites.buf.id)
+	base := uintptr(first * instanceSize)
+	for _, a := range instanceAttrs {
+		if a.integer {
+			gl.VertexAttribIPointerWithOffset(a.loc, int32(a.n), a.typ, int32(instanceSize), base+a.offset)
+		} else {
+			gl.VertexAttribPointerWithOffset(a.loc, int32(a.n), a.typ, a.norm, int32(instanceSize), base+a.offset)
+		}
+	}
+	if !r.cfg.NoDraw {
+		gl.DrawArraysInstanced(gl.TRIANGLE_STRIP, 0, 4, int32(n))
+	}
 	r.frame.DrawCalls++
 	r.frame.Sprites += n
-	r.spriteUse.use(n)
-	r.batch = r.batch[:0]
-}
-
-// stream binds buf and fills it with size bytes from data, orphaning its
-// store first so the driver need not wait for the GPU to finish reading
-// the previous batch; the store grows to *capBytes, at least doubling.
-func stream(buf Buffer, capBytes *int, size int, data unsafe.Pointer) {
-	gl.BindBuffer(gl.ARRAY_BUFFER, buf.id)
-	if size > *capBytes {
-		*capBytes = max(size, 2**capBytes)
-	}
-	gl.BufferData(gl.ARRAY_BUFFER, *capBytes, nil, gl.STREAM_DRAW)
-	gl.BufferSubData(gl.ARRAY_BUFFER, 0, size, data)
 }
 
 // DrawCube draws a lit unit cube with the given model matrix, under camera
@@ -397,15 +491,19 @@ func (r *Renderer) DrawCube(viewProj, model mgl32.Mat4, c Color) {
 	gl.UniformMatrix4fv(r.uModel, 1, false, &r.model[0])
 	gl.Uniform4f(r.uTint, float32(c[0])/255, float32(c[1])/255, float32(c[2])/255, float32(c[3])/255)
 	gl.BindVertexArray(r.cubeVAO.id)
-	gl.DrawArrays(gl.TRIANGLES, 0, 36)
+	if !r.cfg.NoDraw {
+		gl.DrawArrays(gl.TRIANGLES, 0, 36)
+	}
 	r.frame.DrawCalls++
 }
 
-// EndFrame flushes what is queued and returns the frame's counts.
+// EndFrame flushes what is queued and returns the frame's counts. It
+// then waits, when it has to, for the GPU to finish the frame before the
+// last, so the CPU is never more than two frames ahead (FrameStats.GPUWait
+// says how long).
 func (r *Renderer) EndFrame() FrameStats {
 	r.Flush()
-	r.shrinkBatches()
-	r.last = r.frame
+	r.endStreams()
 	gl.EndQuery(gl.TIME_ELAPSED)
 	r.queried[r.queryCur] = true
 	r.queryCur ^= 1
@@ -418,7 +516,38 @@ func (r *Renderer) EndFrame() FrameStats {
 			r.queried[q] = false
 		}
 	}
+	// Frames in flight: this frame's fence, and a wait for the one two
+	// frames old, which a GPU that keeps up has passed already.
+	i := r.frames % len(r.frameFences)
+	r.frames++
+	if f := r.frameFences[i]; f != 0 {
+		if !fenceDone(f) {
+			r.frame.GPUWaits++
+			r.frame.GPUWait += waitFence(f)
+		}
+		deleteFence(&r.frameFences[i])
+	}
+	r.frameFences[i] = newFence()
+	r.last = r.frame
 	return r.frame
+}
+
+// endStreams ends the frame of the three streams: their sizes follow the
+// frames, and their fence waits join the frame's.
+func (r *Renderer) endStreams() {
+	gen := r.regions.gen
+	r.addWaits(r.sprites.endFrame())
+	r.addWaits(r.polys.endFrame())
+	r.addWaits(r.regions.endFrame())
+	if r.regions.gen != gen {
+		r.regionCache.clear() // a new table: the old regions are gone
+	}
+}
+
+// addWaits counts n waits for the GPU, of d in all, in the frame's stats.
+func (r *Renderer) addWaits(n int, d time.Duration) {
+	r.frame.GPUWaits += n
+	r.frame.GPUWait += d
 }
 
 // ReadPixels reads the w×h pixels at the bottom left of the current
@@ -441,14 +570,28 @@ func (r *Renderer) ReadPixels(w, h int) *image.RGBA {
 	return img
 }
 
-// Close deletes every GL object the renderer made, in reverse order of
-// creation. It must run while the context is current; calling it twice is
+// Close deletes every GL object the renderer made. It first waits for the
+// GPU to finish what it was given (glFinish) and times that wait
+// (CloseTime), so that no delete waits for the GPU unseen (a driver may
+// stall in the delete of a texture the GPU still reads); then it unmaps
+// and deletes the stream buffers and fences, and the rest in reverse
+// order of creation. Sprites and polygons queued and not flushed are
+// dropped. It must run while the context is current; calling it twice is
 // safe.
 func (r *Renderer) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
+	start := time.Now()
+	gl.Finish()
+	r.closeWait = time.Since(start)
+	for i := range r.frameFences {
+		deleteFence(&r.frameFences[i])
+	}
+	r.polys.drop()
+	r.regions.drop()
+	r.sprites.drop()
 	if r.queries[0] != 0 {
 		gl.DeleteQueries(2, &r.queries[0])
 		r.queries = [2]uint32{}
@@ -460,17 +603,26 @@ func (r *Renderer) Close() error {
 	r.closePolygons()
 	r.cube.Delete()
 	r.cubeVAO.Delete()
-	r.inst.Delete()
 	r.quad.Delete()
 	r.spriteVAO.Delete()
+	if r.regionTex != 0 {
+		gl.DeleteTextures(1, &r.regionTex)
+		r.regionTex = 0
+		live.Add(-1)
+	}
 	r.mesh.Delete()
 	r.snap.Delete()
 	r.sprite.Delete()
+	r.closeTotal = time.Since(start)
 	if err := glError("Renderer.Close"); err != nil {
 		return errors.Join(err, fmt.Errorf("gfx: renderer closed with GL errors"))
 	}
 	return nil
 }
+
+// CloseTime returns how long Close took, and how much of that it waited
+// for the GPU to finish the work it had been given: 0, 0 before Close.
+func (r *Renderer) CloseTime() (total, gpuWait time.Duration) { return r.closeTotal, r.closeWait }
 
 // cubeVertices returns a unit cube centered on the origin as 36 vertices of
 // position and normal.

@@ -87,7 +87,7 @@ func TestRendererLeaksNothing(t *testing.T) {
 	onMain(func() {
 		before = LiveObjects()
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		renderScene(r, 64, 64)

@@ -93,19 +93,19 @@ func inBox(f *Face, x, y float32, text string, a Align, x0, y0, x1, y1 float32) 
 type clipRun struct {
 	clipped, all       FrameStats
 	imgClipped, imgAll *image.RGBA
-	batchCap           int // the sprite batch's capacity after the clipped frame
+	batchCap           int // the sprite stream's part after the clipped frame
 }
 
 // drawClipped draws one frame of draw under the pixel camera twice, clipped
 // and with clipping turned off (draw calls noClip after it sets a camera),
-// from a batch of its first size.
+// from a sprite stream of its first size.
 func drawClipped(r *Renderer, draw func(noClip func())) clipRun {
 	var c clipRun
-	r.batch = make([]instance, 0, minBatch)
+	r.sprites.make(minBatch)
 	r.BeginFrame(clipW, clipH, Black)
 	draw(func() {})
 	c.clipped = r.EndFrame()
-	c.batchCap = cap(r.batch)
+	c.batchCap = r.sprites.part
 	c.imgClipped = r.ReadPixels(clipW, clipH)
 	r.BeginFrame(clipW, clipH, Black)
 	noClip := func() { r.view = visible{all: true} }

@@ -248,7 +248,7 @@ func BenchmarkNewFace(b *testing.B) {
 			var err error
 			onMain(func() {
 				var r *Renderer
-				if r, err = NewRenderer(); err != nil {
+				if r, err = NewRenderer(testConfig()); err != nil {
 					return
 				}
 				defer r.Close()
@@ -275,7 +275,7 @@ func BenchmarkDrawTextQueue(b *testing.B) {
 	var err error
 	onMain(func() {
 		var r *Renderer
-		if r, err = NewRenderer(); err != nil {
+		if r, err = NewRenderer(testConfig()); err != nil {
 			return
 		}
 		defer r.Close()
@@ -287,7 +287,7 @@ func BenchmarkDrawTextQueue(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			r.DrawText(f, 400, 300, "score 1234567 fps 60", White, AlignCenter|AlignMiddle)
-			r.batch = r.batch[:0]
+			r.sprites.n = 0
 		}
 		r.EndFrame()
 	})

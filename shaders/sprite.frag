@@ -4,7 +4,7 @@
 // GL filter is their own (nearest atlas pages, textures of their own); on
 // linear atlas pages the renderer uses sprite_snap.frag.
 in vec2 uv;
-in vec4 tint;
+flat in vec4 tint;
 flat in float snap;
 
 uniform sampler2D tex;

@@ -5,7 +5,7 @@
 // costs about 8 % of a fill-bound frame under llvmpipe, so the renderer uses
 // this shader only where it is needed.)
 in vec2 uv;
-in vec4 tint;
+flat in vec4 tint;
 flat in float snap;
 
 uniform sampler2D tex;

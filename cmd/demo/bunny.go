@@ -41,6 +41,14 @@ type bunnymark struct {
 
 	start     time.Duration // real time of the first frame
 	intervals []time.Duration
+	// The process's and the main thread's CPU time when the measured
+	// frames began and ended.
+	cpu0, cpu1, main0, main1 time.Duration
+	cpuOK, mainOK            bool
+	// The measured frames' waits for the GPU (gfx.FrameStats.GPUWait).
+	measuring bool
+	gpuWaits  int
+	gpuWait   time.Duration
 }
 
 // newBunnies places n sprites as the classic bunnymark does: from the top
@@ -92,13 +100,20 @@ func (m *bunnymark) Draw(f engine.Frame) {
 	r := m.r
 	r.BeginFrame(benchW, benchH, gfx.Black)
 	a := float32(f.Alpha)
+	k := 0 // i%len(m.tex), counted: a division a sprite costs more than Draw
 	for i := range m.bunnies {
 		b := &m.bunnies[i]
 		x := b.px + (b.x-b.px)*a + bunnySize/2
 		y := b.py + (b.y-b.py)*a + bunnySize/2
-		r.Draw(m.tex[i%len(m.tex)], gfx.Sprite{X: x, Y: benchH - y, W: bunnySize, H: bunnySize, Color: gfx.White})
+		r.Draw(m.tex[k], gfx.Sprite{X: x, Y: benchH - y, W: bunnySize, H: bunnySize, Color: gfx.White})
+		if k++; k == len(m.tex) {
+			k = 0
+		}
 	}
-	r.EndFrame()
+	if st := r.EndFrame(); m.measuring {
+		m.gpuWaits += st.GPUWaits
+		m.gpuWait += st.GPUWait
+	}
 }
 
 func (m *bunnymark) End(s *engine.Stats) error {
@@ -108,25 +123,59 @@ func (m *bunnymark) End(s *engine.Stats) error {
 	t := s.Elapsed - m.start
 	switch {
 	case t < benchWarmup:
+		m.cpu0, m.cpuOK = profile.ProcessCPU()
+		m.main0, m.mainOK = profile.ThreadCPU()
 	case t < benchWarmup+benchMeasure:
 		m.intervals = append(m.intervals, s.Interval)
+		m.measuring = true
 	default:
+		var ok, mainOK bool
+		m.cpu1, ok = profile.ProcessCPU()
+		m.main1, mainOK = profile.ThreadCPU()
+		m.cpuOK, m.mainOK = m.cpuOK && ok, m.mainOK && mainOK
 		return engine.ErrStopped
 	}
 	return nil
 }
 
+// cpuPerFrame returns the CPU time the measured frames took, on average,
+// of the process (-1 when not measured) and of the main thread, which
+// runs the loop and feeds the GPU (-1 when not measured).
+func (m *bunnymark) cpuPerFrame() (process, main time.Duration) {
+	process, main = -1, -1
+	if n := time.Duration(len(m.intervals)); n > 0 {
+		if m.cpuOK {
+			process = (m.cpu1 - m.cpu0) / n
+		}
+		if m.mainOK {
+			main = (m.main1 - m.main0) / n
+		}
+	}
+	return process, main
+}
+
 // benchResult is the RESULT line every implementation of the benchmark
-// prints last.
-func benchResult(w io.Writer, name string, n, textures int, intervals []time.Duration) {
+// prints last. fixstep's adds cpu_ms_per_frame, the process's CPU time
+// (all its threads, a software rasterizer's included) over the measured
+// frames divided by their number, and main_cpu_ms_per_frame, the main
+// thread's (the loop, the drawing code and the feeding of the GPU), each
+// when it is not negative.
+func benchResult(w io.Writer, name string, n, textures int, intervals []time.Duration, cpu, mainCPU time.Duration) {
+	extra := ""
+	if cpu >= 0 {
+		extra = fmt.Sprintf(" cpu_ms_per_frame=%.3f", float64(cpu)/1e6)
+	}
+	if mainCPU >= 0 {
+		extra += fmt.Sprintf(" main_cpu_ms_per_frame=%.3f", float64(mainCPU)/1e6)
+	}
 	if len(intervals) == 0 {
-		fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=0 ms_per_frame_median=NaN fps=0\n", name, n, textures)
+		fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=0 ms_per_frame_median=NaN fps=0%s\n", name, n, textures, extra)
 		return
 	}
 	s := slices.Clone(intervals)
 	slices.Sort(s)
 	med := float64(s[len(s)/2]) / 1e6
-	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f\n", name, n, textures, len(s), med, 1000/med)
+	fmt.Fprintf(w, "RESULT name=%s n=%d textures=%d frames=%d ms_per_frame_median=%.3f fps=%.1f%s\n", name, n, textures, len(s), med, 1000/med, extra)
 }
 
 // benchmark reports whether args ask for -bench: a mode of the demo's
@@ -151,6 +200,8 @@ type benchFlags struct {
 	n        int
 	textures int
 	seed     uint64
+	nodraw   bool
+	stream   string
 	profile  profile.Flags
 }
 
@@ -163,9 +214,14 @@ func parseBench(args []string, stderr io.Writer) (benchFlags, error) {
 	fs.IntVar(&b.n, "n", 300, fmt.Sprintf("sprites, 0 to %d", maxSprites))
 	fs.IntVar(&b.textures, "textures", 1, "sprite i uses texture i%K of K textures")
 	fs.Uint64Var(&b.seed, "seed", 1, "random seed of the sprites")
+	fs.BoolVar(&b.nodraw, "nodraw", false, "leave the draw calls out: the CPU's cost of feeding the GPU alone (gfx.RendererConfig.NoDraw)")
+	fs.StringVar(&b.stream, "stream", "auto", "how sprites reach the GPU: auto, persistent, mapped or copied (gfx.Streaming)")
 	b.profile.Register(fs)
 	if err := fs.Parse(args); err != nil {
-		return b, fmt.Errorf("-bench takes -n, -textures, -seed and the profiling flags: %w", err)
+		return b, fmt.Errorf("-bench takes -n, -textures, -seed, -nodraw, -stream and the profiling flags: %w", err)
+	}
+	if _, err := gfx.ParseStreaming(b.stream); err != nil {
+		return b, fmt.Errorf("-stream %q: want auto, persistent, mapped or copied", b.stream)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -219,11 +275,15 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 		return err
 	}
 	defer win.Close()
-	r, err := gfx.NewRenderer()
+	stream, _ := gfx.ParseStreaming(o.stream)
+	r, err := gfx.NewRenderer(gfx.RendererConfig{NoDraw: o.nodraw, Streaming: stream})
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	// Which GL this ran on: a figure from llvmpipe is not a GPU's.
+	version, renderer := win.GLVersion()
+	fmt.Fprintf(stdout, "GL_RENDERER=%q GL_VERSION=%q\n", renderer, version)
 	// The sprites: opaque discs with a soft edge on a transparent square,
 	// so blending does real work (the same pixels as bench/bunnymark-gl's),
 	// one color per texture.
@@ -249,8 +309,26 @@ func runBench(args []string, stdout, stderr io.Writer, sig *engine.Signals) (err
 	if err := loop.Run(context.Background()); !errors.Is(err, engine.ErrStopped) {
 		return err
 	}
-	benchResult(stdout, "fixstep", o.n, o.textures, m.intervals)
-	return nil
+	// The exit, timed: the textures, the renderer (which waits for the
+	// GPU first, and says how long) and the window, in that order.
+	exit := time.Now()
+	for i := range m.tex {
+		m.tex[i].Delete()
+	}
+	closeErr := r.Close()
+	closeTotal, closeWait := r.CloseTime()
+	win.Close()
+	frames := time.Duration(max(len(m.intervals), 1))
+	fmt.Fprintf(stdout, "EXIT stream=%s gpu_waits_per_frame=%.2f gpu_wait_ms_per_frame=%.3f renderer_close_ms=%.1f close_gpu_wait_ms=%.1f exit_ms=%.1f\n",
+		r.Streaming(), float64(m.gpuWaits)/float64(frames), float64(m.gpuWait/frames)/1e6,
+		float64(closeTotal)/1e6, float64(closeWait)/1e6, float64(time.Since(exit))/1e6)
+	name := "fixstep"
+	if o.nodraw {
+		name = "fixstep-nodraw"
+	}
+	cpu, mainCPU := m.cpuPerFrame()
+	benchResult(stdout, name, o.n, o.textures, m.intervals, cpu, mainCPU)
+	return closeErr
 }
 
 // bunnyColor is texture k's color: the classic pink first, then hues around

@@ -151,8 +151,9 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},
 		{[]string{"-height", "16384"}, "-width 1280 -height 16384: want 1 to 7680 each"},
 		{[]string{"-record", "a.fxr", "-replay", "b.fxr"}, "-record and -replay together"},
-		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed and the profiling flags: flag provided but not defined: -record"},
+		{[]string{"-record", "a.fxr", "-bench", "sprites"}, "-bench takes -n, -textures, -seed, -nodraw, -stream and the profiling flags: flag provided but not defined: -record"},
 		{[]string{"-bench", "bunnies"}, `-bench "bunnies": the only benchmark is sprites`},
+		{[]string{"-stream", "fast", "-bench", "sprites"}, `-stream "fast": want auto, persistent, mapped or copied`},
 		{[]string{"-headless", "-frames", "5"}, "-headless and -frames or -screenshot do not go together"},
 		{[]string{"-record", "/dev/null", "-headless"}, "/dev/null: not a regular file"},
 		{[]string{"-n", "1000001", "-bench", "sprites"}, "-n 1000001: want 0 to 1000000 sprites"},
@@ -173,6 +174,29 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
+// TestBenchSprites runs the sprites benchmark under SDL's offscreen driver
+// in mapped streaming, for its 4 seconds: it names its GL renderer, says
+// how it streamed and how long its exit took, and ends with a RESULT line
+// of measured frames.
+func TestBenchSprites(t *testing.T) {
+	out, err := runDemo(t, []string{"SDL_VIDEODRIVER=offscreen"}, "-bench", "sprites", "-n", "300", "-textures", "3", "-stream", "mapped")
+	if err != nil {
+		if os.Getenv("CI") != "true" && strings.Contains(out, "no display") {
+			t.Skipf("no GL context: %s", out)
+		}
+		t.Fatalf("demo -bench failed: %v\n%s", err, out)
+	}
+	for _, re := range []string{
+		`(?m)^GL_RENDERER="[^"]+" GL_VERSION="[^"]+"$`,
+		`(?m)^EXIT stream=mapped gpu_waits_per_frame=[0-9.]+ gpu_wait_ms_per_frame=[0-9.]+ renderer_close_ms=[0-9.]+ close_gpu_wait_ms=[0-9.]+ exit_ms=[0-9.]+$`,
+		`(?m)^RESULT name=fixstep n=300 textures=3 frames=[1-9][0-9]* ms_per_frame_median=[0-9.]+ fps=[0-9.]+ cpu_ms_per_frame=[0-9.]+ main_cpu_ms_per_frame=[0-9.]+$`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("no line matching %s in\n%s", re, out)
+		}
+	}
+}
+
 // TestWindowedRun runs the windowed demo for 30 frames under SDL's
 // offscreen driver and checks its stats line and screenshot.
 func TestWindowedRun(t *testing.T) {
@@ -186,6 +210,9 @@ func TestWindowedRun(t *testing.T) {
 	}
 	if !strings.Contains(out, "stats frames=30 ") || !strings.Contains(out, " quality=") || !strings.Contains(out, " gl_objects=0") {
 		t.Errorf("no stats line for 30 frames in\n%s", out)
+	}
+	if !regexp.MustCompile(` stream=(persistent|mapped) startup_ms=[0-9.]+ close_ms=[0-9.]+ close_gpu_wait_ms=[0-9.]+ gl_objects=0`).MatchString(out) {
+		t.Errorf("no streaming mode and timed close in the stats line of\n%s", out)
 	}
 	f, err := os.Open(shot)
 	if err != nil {

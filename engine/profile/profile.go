@@ -11,7 +11,9 @@
 //	defer capture.Stop()
 //	cfg := engine.Config{ProfilePhases: capture.Active()}
 //
-// It imports only the standard library.
+// ThreadCPU and ProcessCPU are CPU clocks for benchmarks on shared
+// machines, where the wall clock measures the neighbours too. It imports
+// only the standard library.
 package profile
 
 import (

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFlagsWriteEveryProfile(t *testing.T) {
@@ -152,4 +154,38 @@ func TestDiscardKeepsEarlierProfiles(t *testing.T) {
 		}
 		t.Errorf("files left: %v; want only the two earlier profiles", names)
 	}
+}
+
+// TestCPUClocks: on Linux both clocks are there, and 20 ms of work on a
+// locked thread moves the thread's clock by most of that (a shared
+// machine may take some of it), and the process's by at least as much;
+// a sleep moves neither by much.
+func TestCPUClocks(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the thread CPU clock is Linux's")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	t0, ok1 := ThreadCPU()
+	p0, ok2 := ProcessCPU()
+	if !ok1 || !ok2 {
+		t.Fatalf("ThreadCPU %v, ProcessCPU %v: want both on Linux", ok1, ok2)
+	}
+	x := 1.0
+	for start := time.Now(); time.Since(start) < 20*time.Millisecond; {
+		x = x*1.0000001 + 1e-9
+	}
+	t1, _ := ThreadCPU()
+	p1, _ := ProcessCPU()
+	if d := t1 - t0; d < 2*time.Millisecond || d > 200*time.Millisecond {
+		t.Errorf("20 ms of work moved the thread's clock by %v", d)
+	}
+	if d := p1 - p0; d < t1-t0-time.Millisecond {
+		t.Errorf("the process's clock moved by %v, less than the thread's %v", d, t1-t0)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if t2, _ := ThreadCPU(); t2-t1 > 5*time.Millisecond {
+		t.Errorf("a 20 ms sleep moved the thread's clock by %v", t2-t1)
+	}
+	_ = x
 }
