@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"net/netip"
 	"time"
@@ -219,7 +218,7 @@ type Client struct {
 	seat          int
 	players, size int
 	every, endT   int
-	num, den      uint64
+	ticks         tickTime
 
 	callStart, callAt time.Duration
 	heard             time.Duration
@@ -260,20 +259,17 @@ type Client struct {
 	compared   int         // the newest checkpoint compared
 	resyncAsk  int         // the checkpoint that differed, asking for a state; -1 none
 
-	srvTick   int
-	srvAt     time.Duration
-	srvAck    int // the next tick of our input the server needs
-	lead      float64
-	leadOK    bool
-	ts        uint32
-	tsAt      time.Duration
-	rtt       time.Duration
-	scale     float64
-	endHash   uint64
-	endKnown  bool
-	endHeard  time.Duration
-	err       error
-	checkedDt bool
+	srvTick  int
+	srvAt    time.Duration
+	srvAck   int // the next tick of our input the server needs
+	lead     float64
+	leadOK   bool
+	rt       roundTrip // to the server
+	scale    float64
+	endHash  uint64
+	endKnown bool
+	endHeard time.Duration
+	err      error
 
 	stats ClientStats
 	rbuf  [MaxPacket + 1]byte
@@ -319,8 +315,7 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 		seed = seed*6364136223846793005 + 1442695040888963407
 		s.nonce = uint32(seed >> 32)
 	}
-	g := gcd(uint64(time.Second), uint64(c.TPS))
-	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
+	s.ticks = newTickTime(c.TPS)
 	s.wbuf = make([]byte, 0, MaxPacket)
 	s.stats.Seat, s.stats.TimeScale = -1, 1
 	return s, nil
@@ -410,11 +405,8 @@ func (s *Client) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.err
 	}
-	if !s.checkedDt {
-		s.checkedDt = true
-		if want := time.Duration(s.num / s.den); t.Dt != want {
-			return s.fail(fmt.Errorf("netplay: the loop ticks every %v, but ClientConfig.TPS = %d ticks every %v", t.Dt, s.cfg.TPS, want))
-		}
+	if err := s.ticks.check(t, "ClientConfig.TPS"); err != nil {
+		return s.fail(err)
 	}
 	now := s.clock.Now()
 	s.poll(now)
@@ -502,11 +494,9 @@ func (s *Client) target(now time.Duration) int {
 		return s.recv
 	}
 	//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
-	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rtt)/2)/s.tickLen()
-	return int(est+s.cfg.Lead+1) + int(float64(s.rtt)/2/s.tickLen())
+	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rt.rtt)/2)/s.ticks.length()
+	return int(est+s.cfg.Lead+1) + int(float64(s.rt.rtt)/2/s.ticks.length())
 }
-
-func (s *Client) tickLen() float64 { return float64(s.num) / float64(s.den) }
 
 // floor is the oldest tick whose rows must be kept.
 func (s *Client) floor() int { return min(s.tick, s.recv, s.firstWrong) - 1 }
@@ -517,12 +507,12 @@ func (s *Client) advance(t engine.Tick) error {
 	if s.seat >= 0 && f >= s.recv {
 		dst := s.mineAt(f)
 		clear(dst)
-		s.inputter.Input(s.gameTick(t, f, false), dst)
+		s.inputter.Input(s.ticks.tick(t, f, false), dst)
 	}
 	if f >= s.recv || f%s.every == 0 || f+1 >= s.recv || f == s.vTick {
 		s.save(f)
 	}
-	gt := s.gameTick(t, f, false)
+	gt := s.ticks.tick(t, f, false)
 	gt.Input = s.inputsFor(f)
 	if f >= s.recv {
 		s.stats.Predicted++
@@ -550,7 +540,7 @@ func (s *Client) rollback(t engine.Tick) error {
 		if f > from {
 			s.save(f)
 		}
-		gt := s.gameTick(t, f, true)
+		gt := s.ticks.tick(t, f, true)
 		gt.Input = s.inputsFor(f)
 		if err := s.game.Update(gt); err != nil {
 			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
@@ -608,15 +598,6 @@ func (s *Client) inputsFor(f int) engine.Inputs {
 // haveRow reports whether the final row of tick f is in the ring: it
 // arrived, and was not overwritten.
 func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-clientRing && f >= s.stTick }
-
-// gameTick returns the loop's tick t renumbered as the client's tick f.
-func (s *Client) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
-	t.N = uint64(f)
-	hi, lo := bits.Mul64(uint64(f), s.num)
-	q, _ := bits.Div64(hi%s.den, lo, s.den)
-	t.Time, t.Rerun, t.Input = time.Duration(q), rerun, engine.Inputs{}
-	return t
-}
 
 // checkHashes hashes our states at checkpoints once they are final, and
 // compares them with the server's.
@@ -761,7 +742,7 @@ func (s *Client) timeSync(time.Duration) {
 func (s *Client) fill() {
 	st := &s.stats
 	st.Seat, st.Tick, st.Final = s.seat, uint64(s.tick), uint64(s.recv)
-	st.RTT, st.Lead, st.TimeScale = s.rtt, s.lead, s.scale
+	st.RTT, st.Lead, st.TimeScale = s.rt.rtt, s.lead, s.scale
 }
 
 // Report is the client's part of a stats line.

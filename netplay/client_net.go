@@ -395,15 +395,9 @@ func (s *Client) onFinal(now time.Duration) {
 		s.srvTick, s.srvAt = int(p.tick), now
 	}
 	if p.flags&finalEcho != 0 {
-		if rtt := time.Duration(us(now)-p.echo-p.hold) * time.Microsecond; rtt > 0 && rtt < 10*time.Second {
-			if s.rtt == 0 {
-				s.rtt = rtt
-			} else {
-				s.rtt += (rtt - s.rtt) / 8
-			}
-		}
+		s.rt.measure(now, p.echo, p.hold)
 	}
-	s.ts, s.tsAt = p.ts, now
+	s.rt.heard(p.ts, now)
 	if a := int(p.ack); a > s.srvAck {
 		s.srvAck = a
 	}
@@ -472,8 +466,8 @@ func (s *Client) sendUpdate(now time.Duration) {
 	}
 	p := &s.sp
 	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
-	if s.tsAt != 0 {
-		p.echo, p.hold = s.ts, us(now-s.tsAt)
+	if ts, hold, ok := s.rt.echo(now); ok {
+		p.echo, p.hold = ts, hold
 	}
 	if s.phase == phaseLoad {
 		p.flags |= updateLoading

@@ -55,10 +55,7 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 		s.write(appendOffer(s.out[:0], p.nonce, uint32(p.xTick), len(p.xBuf), p.xHash), p)
 		p.xOffer = now
 	}
-	rto := 250 * time.Millisecond // no round trip measured yet
-	if p.rtt > 0 {
-		rto = p.rtt + p.rtt/4 + 20*time.Millisecond
-	}
+	rto := p.rt.timeout(250 * time.Millisecond) // 250 ms before a round trip is measured
 	sent := 0
 	for i := p.xHave; i < len(p.xAt) && i < p.xHave+lateWindow && sent < maxChunksPerSend && s.err == nil; i++ {
 		if d := i - p.xHave - 1; d >= 0 && d < 64 && p.xMask>>d&1 != 0 {

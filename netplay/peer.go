@@ -51,10 +51,7 @@ type peer struct {
 	ack                int  // the next tick of what we send them that they lack
 	next               int  // the first tick of what we send them never sent yet
 
-	rtt  time.Duration // smoothed round trip, 0 until measured
-	ts   uint32        // the newest clock reading they sent, µs
-	tsAt time.Duration // when it came
-	tsOK bool
+	rt roundTrip // the round trip to them
 
 	remoteTick int           // their next tick, as of remoteAt
 	remoteAt   time.Duration // when we learned it
@@ -89,9 +86,6 @@ func (p *peer) hashAt(c, every int) (uint64, bool) {
 	h := p.theirs[c/every%len(p.theirs)]
 	return h.hash, h.ok && h.tick == c
 }
-
-// us returns d in whole µs, wrapping: the wire's clock.
-func us(d time.Duration) uint32 { return uint32(d / time.Microsecond) }
 
 // allSynced reports whether every player (or the host) finished the
 // handshake.
@@ -421,19 +415,12 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 		p.knowsMe = true
 		p.synced = p.nonce != 0
 	}
-	if !p.tsOK || int32(pk.ts-p.ts) > 0 {
-		p.ts, p.tsAt, p.tsOK = pk.ts, now, true
+	if p.rt.heard(pk.ts, now) {
 		p.remoteTick, p.remoteAt, p.advOK = int(pk.tick), now, true
 		p.remoteAdv = float64(pk.adv) / 8
 	}
 	if pk.flags&flagEcho != 0 {
-		if rtt := time.Duration(int32(us(now)-pk.echoTs-pk.hold)) * time.Microsecond; rtt >= 0 && rtt < 10*time.Second {
-			if p.rtt == 0 {
-				p.rtt = max(rtt, 1)
-			} else {
-				p.rtt += (rtt - p.rtt) / 8
-			}
-		}
+		p.rt.measure(now, pk.echoTs, pk.hold)
 	}
 	if p.kind != peerHost && ack > p.ack {
 		p.ack = ack
@@ -714,9 +701,9 @@ func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) in
 	} else {
 		pk.per = uint8(s.players)
 	}
-	if p.tsOK {
+	if ts, hold, ok := p.rt.echo(now); ok {
 		pk.flags |= flagEcho
-		pk.echoTs, pk.hold = p.ts, us(now-p.tsAt)
+		pk.echoTs, pk.hold = ts, hold
 	}
 	if s.lastHash.ok {
 		pk.flags |= flagHash
@@ -763,14 +750,14 @@ func (s *Session) timeSync(now time.Duration) {
 		return
 	}
 	ahead, seen := 0.0, false
-	tick := float64(s.num) / float64(s.den)
+	tick := s.ticks.length()
 	for i := range s.peers {
 		p := &s.peers[i]
 		if p.kind != peerPlayer || !p.synced || !p.advOK {
 			continue
 		}
 		//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
-		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rtt)/2)/tick
+		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rt.rtt)/2)/tick
 		a := float64(s.tick) - est
 		if !p.advInit {
 			p.adv, p.advInit = a, true

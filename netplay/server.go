@@ -257,18 +257,16 @@ type sclient struct {
 	ackSeen int           // the ack when it last moved
 	ackAt   time.Duration // when
 	sentAt  time.Duration // when
-	ts      uint32        // its clock at its last update
-	tsAt    time.Duration // when that arrived
-	rtt     time.Duration
-	row     int    // resyncs in a row
-	hashed  int    // the last checkpoint whose hash it sent
-	xfer    int    // the checkpoint being sent, -1 none
-	xferSt  int    // its tick, once the client acked the welcome
-	lastSt  int    // the tick of the last state sent
-	vTick   int    // the tick of its first check after a state
-	vHash   uint64 // our hash of the state before vTick
-	vOK     bool   // vHash is taken
-	vDone   bool   // it sent its hash of vTick
+	rt      roundTrip     // to the client
+	row     int           // resyncs in a row
+	hashed  int           // the last checkpoint whose hash it sent
+	xfer    int           // the checkpoint being sent, -1 none
+	xferSt  int           // its tick, once the client acked the welcome
+	lastSt  int           // the tick of the last state sent
+	vTick   int           // the tick of its first check after a state
+	vHash   uint64        // our hash of the state before vTick
+	vOK     bool          // vHash is taken
+	vDone   bool          // it sent its hash of vTick
 	xferAt  []time.Duration
 	welAt   time.Duration // when the transfer's first welcome went out
 	welSent time.Duration // when a welcome last went out
@@ -317,7 +315,7 @@ type Server struct {
 	rec   TickListener
 
 	players, size int
-	num, den      uint64
+	ticks         tickTime
 	params        []byte // cfg.Params
 	jar           cookieJar
 	xferBits      int // the transfer budget left this tick, in bits
@@ -337,11 +335,10 @@ type Server struct {
 	zw      *flate.Writer
 	zbuf    bytes.Buffer
 
-	err      error
-	ended    bool
-	endAt    time.Duration
-	final    uint64
-	checkedD bool
+	err   error
+	ended bool
+	endAt time.Duration
+	final uint64
 
 	stats ServerStats
 	rbuf  [MaxPacket + 1]byte
@@ -366,8 +363,7 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
-	g := gcd(uint64(time.Second), uint64(c.TPS))
-	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
+	s.ticks = newTickTime(c.TPS)
 	s.params = []byte(c.Params)
 	s.hist = make([]byte, keepTicks*s.players*s.size)
 	s.last = make([]byte, s.players*s.size)
@@ -409,12 +405,9 @@ func (s *Server) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.err
 	}
-	if !s.checkedD {
-		s.checkedD = true
-		if want := time.Duration(s.num / s.den); t.Dt != want {
-			s.err = fmt.Errorf("netplay: the loop ticks every %v, but ServerConfig.TPS = %d ticks every %v", t.Dt, s.cfg.TPS, want)
-			return s.err
-		}
+	if err := s.ticks.check(t, "ServerConfig.TPS"); err != nil {
+		s.err = err
+		return err
 	}
 	now := s.clock.Now()
 	s.poll(now)
@@ -465,10 +458,8 @@ func (s *Server) run(t engine.Tick) error {
 	}
 	s.mask[f%keepTicks] = s.empty
 	in := seatInputs(row, s.size, s.empty)
-	t.N = uint64(f)
-	hi, lo := bits.Mul64(uint64(f), s.num)
-	q, _ := bits.Div64(hi%s.den, lo, s.den)
-	t.Time, t.Rerun, t.Input = time.Duration(q), false, in
+	t = s.ticks.tick(t, f, false)
+	t.Input = in
 	if err := s.game.Update(t); err != nil {
 		return err
 	}

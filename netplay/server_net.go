@@ -374,15 +374,9 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		return // a bad update keeps no seat
 	}
 	cl.heard = now
-	cl.ts, cl.tsAt = p.ts, now
+	cl.rt.heard(p.ts, now)
 	if p.echo != 0 {
-		if rtt := time.Duration(us(now)-p.echo-p.hold) * time.Microsecond; rtt > 0 && rtt < 10*time.Second {
-			if cl.rtt == 0 {
-				cl.rtt = rtt
-			} else {
-				cl.rtt += (rtt - cl.rtt) / 8
-			}
-		}
+		cl.rt.measure(now, p.echo, p.hold)
 	}
 	// The state being sent.
 	if cl.xfer >= 0 {
@@ -391,12 +385,12 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 			return // the client has not seen our welcome yet
 		}
 		if p.flags&updateLoading != 0 {
-			if cl.xferSt != cp.tick && cl.rtt == 0 {
+			if cl.xferSt != cp.tick && cl.rt.rtt == 0 {
 				// The first answer to our first welcome: a round trip,
 				// or more if that welcome was lost. A new client's
 				// slices are resent after a timeout of its round trip,
 				// not of 20 ms.
-				cl.rtt = now - cl.welAt
+				cl.rt.rtt = now - cl.welAt
 			}
 			cl.xferSt = cp.tick
 			if int(p.have) > cl.have {
@@ -610,7 +604,7 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 	// less than a retransmission timeout ago: then from the newest, and
 	// two before them again, which covers a lost datagram.
 	from := cl.ack
-	rto := cl.rtt + cl.rtt/4 + 20*time.Millisecond
+	rto := cl.rt.timeout(20 * time.Millisecond)
 	if cl.ack > cl.ackSeen {
 		cl.ackSeen, cl.ackAt = cl.ack, now
 	}
@@ -628,9 +622,9 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 	if cl.leadOK {
 		p.lead = int16(max(min(cl.lead*8, 32767), -32768))
 	}
-	if cl.tsAt != 0 {
+	if ts, hold, ok := cl.rt.echo(now); ok {
 		p.flags |= finalEcho
-		p.echo, p.hold = cl.ts, us(now-cl.tsAt)
+		p.echo, p.hold = ts, hold
 	}
 	p.ts = us(now)
 	if cl.vOK && !cl.vDone {
@@ -668,10 +662,7 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 // drops it after DisconnectTimeout).
 func (s *Server) sendChunks(cl *sclient, now time.Duration, share int) {
 	cp := &s.cps[cl.xfer]
-	rto := cl.rtt + cl.rtt/4 + 20*time.Millisecond
-	if cl.rtt == 0 {
-		rto = 300 * time.Millisecond // until the client's answer measures it
-	}
+	rto := cl.rt.timeout(300 * time.Millisecond) // 300 ms until the client's answer measures it
 	if cl.xferSt != cp.tick && now-cl.welSent > 100*time.Millisecond && cl.credit > 0 {
 		// The welcome goes again until the client answers it, costing
 		// as a slice does; the slices went with the first from the

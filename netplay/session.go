@@ -3,7 +3,6 @@ package netplay
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"net/netip"
 	"time"
@@ -77,8 +76,8 @@ type Session struct {
 	nonce         uint32 // ours: the token of every datagram to us
 	params, sim   uint64
 	players, size int
-	local         int    // our player, -1 for a spectator
-	num, den      uint64 // one tick lasts num/den ns
+	local         int // our player, -1 for a spectator
+	ticks         tickTime
 
 	tick       int             // the next tick to simulate
 	recv       [MaxPeers]int   // per player: the next tick whose input has not arrived
@@ -98,7 +97,6 @@ type Session struct {
 	started    bool            // every player answered the handshake
 	calling    bool            // the handshake began, at callStart
 	callStart  time.Duration
-	checkedDt  bool            // the loop's tick length was checked
 	scale      float64         // the time scale set last
 	slowing    bool            // the time sync is slowing the clock
 	err        error           // why the session stopped
@@ -167,8 +165,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		s.nonce = uint32(rng.Uint64())
 	}
 	s.params, s.sim = fnvString(c.Params), c.Sim
-	g := gcd(uint64(time.Second), uint64(c.TPS))
-	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
+	s.ticks = newTickTime(c.TPS)
 
 	seen := func(a netip.AddrPort) bool {
 		for i := range s.peers {
@@ -312,11 +309,8 @@ func (s *Session) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.err
 	}
-	if !s.checkedDt {
-		s.checkedDt = true
-		if want := time.Duration(s.num / s.den); t.Dt != want {
-			return s.fail(fmt.Errorf("netplay: the loop ticks every %v, but Config.TPS = %d ticks every %v", t.Dt, s.cfg.TPS, want))
-		}
+	if err := s.ticks.check(t, "Config.TPS"); err != nil {
+		return s.fail(err)
 	}
 	now := s.clock.Now()
 	if s.lobby != nil {
@@ -550,13 +544,13 @@ func (s *Session) advance(t engine.Tick) error {
 		g := f + s.cfg.InputDelay
 		dst := s.input(s.real, s.local, g)
 		clear(dst)
-		s.inputter.Input(s.gameTick(t, g, false), dst)
+		s.inputter.Input(s.ticks.tick(t, g, false), dst)
 		s.recv[s.local] = g + 1
 	}
 	if s.local >= 0 || f == s.nextHash {
 		s.save(f)
 	}
-	gt := s.gameTick(t, f, false)
+	gt := s.ticks.tick(t, f, false)
 	gt.Input = s.inputsFor(f)
 	if !gt.Input.Confirmed() {
 		s.stats.Predicted++
@@ -585,7 +579,7 @@ func (s *Session) rollback(t engine.Tick) error {
 		if f > from {
 			s.save(f)
 		}
-		gt := s.gameTick(t, f, true)
+		gt := s.ticks.tick(t, f, true)
 		gt.Input = s.inputsFor(f)
 		if err := s.game.Update(gt); err != nil {
 			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
@@ -638,17 +632,6 @@ func (s *Session) inputsFor(f int) engine.Inputs {
 	}
 	s.usedPred[f%ringLen] = pred
 	return engine.NewInputs(s.row(s.used, f), s.size, pred)
-}
-
-// gameTick returns the loop's tick t renumbered as the session's tick f.
-func (s *Session) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
-	t.N = uint64(f)
-	hi, lo := bits.Mul64(uint64(f), s.num)
-	q, _ := bits.Div64(hi%s.den, lo, s.den) // hi < den for any tick count a game reaches
-	t.Time = time.Duration(q)
-	t.Rerun = rerun
-	t.Input = engine.Inputs{}
-	return t
 }
 
 // checkHashes hashes the saved states that became confirmed, every
@@ -780,18 +763,11 @@ func (s *Session) fillStats(now time.Duration) {
 	for i := range s.peers {
 		p := &s.peers[i]
 		if p.kind != peerSpectator {
-			st.RTT = max(st.RTT, p.rtt)
+			st.RTT = max(st.RTT, p.rt.rtt)
 		}
 		if p.interrupted {
 			st.Interrupted++
 		}
 	}
 	st.TimeScale = s.scale
-}
-
-func gcd(a, b uint64) uint64 {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
 }
