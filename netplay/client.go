@@ -33,17 +33,6 @@ const (
 	// jumpTicks is how far from where it should be a client is before it
 	// jumps there instead of changing its speed.
 	jumpTicks = 12
-	// maxStatesInRow is how many states a Client loads from its server in
-	// a row, none verified by a matching hash, before it stops: a server
-	// restarts a state only when the client diverged (and drops it after
-	// ServerConfig.MaxResyncs) or fell far behind.
-	maxStatesInRow = 8
-	// minStateRate is the slowest a state may arrive on average, in bytes
-	// a second, past ClientConfig.HandshakeTimeout after its welcome:
-	// 16 kB/s (the demo's 300 bodies, 110 kB, in 16.9 s at worst; a
-	// server's default TransferRate gives each of 250 joiners at once
-	// that much).
-	minStateRate = 16 << 10
 )
 
 // ClientConfig sets up a Client. Server and InputSize must be set; every
@@ -222,20 +211,10 @@ type Client struct {
 
 	callStart, callAt time.Duration
 	heard             time.Duration
-	loadAt, loadStart time.Duration // when the state's last new slice came, and its welcome
-	loads             int           // states received since a hash last matched
 	askAt             time.Duration // when catchup began
 	verified          bool          // a hash matched since the last state
 
-	// The state being received.
-	stTick, stLen int
-	stRaw         int    // the state's length, inflated
-	stState       []byte // the state, inflated
-	stHash        uint64
-	stBuf         []byte
-	stGot         []bool
-	stCount       int // how many of stGot are true
-	stHave        int
+	st receiver // the server's state
 
 	tick       int
 	recv       int    // the next tick whose final row has not arrived
@@ -300,7 +279,7 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	saver, _ := game.(engine.Saver)
 	inputter, _ := game.(engine.Inputter)
 	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
-		seat: -1, size: c.InputSize, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
+		seat: -1, size: c.InputSize, st: receiver{tick: -1}, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
 	if game != nil {
 		s.hooks = findHooks(game)
 	}
@@ -597,7 +576,7 @@ func (s *Client) inputsFor(f int) engine.Inputs {
 
 // haveRow reports whether the final row of tick f is in the ring: it
 // arrived, and was not overwritten.
-func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-clientRing && f >= s.stTick }
+func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-clientRing && f >= s.st.tick }
 
 // checkHashes hashes our states at checkpoints once they are final, and
 // compares them with the server's.
@@ -651,8 +630,8 @@ func (s *Client) checkHashes(now time.Duration) {
 func (s *Client) compare(now time.Duration, m, h tickHash) {
 	if m.hash == h.hash {
 		s.stats.Hashes++
-		s.loads = 0
-		if !s.verified && h.tick > s.stTick {
+		s.st.verified()
+		if !s.verified && h.tick > s.st.tick {
 			s.verified = true
 			s.stats.Catchup = now - s.askAt
 		}

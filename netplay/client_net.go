@@ -1,11 +1,8 @@
 package netplay
 
 import (
-	"bytes"
-	"compress/flate"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
@@ -166,31 +163,16 @@ func (s *Client) timeouts(now time.Duration) {
 		return
 	}
 	if s.phase == phaseLoad {
-		// A state that makes no progress, or comes slower than
-		// minStateRate, is a server that does not serve.
-		srv := s.cfg.Server.String()
-		switch {
-		case now-s.loadAt > s.cfg.DisconnectTimeout:
-			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
-				s.stTick, (now - s.loadAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
-		case s.tooSlow(now):
-			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
-				s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.loadStart).Round(time.Millisecond))})
+		// A state that makes no progress, or comes too slowly, is a
+		// server that does not serve.
+		if why := s.st.stalled(now, s.cfg.DisconnectTimeout, s.cfg.HandshakeTimeout); why != "" {
+			s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true, Reason: why})
 		}
 		return
 	}
 	if s.endKnown && now-s.endHeard > s.cfg.DisconnectTimeout {
 		s.fail(fmt.Errorf("%w: the server ended the match at tick %d, and its last inputs did not arrive within %v", ErrUnverified, s.endT, s.cfg.DisconnectTimeout))
 	}
-}
-
-// tooSlow reports whether the state being received has fallen behind
-// minStateRate, counted from the handshake timeout after its welcome: a
-// state of n bytes may take that timeout and a second for each
-// minStateRate bytes, and no longer, however its slices trickle in.
-func (s *Client) tooSlow(now time.Duration) bool {
-	late := now - s.loadStart - s.cfg.HandshakeTimeout
-	return late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second)
 }
 
 // call sends a join (a probe's, for a Probe), ten times a second.
@@ -251,10 +233,10 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("its state of %d bytes (%d compressed) is over ClientConfig.MaxState (%d)", p.raw, p.size, s.cfg.MaxState)})
 		return
 	}
-	if s.phase == phaseLoad && int(p.state) == s.stTick && s.stHash == p.hash {
+	if s.phase == phaseLoad && int(p.state) == s.st.tick && s.st.hash == p.hash {
 		return // a repeat
 	}
-	if s.phase == phasePlay && (s.resyncAsk < 0 && int(p.state) <= s.stTick || int(p.state) < s.stTick) {
+	if s.phase == phasePlay && (s.resyncAsk < 0 && int(p.state) <= s.st.tick || int(p.state) < s.st.tick) {
 		return // an old one
 	}
 	if s.players != 0 && s.players != int(p.players) {
@@ -263,10 +245,8 @@ func (s *Client) onWelcome(now time.Duration) {
 	}
 	// A server that sends state after state, none of them verified,
 	// keeps a client from playing: it stops, saying so.
-	s.loads++
-	if s.loads > maxStatesInRow {
-		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true,
-			Reason: fmt.Sprintf("it sent %d states in a row with none verified (the last of tick %d)", s.loads, p.state)})
+	if why := s.st.again(int(p.state)); why != "" {
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true, Reason: why})
 		return
 	}
 	first := s.players == 0
@@ -288,20 +268,8 @@ func (s *Client) onWelcome(now time.Duration) {
 	}
 	s.srvTick, s.srvAt = int(p.tick), now
 	s.phase = phaseLoad
-	s.stTick, s.stLen, s.stRaw, s.stHash = int(p.state), int(p.size), int(p.raw), p.hash
-	s.loadAt, s.loadStart = now, now
-	if cap(s.stBuf) < s.stLen {
-		s.stBuf = make([]byte, s.stLen)
-	}
-	s.stBuf = s.stBuf[:s.stLen]
-	n := chunks(s.stLen)
-	if cap(s.stGot) < n {
-		s.stGot = make([]bool, n)
-	}
-	s.stGot = s.stGot[:n]
-	clear(s.stGot)
-	s.stHave, s.stCount = 0, 0
-	s.stats.StateBytes = s.stRaw
+	s.st.begin(int(p.state), int(p.size), int(p.raw), p.hash, now)
+	s.stats.StateBytes = s.st.raw
 	s.sendUpdate(now)
 }
 
@@ -319,52 +287,29 @@ func (s *Client) setup(players, every int) {
 // onChunk takes a slice of the state; with the last, it loads it.
 func (s *Client) onChunk(now time.Duration) {
 	p := &s.sp
-	if s.phase != phaseLoad || int(p.state) != s.stTick || int(p.size) != s.stLen {
+	if s.phase != phaseLoad || int(p.state) != s.st.tick || int(p.size) != s.st.size {
 		s.stats.PacketsStale++
 		return
 	}
-	i := int(p.index)
-	if s.stGot[i] {
-		return
-	}
-	copy(s.stBuf[i*chunkData:], p.data)
-	s.stGot[i] = true
-	s.stCount++
-	s.loadAt = now
-	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
-		s.stHave++
-	}
-	if s.stHave == len(s.stGot) {
+	if s.st.take(int(p.index), p.data, now) {
 		s.load(now)
 	}
 }
 
 // load loads the received state: the client now runs from its tick.
 func (s *Client) load(now time.Duration) {
-	// Inflate: exactly the announced length, and nothing after it.
-	if cap(s.stState) < s.stRaw {
-		s.stState = make([]byte, s.stRaw)
-	}
-	s.stState = s.stState[:s.stRaw]
-	zr := flate.NewReader(bytes.NewReader(s.stBuf))
-	_, err := io.ReadFull(zr, s.stState)
-	var one [1]byte
-	if n, _ := zr.Read(one[:]); err == nil && n != 0 {
-		err = fmt.Errorf("more than the %d bytes announced", s.stRaw)
+	from := "server " + s.cfg.Server.String()
+	st, err := s.st.open(from)
+	if err == nil {
+		if err = s.saver.Load(st); err != nil {
+			err = fmt.Errorf("netplay: load the state of tick %d from %s: %w", s.st.tick, from, err)
+		}
 	}
 	if err != nil {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v does not inflate: %w", s.stTick, s.cfg.Server, err))
+		s.fail(err)
 		return
 	}
-	if h := fnv64(s.stState); h != s.stHash {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v has hash %016x, not the %016x it announced", s.stTick, s.cfg.Server, h, s.stHash))
-		return
-	}
-	if err := s.saver.Load(s.stState); err != nil {
-		s.fail(fmt.Errorf("netplay: load the state of tick %d from server %v: %w", s.stTick, s.cfg.Server, err))
-		return
-	}
-	s.tick, s.recv = s.stTick, s.stTick
+	s.tick, s.recv = s.st.tick, s.st.tick
 	s.firstWrong = noTick
 	for i := range s.finalTick {
 		s.finalTick[i] = -1
@@ -373,11 +318,11 @@ func (s *Client) load(now time.Duration) {
 		s.stateTick[i] = -1
 	}
 	s.mineHashes = [8]tickHash{}
-	s.nextCheck = s.stTick
+	s.nextCheck = s.st.tick
 	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
-	s.srvAck = s.stTick
+	s.srvAck = s.st.tick
 	s.sendUpdate(now)
 }
 
@@ -408,7 +353,7 @@ func (s *Client) onFinal(now time.Duration) {
 		if !s.vSrv.ok && !s.vDone {
 			s.vSrv = tickHash{tick: s.vTick, hash: p.hash, ok: true}
 		}
-	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
+	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.st.tick {
 		s.vDone = s.vDone || s.vMine.ok
 		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
@@ -465,18 +410,13 @@ func (s *Client) sendUpdate(now time.Duration) {
 		return
 	}
 	p := &s.sp
-	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
+	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.st.tick)}
 	if ts, hold, ok := s.rt.echo(now); ok {
 		p.echo, p.hold = ts, hold
 	}
 	if s.phase == phaseLoad {
 		p.flags |= updateLoading
-		p.have = uint32(s.stHave)
-		for d := range 64 {
-			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
-				p.mask |= 1 << d
-			}
-		}
+		p.have, p.mask = uint32(s.st.have), s.st.mask()
 	} else if s.phase == phasePlay {
 		if s.resyncAsk >= 0 {
 			p.flags |= updateResync
@@ -499,14 +439,14 @@ func (s *Client) sendUpdate(now time.Duration) {
 	if s.phase == phaseLoad {
 		// The slices past the mask's, to the end of the server's
 		// window, in the tail: the server resends only what is missing.
-		if n := min(len(s.stGot)-(s.stHave+65), chunkWindow-64); n > 0 {
+		if n := min(len(s.st.got)-(s.st.have+65), chunkWindow-64); n > 0 {
 			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
 		}
 		b := p.appendUpdateHead(s.wbuf[:0])
 		for k := range int(p.count) * s.size {
 			var c byte
 			for d := range 8 {
-				if i := s.stHave + 65 + 8*k + d; i < len(s.stGot) && s.stGot[i] {
+				if s.st.arrived(s.st.have + 65 + 8*k + d) {
 					c |= 1 << d
 				}
 			}

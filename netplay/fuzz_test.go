@@ -125,8 +125,8 @@ func FuzzDecode(f *testing.F) {
 		sp, host := fuzzSpectator(t, nonce)
 		host.WriteTo(b, addr(2))
 		sp.Update(tick)
-		if st := sp.Stats(); st.PacketsBad+st.PacketsStale+st.PacketsUnknown > 1 || cap(sp.stBuf) > sp.cfg.MaxState {
-			t.Fatalf("spectator: one datagram counted %d times as dropped; %d bytes taken for a state", st.PacketsBad+st.PacketsStale+st.PacketsUnknown, cap(sp.stBuf))
+		if st := sp.Stats(); st.PacketsBad+st.PacketsStale+st.PacketsUnknown > 1 || cap(sp.st.buf) > sp.cfg.MaxState {
+			t.Fatalf("spectator: one datagram counted %d times as dropped; %d bytes taken for a state", st.PacketsBad+st.PacketsStale+st.PacketsUnknown, cap(sp.st.buf))
 		}
 		sp.Update(tick)
 	})

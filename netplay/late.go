@@ -140,8 +140,8 @@ func (s *Session) onState(p *peer, now time.Duration) {
 func (s *Session) onOffer(now time.Duration) {
 	pk := &s.pk
 	st := int(pk.state)
-	if s.stTick >= 0 && st <= s.stTick {
-		if st == s.stTick && pk.hash == s.stHash && int(pk.length) == s.stLen {
+	if s.st.tick >= 0 && st <= s.st.tick {
+		if st == s.st.tick && pk.hash == s.st.hash && int(pk.length) == s.st.size {
 			s.gotDue = true // our got was lost
 		} else {
 			s.stats.PacketsStale++
@@ -158,25 +158,13 @@ func (s *Session) onOffer(now time.Duration) {
 	}
 	// A host that offers state after state, none of them verified, keeps
 	// its spectator from watching: it stops, saying so (as a Client).
-	if s.stLoads++; s.stLoads > maxStatesInRow {
-		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true,
-			Reason: fmt.Sprintf("it offered %d states in a row with none verified (the last of tick %d)", s.stLoads, st)})
+	if why := s.st.again(st); why != "" {
+		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true, Reason: why})
 		return
 	}
-	s.stAt, s.stStart, s.stCount = now, now, 0
-	s.stTick, s.stLen, s.stHash = st, int(pk.length), pk.hash
-	if cap(s.stBuf) < s.stLen {
-		s.stBuf = make([]byte, s.stLen)
-	}
-	s.stBuf = s.stBuf[:s.stLen]
-	n := chunks(s.stLen)
-	if cap(s.stGot) < n {
-		s.stGot = make([]bool, n)
-	}
-	s.stGot = s.stGot[:n]
-	clear(s.stGot)
-	s.stHave, s.loading, s.loaded = 0, true, false
-	s.stats.StateBytes = s.stLen
+	s.st.begin(st, int(pk.length), 0, pk.hash, now)
+	s.loaded = false
+	s.stats.StateBytes = s.st.size
 	// The inputs from the state's tick on arrive meanwhile: the ring
 	// starts there.
 	s.tick, s.firstWrong = st, noTick
@@ -193,23 +181,12 @@ func (s *Session) onOffer(now time.Duration) {
 // loads the state. A slice of a state loaded already calls for a got.
 func (s *Session) onChunk(now time.Duration) {
 	pk := &s.pk
-	if int(pk.state) != s.stTick || int(pk.length) != s.stLen {
+	if int(pk.state) != s.st.tick || int(pk.length) != s.st.size {
 		s.stats.PacketsStale++
 		return
 	}
 	s.gotDue = true
-	i := int(pk.index)
-	if !s.loading || s.stGot[i] {
-		return
-	}
-	copy(s.stBuf[i*chunkData:], pk.data)
-	s.stGot[i] = true
-	s.stCount++
-	s.stAt = now
-	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
-		s.stHave++
-	}
-	if s.stHave == len(s.stGot) {
+	if s.st.take(int(pk.index), pk.data, now) {
 		s.loadState()
 	}
 }
@@ -217,23 +194,25 @@ func (s *Session) onChunk(now time.Duration) {
 // loadState checks and loads the state received: the spectator runs from
 // its tick on.
 func (s *Session) loadState() {
-	host := s.callerOf(&s.peers[0])
-	if h := fnv64(s.stBuf); h != s.stHash {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from the host %v has hash %016x, not the %016x it announced", s.stTick, host, h, s.stHash))
+	from := "the host " + s.callerOf(&s.peers[0]).String()
+	st, err := s.st.open(from)
+	if err == nil {
+		if err = s.saver.Load(st); err != nil {
+			err = fmt.Errorf("netplay: load the state of tick %d from %s: %w", s.st.tick, from, err)
+		}
+	}
+	if err != nil {
+		s.fail(err)
 		return
 	}
-	if err := s.saver.Load(s.stBuf); err != nil {
-		s.fail(fmt.Errorf("netplay: load the state of tick %d from the host %v: %w", s.stTick, host, err))
-		return
-	}
-	s.loading, s.loaded = false, true
-	s.recNext = s.stTick
+	s.loaded = true
+	s.recNext = s.st.tick
 	for i := range s.stateTick {
 		s.stateTick[i] = -1
 	}
 	s.hashes, s.lastHash = [8]tickHash{}, tickHash{}
 	if every := s.cfg.HashEvery; every > 0 {
-		s.nextHash = (s.stTick/every + 1) * every
+		s.nextHash = (s.st.tick/every + 1) * every
 	}
 }
 
@@ -241,31 +220,16 @@ func (s *Session) loadState() {
 // DisconnectTimeout, or comes slower than minStateRate once
 // HandshakeTimeout has passed (as a Client does its server's).
 func (s *Session) watchState(now time.Duration) {
-	if !s.loading {
+	if !s.st.on {
 		return
 	}
-	host := s.callerOf(&s.peers[0]).String()
-	late := now - s.stStart - s.cfg.HandshakeTimeout
-	switch {
-	case now-s.stAt > s.cfg.DisconnectTimeout:
-		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
-			s.stTick, (now - s.stAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
-	case late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second):
-		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
-			s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.stStart).Round(time.Millisecond))})
+	if why := s.st.stalled(now, s.cfg.DisconnectTimeout, s.cfg.HandshakeTimeout); why != "" {
+		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true, Reason: why})
 	}
 }
 
 // sendGot tells the host which chunks of its state arrived.
 func (s *Session) sendGot(p *peer) {
 	s.gotDue = false
-	var mask uint64
-	if s.loading {
-		for d := range 64 {
-			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
-				mask |= 1 << d
-			}
-		}
-	}
-	s.write(appendGot(s.out[:0], p.nonce, uint32(s.stTick), uint32(s.stHave), mask), p)
+	s.write(appendGot(s.out[:0], p.nonce, uint32(s.st.tick), uint32(s.st.have), s.st.mask()), p)
 }

@@ -653,7 +653,7 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		}
 		if p.late {
 			s.sendState(p, now)
-		} else if p.kind == peerHost && (s.gotDue || s.loading && !keepAlive) {
+		} else if p.kind == peerHost && (s.gotDue || s.st.on && !keepAlive) {
 			s.sendGot(p)
 		}
 		start, end, ack := s.sendRange(p)

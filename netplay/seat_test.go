@@ -132,7 +132,7 @@ func TestSpectatorSeatsFullThenFreed(t *testing.T) {
 	late := r.spectate(4)
 	r.run(60 * 2)
 	h := r.peers[0]
-	from := late.s.stTick
+	from := late.s.st.tick
 	if late.err != nil || !late.s.Running() || from < 200 || late.s.Tick() < h.s.Tick()-10 || late.s.Stats().Hashes == 0 {
 		t.Fatalf("the late spectator: %v, from the state of tick %d, at tick %d (the host's %d), %d hashes compared",
 			late.err, from, late.s.Tick(), h.s.Tick(), late.s.Stats().Hashes)

@@ -109,19 +109,9 @@ type Session struct {
 	stats      Stats
 
 	// A late spectator's state from its host (late.go).
-	stTick  int           // the state's tick, -1 before an offer
-	stLen   int           // its length
-	stHash  uint64        // its FNV-1a hash
-	stBuf   []byte        // its bytes as they arrive
-	stGot   []bool        // the chunks arrived
-	stHave  int           // the chunks arrived in order
-	loading bool          // the state is coming: no tick runs
-	gotDue  bool          // a got is due: a chunk or offer of a loaded state came
-	loaded  bool          // a state was loaded, and no hash compared since
-	stCount int           // the chunks arrived, in any order
-	stAt    time.Duration // when the offer, or the last new chunk, came
-	stStart time.Duration // when the offer came
-	stLoads int           // states offered since a hash last matched
+	st     receiver // the state, tick -1 before an offer
+	gotDue bool     // a got is due: a chunk or offer of a loaded state came
+	loaded bool     // a state was loaded, and no hash compared since
 }
 
 // tickHash is the hash of a confirmed state: the state before tick.
@@ -140,7 +130,7 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{cfg: c, game: game, tr: tr, clock: c.Clock, players: c.Players, size: c.InputSize,
-		local: c.Local, firstWrong: noTick, scale: 1, stTick: -1}
+		local: c.Local, firstWrong: noTick, scale: 1, st: receiver{tick: -1}}
 	var ok bool
 	if s.saver, ok = game.(engine.Saver); !ok {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
@@ -328,7 +318,7 @@ func (s *Session) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.stopped(now)
 	}
-	if s.loading {
+	if s.st.on {
 		s.stats.Waiting++
 		s.send(now, false)
 		s.fillStats(now)
@@ -686,7 +676,7 @@ func desync(n uint64, player int, ours, theirs uint64) error {
 func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
-		s.stLoads = 0
+		s.st.verified()
 		p.compared++
 		if s.loaded {
 			s.loaded = false
