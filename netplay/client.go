@@ -117,47 +117,18 @@ func (c ClientConfig) withDefaults() (ClientConfig, error) {
 
 // ClientStats is what a Client has counted.
 type ClientStats struct {
+	MatchStats
 	// Seat is the client's seat, -1 for a spectator or before it has one.
 	Seat int
-	// Tick is the client's next tick; Final the ticks whose final inputs
-	// arrived.
-	Tick, Final uint64
-	// RTT is the smoothed round trip to the server.
-	RTT time.Duration
 	// Lead is how many ticks before the server needed them the client's
-	// inputs arrived, as the server last said; TimeScale the time scale
-	// the client last set to keep Lead near ClientConfig.Lead. Jumps
-	// counts the times it was so far off that it jumped instead.
-	Lead      float64
-	TimeScale float64
-	Jumps     uint64
-	// Rollbacks, RollbackTicks, RollbackTicksMax, Predicted and Stalls
-	// are as in Stats (a spectator, which runs the final ticks as they
-	// come, never stalls: its wait for the next is its steady state);
-	// Waiting counts loop ticks before the client had its state.
-	Rollbacks        uint64
-	RollbackTicks    uint64
-	RollbackTicksMax int
-	Predicted        uint64
-	Stalls, Waiting  uint64
-	// Hashes counts the server's hashes this client's state matched;
-	// Desyncs those it did not match, each followed by a resync.
-	Hashes, Desyncs uint64
-	// Resyncs counts the states received after the first: the snaps.
+	// inputs arrived, as the server last said; the client sets its time
+	// scale (MatchStats.TimeScale) to keep it near ClientConfig.Lead.
+	// Jumps counts the times it was so far off that it jumped instead.
+	Lead  float64
+	Jumps uint64
+	// Resyncs counts the states received after the first: the snaps,
+	// each after a desync (MatchStats.Desyncs) or a fall too far behind.
 	Resyncs uint64
-	// Catchup is how long the client took from its first join (or its
-	// last resync request) to a state hash verified against the server's
-	// after it loaded the server's state and ran to the present.
-	Catchup time.Duration
-	// StateBytes is the size of the last state received.
-	StateBytes int
-	// PacketsIn, PacketsOut, BytesIn, BytesOut, PacketsBad, PacketsStale
-	// and PacketsUnknown are as in Stats.
-	PacketsIn, PacketsOut uint64
-	BytesIn, BytesOut     uint64
-	PacketsBad            uint64
-	PacketsStale          uint64
-	PacketsUnknown        uint64
 }
 
 // Client phases.
@@ -720,7 +691,7 @@ func (s *Client) timeSync(time.Duration) {
 // fill refreshes the stats that are states.
 func (s *Client) fill() {
 	st := &s.stats
-	st.Seat, st.Tick, st.Final = s.seat, uint64(s.tick), uint64(s.recv)
+	st.Seat, st.Tick, st.Confirmed = s.seat, uint64(s.tick), uint64(s.recv)
 	st.RTT, st.Lead, st.TimeScale = s.rt.rtt, s.lead, s.scale
 }
 

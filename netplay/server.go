@@ -142,10 +142,10 @@ func (c ServerConfig) withDefaults() (ServerConfig, error) {
 	return c, nil
 }
 
-// ServerStats is what a Server has counted.
+// ServerStats is what a Server has counted. Its MatchStats' Hashes and
+// Desyncs count clients' hashes compared with the server's, equal and not.
 type ServerStats struct {
-	// Tick is the server's next tick.
-	Tick uint64
+	MatchStats
 	// Players and Spectators are the seats and spectator seats taken now.
 	Players, Spectators int
 	// Joins counts clients seated (players and spectators), Leaves those
@@ -162,8 +162,6 @@ type ServerStats struct {
 	// a state or inputs to send them (a transfer or a stream that makes no
 	// progress ends there).
 	Resyncs, Dropped, Stalled uint64
-	// Hashes counts clients' hashes compared equal with the server's.
-	Hashes uint64
 	// StatesSent counts states sent (joins, resyncs), ChunksSent their
 	// slices, resends included.
 	StatesSent, ChunksSent uint64
@@ -171,15 +169,9 @@ type ServerStats struct {
 	// address's seats taken); Probes the probes answered with the
 	// settings (Probe).
 	Refused, Probes uint64
-	// PacketsIn, PacketsOut, BytesIn and BytesOut count datagrams and
-	// their bytes; BytesFinal the bytes of final inputs sent (the steady
+	// BytesFinal counts the bytes of final inputs sent (the steady
 	// downstream, states excluded).
-	PacketsIn, PacketsOut  uint64
-	BytesIn, BytesOut      uint64
 	BytesFinal             uint64
-	PacketsBad             uint64
-	PacketsStale           uint64
-	PacketsUnknown         uint64
 	tickUS                 [tickBuckets]uint32
 	tickCount, clientTicks uint64
 }
@@ -606,7 +598,7 @@ func (s *Server) Begin(f engine.Frame) error {
 // fill refreshes the stats that are states.
 func (s *Server) fill() {
 	st := &s.stats
-	st.Tick = uint64(s.tick)
+	st.Tick, st.Confirmed, st.TimeScale = uint64(s.tick), uint64(s.tick), 1
 	st.Players, st.Spectators = 0, 0
 	for i := range s.clients {
 		if cl := &s.clients[i]; cl.on {

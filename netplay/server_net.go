@@ -435,6 +435,7 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 	if p.flags&updateHash != 0 && int(p.hashTick) == cl.vTick && cl.vOK && !cl.vDone {
 		cl.vDone = true
 		if p.hash != cl.vHash {
+			s.stats.Desyncs++
 			s.resync(cl, now)
 			return
 		}
@@ -444,6 +445,7 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 		if h, ok := s.hashAt(int(p.hashTick)); ok && int(p.hashTick) > cl.hashed && int(p.hashTick) > cl.lastSt {
 			cl.hashed = int(p.hashTick)
 			if h != p.hash {
+				s.stats.Desyncs++
 				s.resync(cl, now)
 				return
 			}
