@@ -159,26 +159,19 @@ const (
 // game's Draw may ease the bodies it draws from where they were drawn
 // (see the package doc).
 type Client struct {
-	hooks
+	rollback // its local is our seat: -1 for a spectator, or before we have one
 	cfg      ClientConfig
-	game     engine.Game
-	saver    engine.Saver
-	inputter engine.Inputter
 	tr       Transport
 	clock    engine.Clock
-	scaler   TimeScaler
 
-	nonce, token  uint32 // ours, and the server's token of our datagrams (0 until seated)
-	challenge     uint64 // the cookie the server challenged us with
-	secret        uint64 // our seat's session secret
-	set           Settings
-	known         int  // the server's seats, from its first answer
-	probing       bool // Probe runs: its join asks for the settings
-	phase         int
-	seat          int
-	players, size int
-	every, endT   int
-	ticks         tickTime
+	nonce, token uint32 // ours, and the server's token of our datagrams (0 until seated)
+	challenge    uint64 // the cookie the server challenged us with
+	secret       uint64 // our seat's session secret
+	set          Settings
+	known        int  // the server's seats, from its first answer
+	probing      bool // Probe runs: its join asks for the settings
+	phase        int
+	endT         int // the match's end tick, 0 none
 
 	callStart, callAt time.Duration
 	heard             time.Duration
@@ -187,27 +180,14 @@ type Client struct {
 
 	st receiver // the server's state
 
-	tick       int
-	recv       int    // the next tick whose final row has not arrived
-	final      []byte // clientRing rows of players·size
-	finalMask  [clientRing]uint32
-	finalTick  [clientRing]int // which tick each row of final holds
-	used       []byte          // the rows the game was last given
-	usedMask   [clientRing]uint32
-	mine       []byte // clientRing of our own inputs
-	firstWrong int
-	states     [][]byte
-	stateTick  []int
-	mineHashes [8]tickHash
-	nextCheck  int
-	vTick      int         // the first check after a state: the server's hash of it comes first
-	vMine      tickHash    // ours of it
-	vSrv       tickHash    // the server's
-	vDone      bool        // the server has ours: it sends its checkpoints' again
-	srvHashes  [8]tickHash // the server's hashes, by checkpoint
-	lastSrv    int         // the newest checkpoint the server sent a hash of
-	compared   int         // the newest checkpoint compared
-	resyncAsk  int         // the checkpoint that differed, asking for a state; -1 none
+	vTick     int         // the first check after a state: the server's hash of it comes first
+	vMine     tickHash    // ours of it
+	vSrv      tickHash    // the server's
+	vDone     bool        // the server has ours: it sends its checkpoints' again
+	srvHashes [8]tickHash // the server's hashes, by checkpoint
+	lastSrv   int         // the newest checkpoint the server sent a hash of
+	compared  int         // the newest checkpoint compared
+	resyncAsk int         // the checkpoint that differed, asking for a state; -1 none
 
 	srvTick  int
 	srvAt    time.Duration
@@ -215,7 +195,6 @@ type Client struct {
 	lead     float64
 	leadOK   bool
 	rt       roundTrip // to the server
-	scale    float64
 	endHash  uint64
 	endKnown bool
 	endHeard time.Duration
@@ -247,13 +226,9 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	if err != nil {
 		return nil, err
 	}
-	saver, _ := game.(engine.Saver)
-	inputter, _ := game.(engine.Inputter)
-	s := &Client{cfg: c, game: game, saver: saver, inputter: inputter, tr: tr, clock: c.Clock,
-		seat: -1, size: c.InputSize, st: receiver{tick: -1}, firstWrong: noTick, resyncAsk: -1, scale: 1, lastSrv: -1, compared: -1}
-	if game != nil {
-		s.hooks = findHooks(game)
-	}
+	s := &Client{cfg: c, tr: tr, clock: c.Clock, st: receiver{tick: -1}, resyncAsk: -1, lastSrv: -1, compared: -1}
+	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
+	s.size = c.InputSize // the join's, before the server sizes the rows
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -265,15 +240,10 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 		seed = seed*6364136223846793005 + 1442695040888963407
 		s.nonce = uint32(seed >> 32)
 	}
-	s.ticks = newTickTime(c.TPS)
 	s.wbuf = make([]byte, 0, MaxPacket)
-	s.stats.Seat, s.stats.TimeScale = -1, 1
+	s.stats.Seat = -1
 	return s, nil
 }
-
-// SetTimeScaler sets what the client's time sync speeds up and slows
-// down: the loop's timestep.
-func (s *Client) SetTimeScaler(ts TimeScaler) { s.scaler = ts }
 
 // Stats returns what the client has counted.
 func (s *Client) Stats() *ClientStats { return &s.stats }
@@ -283,7 +253,7 @@ func (s *Client) Tick() uint64 { return uint64(s.tick) }
 
 // Seat returns the client's seat, -1 for a spectator or before it has one.
 // The game sees it as engine.Frame.Local.
-func (s *Client) Seat() int { return s.seat }
+func (s *Client) Seat() int { return s.local }
 
 // Secret returns the session secret of the client's seat (0 before it
 // has one): a ClientConfig.Secret that takes the seat back.
@@ -384,7 +354,7 @@ func (s *Client) Update(t engine.Tick) error {
 	}
 	s.sendUpdate(now)
 	s.timeSync(now)
-	s.fill()
+	s.fillStats()
 	return nil
 }
 
@@ -392,7 +362,7 @@ func (s *Client) Update(t engine.Tick) error {
 // ticks due: one, or several while catching up.
 func (s *Client) step(t engine.Tick, now time.Duration) error {
 	if s.firstWrong != noTick {
-		if err := s.rollback(t); err != nil {
+		if err := s.rerun(t); err != nil {
 			return err
 		}
 	}
@@ -402,9 +372,9 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 	}
 	n := 1
 	target := s.target(now)
-	switch {
-	case s.tick < s.recv:
-		n = min(s.recv-s.tick, 64) // final ticks: as fast as we can
+	switch final := s.confirmed(); {
+	case s.tick < final:
+		n = min(final-s.tick, 64) // final ticks: as fast as we can
 		if !s.cfg.Spectate {
 			n = max(n, min(target-s.tick, 64))
 		}
@@ -424,15 +394,18 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 		if s.endT > 0 && s.tick >= s.endT {
 			break
 		}
-		if s.tick >= s.recv+s.cfg.MaxPrediction || s.tick-s.floor() >= clientRing-1 {
+		if s.tick >= s.confirmed()+s.cfg.MaxPrediction || s.tick-s.floor() >= clientRing-1 {
 			s.stats.Stalls++
 			break
 		}
-		if err := s.advance(t); err != nil {
+		if err := s.runTick(t); err != nil {
 			return err
 		}
 	}
 	s.checkHashes(now)
+	if err := s.record(); err != nil {
+		return err
+	}
 	return s.checkEnd(now)
 }
 
@@ -441,7 +414,7 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 // lead.
 func (s *Client) target(now time.Duration) int {
 	if s.cfg.Spectate {
-		return s.recv
+		return s.confirmed()
 	}
 	//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
 	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rt.rtt)/2)/s.ticks.length()
@@ -449,130 +422,41 @@ func (s *Client) target(now time.Duration) int {
 }
 
 // floor is the oldest tick whose rows must be kept.
-func (s *Client) floor() int { return min(s.tick, s.recv, s.firstWrong) - 1 }
+func (s *Client) floor() int { return min(s.tick, s.confirmed(), s.firstWrong) - 1 }
 
-// advance reads our input and runs the next tick for the first time.
-func (s *Client) advance(t engine.Tick) error {
-	f := s.tick
-	if s.seat >= 0 && f >= s.recv {
-		dst := s.mineAt(f)
-		clear(dst)
-		s.inputter.Input(s.ticks.tick(t, f, false), dst)
+// runTick reads our input, unless the tick's are final, and runs the
+// next tick for the first time: it saves the state before a predicted
+// tick (it may roll back), before the last final one, before each
+// checkpoint and before the server's first check.
+func (s *Client) runTick(t engine.Tick) error {
+	f, final := s.tick, s.confirmed()
+	if s.local >= 0 && f >= final {
+		s.readInput(t, f)
 	}
-	if f >= s.recv || f%s.every == 0 || f+1 >= s.recv || f == s.vTick {
-		s.save(f)
-	}
-	gt := s.ticks.tick(t, f, false)
-	gt.Input = s.inputsFor(f)
-	if f >= s.recv {
-		s.stats.Predicted++
-	}
-	if err := s.game.Update(gt); err != nil {
-		return err
-	}
-	s.tick++
-	return nil
+	return s.advance(t, f >= final || f%s.every == 0 || f+1 >= final || f == s.vTick)
 }
-
-// rollback loads the state before the first tick that ran on a wrong
-// prediction and runs the ticks since again.
-func (s *Client) rollback(t engine.Tick) error {
-	from := s.firstWrong
-	s.firstWrong = noTick
-	i := from % len(s.states)
-	if s.stateTick[i] != from {
-		return fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, s.tick)
-	}
-	if err := s.saver.Load(s.states[i]); err != nil {
-		return fmt.Errorf("netplay: load the state before tick %d: %w", from, err)
-	}
-	for f := from; f < s.tick; f++ {
-		if f > from {
-			s.save(f)
-		}
-		gt := s.ticks.tick(t, f, true)
-		gt.Input = s.inputsFor(f)
-		if err := s.game.Update(gt); err != nil {
-			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
-		}
-	}
-	d := s.tick - from
-	s.stats.Rollbacks++
-	s.stats.RollbackTicks += uint64(d)
-	s.stats.RollbackTicksMax = max(s.stats.RollbackTicksMax, d)
-	return nil
-}
-
-func (s *Client) save(f int) {
-	i := f % len(s.states)
-	s.states[i] = s.saver.Save(s.states[i][:0])
-	s.stateTick[i] = f
-}
-
-func (s *Client) rowOf(ring []byte, f int) []byte {
-	n := s.players * s.size
-	o := f % clientRing * n
-	return ring[o : o+n : o+n]
-}
-
-func (s *Client) mineAt(f int) []byte {
-	o := f % clientRing * s.size
-	return s.mine[o : o+s.size : o+s.size]
-}
-
-// inputsFor decides tick f's inputs: the server's final row, or a
-// prediction: every seat's last final input and the last final seats,
-// our own input for our seat.
-func (s *Client) inputsFor(f int) engine.Inputs {
-	dst := s.rowOf(s.used, f)
-	var empty, pred uint32
-	switch {
-	case f < s.recv:
-		copy(dst, s.rowOf(s.final, f))
-		empty = s.finalMask[f%clientRing]
-	case s.recv > 0 && s.haveRow(s.recv-1):
-		copy(dst, s.rowOf(s.final, s.recv-1))
-		empty = s.finalMask[(s.recv-1)%clientRing]
-		pred = 1<<s.players - 1
-	default:
-		clear(dst)
-		empty, pred = 1<<s.players-1, 1<<s.players-1
-	}
-	if f >= s.recv && s.seat >= 0 && empty&(1<<s.seat) == 0 {
-		copy(dst[s.seat*s.size:], s.mineAt(f))
-	}
-	s.usedMask[f%clientRing] = empty
-	return engine.NewInputs(dst, s.size, pred).WithEmptySeats(empty)
-}
-
-// haveRow reports whether the final row of tick f is in the ring: it
-// arrived, and was not overwritten.
-func (s *Client) haveRow(f int) bool { return f < s.recv && f >= s.recv-clientRing && f >= s.st.tick }
 
 // checkHashes hashes our states at checkpoints once they are final, and
 // compares them with the server's.
 func (s *Client) checkHashes(now time.Duration) {
-	// The state before tick c is saved once tick c runs: c < s.tick.
-	for s.nextCheck <= s.recv && s.nextCheck < s.tick && s.nextCheck < s.firstWrong {
-		c := s.nextCheck
-		if i := c % len(s.states); s.stateTick[i] == c {
-			s.mineHashes[c/s.every%len(s.mineHashes)] = tickHash{tick: c, hash: fnv64(s.states[i]), ok: true}
+	for {
+		if _, ok := s.nextCheckpoint(); !ok {
+			break
 		}
-		s.nextCheck += s.every
 	}
 	if s.resyncAsk >= 0 {
 		return
 	}
-	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= s.recv && v < s.tick && v < s.firstWrong {
-		if i := v % len(s.states); s.stateTick[i] == v {
-			s.vMine = tickHash{tick: v, hash: fnv64(s.states[i]), ok: true}
+	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= s.confirmed() && v < s.tick && v < s.firstWrong {
+		if st, ok := s.stateAt(v); ok {
+			s.vMine = tickHash{tick: v, hash: fnv64(st), ok: true}
 		} else {
 			s.vTick = -1 // not kept: the next checkpoint verifies
 		}
 	}
 	if s.vMine.ok && s.vSrv.ok && s.vSrv.tick == s.vMine.tick {
 		s.vSrv.ok = false
-		s.compare(now, s.vMine, s.vSrv)
+		s.compare(now, s.vMine.hash, s.vSrv)
 		if s.resyncAsk >= 0 {
 			return
 		}
@@ -584,12 +468,12 @@ func (s *Client) checkHashes(now time.Duration) {
 		if !h.ok || h.tick <= s.compared {
 			continue
 		}
-		m := s.mineHashes[h.tick/s.every%len(s.mineHashes)]
-		if !m.ok || m.tick != h.tick {
+		ours, ok := s.ourHash(h.tick)
+		if !ok {
 			continue
 		}
 		s.compared = h.tick
-		s.compare(now, m, h)
+		s.compare(now, ours, h)
 		if s.resyncAsk >= 0 {
 			return
 		}
@@ -598,8 +482,8 @@ func (s *Client) checkHashes(now time.Duration) {
 
 // compare compares our hash of a state with the server's: a difference
 // asks the server for its state.
-func (s *Client) compare(now time.Duration, m, h tickHash) {
-	if m.hash == h.hash {
+func (s *Client) compare(now time.Duration, ours uint64, h tickHash) {
+	if ours == h.hash {
 		s.stats.Hashes++
 		s.st.verified()
 		if !s.verified && h.tick > s.st.tick {
@@ -617,11 +501,11 @@ func (s *Client) compare(now time.Duration, m, h tickHash) {
 // checkEnd stops the client at the match's end, once it ran every tick
 // on final inputs: its state's hash must be the server's.
 func (s *Client) checkEnd(now time.Duration) error {
-	if s.endT == 0 || !s.endKnown || s.tick < s.endT || s.recv < s.endT || s.firstWrong != noTick {
+	if s.endT == 0 || !s.endKnown || s.tick < s.endT || s.confirmed() < s.endT || s.firstWrong != noTick {
 		return nil
 	}
-	st := s.saver.Save(s.states[s.endT%len(s.states)][:0])
-	s.states[s.endT%len(s.states)], s.stateTick[s.endT%len(s.states)] = st, s.endT
+	s.save(s.endT)
+	st, _ := s.stateAt(s.endT)
 	if h := fnv64(st); h != s.endHash {
 		s.stats.Desyncs++
 		return &engine.DesyncError{Tick: uint64(s.endT), Other: "the server", Ours: h, Theirs: s.endHash}
@@ -652,10 +536,6 @@ func (s *Client) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present, on a frame whose Local is
-// the client's seat (-1 for a spectator, or before it has one).
-func (s *Client) Draw(f engine.Frame) { s.drawGame(f, s.seat) }
-
 // Begin reads what the server sent between ticks, then runs the game's
 // Begin, if it has one, on a frame whose Local is the client's seat.
 func (s *Client) Begin(f engine.Frame) error {
@@ -666,7 +546,7 @@ func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
-	return s.beginGame(f, s.seat)
+	return s.beginGame(f)
 }
 
 // timeSync sets the loop's time scale so that our inputs reach the
@@ -680,19 +560,14 @@ func (s *Client) timeSync(time.Duration) {
 	if math.Abs(e) > 0.5 {
 		target = math.Round((1-math.Max(-0.1, math.Min(0.1, 0.02*e)))*200) / 200
 	}
-	if target != s.scale {
-		s.scale = target
-		if s.scaler != nil {
-			s.scaler.SetTimeScale(target)
-		}
-	}
+	s.setScale(target)
 }
 
-// fill refreshes the stats that are states.
-func (s *Client) fill() {
+// fillStats refreshes the stats that are states.
+func (s *Client) fillStats() {
+	s.fill()
 	st := &s.stats
-	st.Seat, st.Tick, st.Confirmed = s.seat, uint64(s.tick), uint64(s.recv)
-	st.RTT, st.Lead, st.TimeScale = s.rt.rtt, s.lead, s.scale
+	st.Seat, st.RTT, st.Lead = s.local, s.rt.rtt, s.lead
 }
 
 // Report is the client's part of a stats line.

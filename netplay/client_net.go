@@ -249,10 +249,14 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true, Reason: why})
 		return
 	}
+	if s.rec != nil && int(p.state) != s.recNext {
+		s.fail(fmt.Errorf("netplay: server %v sends its state of tick %d: a recording needs every tick from %d, so this client cannot record (record on the server)", s.cfg.Server, p.state, s.recNext))
+		return
+	}
 	first := s.players == 0
 	s.token, s.secret = p.ctoken, p.secret
 	if first {
-		s.setup(int(p.players), int(p.every))
+		s.setup(int(p.players), s.size, clientRing, s.cfg.MaxPrediction+3, int(p.every), 0)
 		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: s.cfg.Params}
 	} else {
 		s.stats.Resyncs++
@@ -262,26 +266,15 @@ func (s *Client) onWelcome(now time.Duration) {
 	if p.verify == 0 {
 		s.vTick = -1
 	}
-	s.seat = -1
+	s.local = -1
 	if p.seat != seatSpectator {
-		s.seat = int(p.seat)
+		s.local = int(p.seat)
 	}
 	s.srvTick, s.srvAt = int(p.tick), now
 	s.phase = phaseLoad
 	s.st.begin(int(p.state), int(p.size), int(p.raw), p.hash, now)
 	s.stats.StateBytes = s.st.raw
 	s.sendUpdate(now)
-}
-
-// setup sizes the client's rings once it knows the server's seats.
-func (s *Client) setup(players, every int) {
-	s.players, s.every = players, every
-	s.final = make([]byte, clientRing*players*s.size)
-	s.used = make([]byte, clientRing*players*s.size)
-	s.mine = make([]byte, clientRing*s.size)
-	n := s.cfg.MaxPrediction + 3
-	s.states = make([][]byte, n)
-	s.stateTick = make([]int, n)
 }
 
 // onChunk takes a slice of the state; with the last, it loads it.
@@ -309,16 +302,7 @@ func (s *Client) load(now time.Duration) {
 		s.fail(err)
 		return
 	}
-	s.tick, s.recv = s.st.tick, s.st.tick
-	s.firstWrong = noTick
-	for i := range s.finalTick {
-		s.finalTick[i] = -1
-	}
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	s.mineHashes = [8]tickHash{}
-	s.nextCheck = s.st.tick
+	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
 	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
@@ -360,9 +344,10 @@ func (s *Client) onFinal(now time.Duration) {
 	}
 	rowLen := 4 + s.players*s.size
 	start := int(p.start)
+	final := s.confirmed()
 	for k := range int(p.count) {
 		f := start + k
-		if f < s.recv || s.finalTick[f%clientRing] == f {
+		if f < final || s.rowTick[f%clientRing] == f {
 			continue
 		}
 		if f >= s.floor()+clientRing {
@@ -374,18 +359,9 @@ func (s *Client) onFinal(now time.Duration) {
 			s.stats.PacketsBad++
 			return
 		}
-		copy(s.rowOf(s.final, f), r[4:])
-		s.finalMask[f%clientRing] = mask
-		s.finalTick[f%clientRing] = f
+		s.putRow(f, r[4:], mask)
 	}
-	// The rows that arrived in order become final.
-	for s.finalTick[s.recv%clientRing] == s.recv {
-		f := s.recv
-		if f < s.tick && s.firstWrong > f && (s.finalMask[f%clientRing] != s.usedMask[f%clientRing] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
-			s.firstWrong = f
-		}
-		s.recv++
-	}
+	s.settle() // the rows that arrived in order become final
 }
 
 // zeroSeats reports whether the empty seats of a row have zero inputs, as
@@ -410,7 +386,7 @@ func (s *Client) sendUpdate(now time.Duration) {
 		return
 	}
 	p := &s.sp
-	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.st.tick)}
+	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.confirmed()), ts: us(now), state: uint32(s.st.tick)}
 	if ts, hold, ok := s.rt.echo(now); ok {
 		p.echo, p.hold = ts, hold
 	}
@@ -424,12 +400,12 @@ func (s *Client) sendUpdate(now time.Duration) {
 		} else if h := s.vMine; h.ok && !s.vDone {
 			p.flags |= updateHash
 			p.hashTick, p.hash = uint32(h.tick), h.hash
-		} else if h := s.mineHashes[max(s.lastSrv, 0)/s.every%len(s.mineHashes)]; h.ok && h.tick == s.lastSrv {
+		} else if h, ok := s.ourHash(s.lastSrv); ok {
 			p.flags |= updateHash
-			p.hashTick, p.hash = uint32(h.tick), h.hash
+			p.hashTick, p.hash = uint32(s.lastSrv), h
 		}
-		if s.seat >= 0 {
-			from := max(s.srvAck, s.tick-clientRing/2, s.recv-clientRing/2)
+		if s.local >= 0 {
+			from := max(s.srvAck, s.tick-clientRing/2, s.confirmed()-clientRing/2)
 			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
 			if count > 0 {
 				p.start, p.count = uint32(from), uint8(count)
@@ -457,7 +433,7 @@ func (s *Client) sendUpdate(now time.Duration) {
 	}
 	b := p.appendUpdateHead(s.wbuf[:0])
 	for k := range int(p.count) {
-		b = append(b, s.mineAt(int(p.start)+k)...)
+		b = append(b, s.ownInput(int(p.start)+k)...)
 	}
 	s.write(b)
 }

@@ -266,7 +266,7 @@ func (w *world) noErrors(tb testing.TB) {
 // final returns how many ticks of n's game are final: confirmed, run, and
 // not waiting for a rollback.
 func (n *node) final() int {
-	return min(n.s.confirmedTicks(), n.s.firstWrong, n.s.tick, histLen)
+	return min(n.s.confirmed(), n.s.firstWrong, n.s.tick, histLen)
 }
 
 // sameHistory checks that every game has the same hash after each tick

@@ -6,13 +6,15 @@ import (
 	"github.com/fixstep/fixstep/engine"
 )
 
-// hooks are a game's optional engine hooks, found once by type assertion:
-// every role (Session, Server, Client) embeds them, so that the loop's
-// QualityChanged, SuspendChanged, GPUTime and End reach the game through
-// the role as they reach it alone, and the role's Begin and Draw pass the
-// game frames that say which player this machine plays (Frame.Local).
+// hooks are a game's optional engine hooks, found once by type assertion,
+// and the player this machine plays (local): every role holds them (the
+// Server itself, a Session and a Client in their rollback core), so that
+// the loop's QualityChanged, SuspendChanged, GPUTime and End reach the
+// game through the role as they reach it alone, and the game's Begin and
+// Draw get frames that say which player this machine plays (Frame.Local).
 type hooks struct {
 	game    engine.Game
+	local   int // the player this machine plays; -1 none (a spectator, a server, before a seat)
 	begin   engine.Beginner
 	end     engine.Ender
 	quality engine.QualityChanger
@@ -20,9 +22,9 @@ type hooks struct {
 	gpu     engine.GPUTimer
 }
 
-// findHooks returns g's hooks.
+// findHooks returns g's hooks, for no player yet.
 func findHooks(g engine.Game) hooks {
-	h := hooks{game: g}
+	h := hooks{game: g, local: -1}
 	h.begin, _ = g.(engine.Beginner)
 	h.end, _ = g.(engine.Ender)
 	h.quality, _ = g.(engine.QualityChanger)
@@ -31,19 +33,20 @@ func findHooks(g engine.Game) hooks {
 	return h
 }
 
-// beginGame runs the game's Begin, if it has one, on frame f as the
-// player local plays.
-func (h *hooks) beginGame(f engine.Frame, local int) error {
+// beginGame runs the game's Begin, if it has one, on frame f.
+func (h *hooks) beginGame(f engine.Frame) error {
 	if h.begin == nil {
 		return nil
 	}
-	f.Local = local
+	f.Local = h.local
 	return h.begin.Begin(f)
 }
 
-// drawGame runs the game's Draw on frame f as the player local plays.
-func (h *hooks) drawGame(f engine.Frame, local int) {
-	f.Local = local
+// Draw draws the game: the present, as predicted where the role
+// predicts, on a frame whose Local is the player this machine plays (-1
+// for a spectator, a server, or a role not seated yet).
+func (h *hooks) Draw(f engine.Frame) {
+	f.Local = h.local
 	h.game.Draw(f)
 }
 

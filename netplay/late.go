@@ -78,11 +78,11 @@ func (s *Session) takeState(p *peer) bool {
 	if !s.started || s.firstWrong != noTick || s.local < 0 {
 		return false
 	}
-	c := min(s.confirmedTicks(), s.tick)
+	c := min(s.confirmed(), s.tick)
 	if c == s.tick {
 		p.xBuf = s.saver.Save(p.xBuf[:0])
-	} else if i := c % len(s.states); s.stateTick[i] == c {
-		p.xBuf = append(p.xBuf[:0], s.states[i]...)
+	} else if st, ok := s.stateAt(c); ok {
+		p.xBuf = append(p.xBuf[:0], st...)
 	} else {
 		return false
 	}
@@ -167,13 +167,11 @@ func (s *Session) onOffer(now time.Duration) {
 	s.stats.StateBytes = s.st.size
 	// The inputs from the state's tick on arrive meanwhile: the ring
 	// starts there.
-	s.tick, s.firstWrong = st, noTick
-	for q := range s.players {
-		s.recv[q] = st
+	first := 0
+	if s.every > 0 {
+		first = (st/s.every + 1) * s.every
 	}
-	for i := range s.rowTick {
-		s.rowTick[i] = -1
-	}
+	s.restart(st, first, 0)
 	s.gotDue = true
 }
 
@@ -205,15 +203,7 @@ func (s *Session) loadState() {
 		s.fail(err)
 		return
 	}
-	s.loaded = true
-	s.recNext = s.st.tick
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	s.hashes, s.lastHash = [8]tickHash{}, tickHash{}
-	if every := s.cfg.HashEvery; every > 0 {
-		s.nextHash = (s.st.tick/every + 1) * every
-	}
+	s.loaded, s.lastHash = true, tickHash{} // restart (onOffer) set the rest
 }
 
 // watchState stops a spectator whose host's state makes no progress for

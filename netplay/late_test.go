@@ -45,9 +45,9 @@ func TestLateSpectator(t *testing.T) {
 	backlog := 0
 	for stop := w.clock.now + 30*time.Second; w.clock.now < stop && w.step(); {
 		if loadedAt == 0 && sp.s.st.tick >= 0 && !sp.s.st.on {
-			loadedAt, backlog = w.clock.now, sp.s.confirmedTicks()-sp.s.tick
+			loadedAt, backlog = w.clock.now, sp.s.confirmed()-sp.s.tick
 		}
-		if loadedAt != 0 && presentAt == 0 && sp.s.tick >= sp.s.confirmedTicks()-4 {
+		if loadedAt != 0 && presentAt == 0 && sp.s.tick >= sp.s.confirmed()-4 {
 			presentAt = w.clock.now
 		}
 	}
@@ -192,8 +192,8 @@ func TestSpectatorRingKeepsTicksNotRun(t *testing.T) {
 		}
 		s.takeRows(start, 64, rows)
 	}
-	if s.recv[0] != ringLen || s.row(s.real, 0)[0] != 1 {
-		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.real, 0)[0])
+	if s.recv[0] != ringLen || s.row(s.rows, 0)[0] != 1 {
+		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.rows, 0)[0])
 	}
 }
 

@@ -404,7 +404,7 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 			return
 		}
 	case peerSpectator:
-		if count > 0 || ack > s.confirmedTicks() {
+		if count > 0 || ack > s.confirmed() {
 			s.stats.PacketsBad++
 			return
 		}
@@ -454,12 +454,7 @@ func (s *Session) take(p *peer, start, count int, data []byte) {
 		if f > s.recv[q] || f >= fl+ringLen {
 			return // a gap, or no room yet: the peer sends it again
 		}
-		src := data[k*s.size : (k+1)*s.size]
-		copy(s.input(s.real, q, f), src)
-		if f < s.tick && s.usedPred[f%ringLen]>>q&1 != 0 && string(s.input(s.used, q, f)) != string(src) {
-			s.firstWrong = min(s.firstWrong, f)
-		}
-		s.recv[q] = f + 1
+		s.confirm(q, f, data[k*s.size:(k+1)*s.size])
 	}
 }
 
@@ -473,15 +468,9 @@ func (s *Session) takeRows(start, count int, data []byte) {
 		if f < r || f >= r+ringLen/2 || f >= s.tick+ringLen || s.rowTick[f%ringLen] == f {
 			continue // old, too far ahead, or its slot holds a tick not yet run
 		}
-		copy(s.row(s.real, f), data[k*stride:(k+1)*stride])
-		s.rowTick[f%ringLen] = f
+		s.putRow(f, data[k*stride:(k+1)*stride], 0)
 	}
-	for s.rowTick[r%ringLen] == r {
-		r++
-	}
-	for q := range s.players {
-		s.recv[q] = r
-	}
+	s.settle()
 }
 
 // theirHash stores a peer's hash of the state before tick c and compares
@@ -683,9 +672,9 @@ func (s *Session) sendRange(p *peer) (start, end, ack int) {
 		if p.late && !p.xOn {
 			return p.ack, p.ack, 0 // its state is not taken yet: no rows
 		}
-		return p.ack, s.confirmedTicks(), 0
+		return p.ack, s.confirmed(), 0
 	default:
-		return 0, 0, s.confirmedTicks()
+		return 0, 0, s.confirmed()
 	}
 }
 
@@ -715,9 +704,9 @@ func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) in
 	b := pk.appendInputHead(s.out[:0])
 	for f := start; f < start+count; f++ {
 		if pk.per == 1 {
-			b = append(b, s.input(s.real, s.local, f)...)
+			b = append(b, s.input(s.rows, s.local, f)...)
 		} else {
-			b = append(b, s.row(s.real, f)...)
+			b = append(b, s.row(s.rows, f)...)
 		}
 	}
 	p.sentAck, p.ackSent = ack, true

@@ -581,10 +581,6 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// Draw draws the game, on a frame whose Local is -1: a server plays no
-// seat.
-func (s *Server) Draw(f engine.Frame) { s.drawGame(f, -1) }
-
 // Begin reads the clients' datagrams between ticks, so that a handshake
 // is answered at once, then runs the game's Begin, if it has one.
 func (s *Server) Begin(f engine.Frame) error {
@@ -592,7 +588,7 @@ func (s *Server) Begin(f engine.Frame) error {
 		return s.err
 	}
 	s.poll(s.clock.Now())
-	return s.beginGame(f, -1)
+	return s.beginGame(f) // Local -1: a server plays no seat
 }
 
 // fill refreshes the stats that are states.

@@ -24,9 +24,6 @@ var ErrUnverified = errors.New("netplay: nothing verified")
 // (about 3·MaxPredictionTicks + 2·MaxInputDelay), and a spectator's window.
 const ringLen = 128
 
-// noTick marks "no tick": no wrong prediction pending.
-const noTick = int(^uint(0) >> 1)
-
 // TimeScaler is what a Session slows when this peer runs ahead of the
 // others: the loop's timestep (engine.Loop.Timestep()) is one.
 type TimeScaler interface {
@@ -61,43 +58,22 @@ type TimeScaler interface {
 // rollbacks included, it allocates nothing (the game's Save and Update
 // must not either).
 type Session struct {
-	hooks
+	rollback // its local is our player: -1 for a spectator, or before the lobby seats us
 	cfg      Config
-	game     engine.Game
-	saver    engine.Saver
-	inputter engine.Inputter
 	tr       Transport
 	clock    engine.Clock
-	scaler   TimeScaler
-	rec      TickListener
-	recNext  int // the next tick to give rec
 
-	peers         []peer
-	nonce         uint32 // ours: the token of every datagram to us
-	params, sim   uint64
-	players, size int
-	local         int // our player, -1 for a spectator
-	ticks         tickTime
+	peers       []peer
+	nonce       uint32 // ours: the token of every datagram to us
+	params, sim uint64
 
-	tick       int             // the next tick to simulate
-	recv       [MaxPeers]int   // per player: the next tick whose input has not arrived
-	real       []byte          // ringLen rows of players·size: inputs as sent
-	used       []byte          // ringLen rows: the inputs the game was last given
-	usedPred   [ringLen]uint32 // the predicted mask of each used row
-	rowTick    [ringLen]int    // a spectator's: which tick each row of s.real holds
-	firstWrong int             // the first tick run on a wrong prediction, or noTick
-	states     [][]byte        // the game before tick stateTick[i], at i = tick % len
-	stateTick  []int           // which tick states[i] precedes; -1: none
-	hashes     [8]tickHash     // our confirmed hashes, by checkpoint
-	lastHash   tickHash        // the newest of them, or final
-	final      tickHash        // our hash of the state at Config.EndTick
-	finalState []byte          // that state
-	endAt      time.Duration   // when final was taken
-	nextHash   int             // the next checkpoint: the state before that tick
-	started    bool            // every player answered the handshake
-	calling    bool            // the handshake began, at callStart
+	lastHash   tickHash      // the newest of our confirmed hashes, or final
+	final      tickHash      // our hash of the state at Config.EndTick
+	finalState []byte        // that state
+	endAt      time.Duration // when final was taken
+	started    bool          // every player answered the handshake
+	calling    bool          // the handshake began, at callStart
 	callStart  time.Duration
-	scale      float64         // the time scale set last
 	slowing    bool            // the time sync is slowing the clock
 	err        error           // why the session stopped
 	byeSent    bool            // the bye for err went out
@@ -114,13 +90,6 @@ type Session struct {
 	loaded bool     // a state was loaded, and no hash compared since
 }
 
-// tickHash is the hash of a confirmed state: the state before tick.
-type tickHash struct {
-	tick int
-	hash uint64
-	ok   bool
-}
-
 // NewSession returns a session that runs game with the peers cfg names, over tr,
 // or an error naming the first invalid Config field or what the game
 // lacks. Nothing is sent until the first Update (or Begin).
@@ -129,20 +98,17 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: c, game: game, tr: tr, clock: c.Clock, players: c.Players, size: c.InputSize,
-		local: c.Local, firstWrong: noTick, scale: 1, st: receiver{tick: -1}}
-	var ok bool
-	if s.saver, ok = game.(engine.Saver); !ok {
+	s := &Session{cfg: c, tr: tr, clock: c.Clock, st: receiver{tick: -1}}
+	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
+	if s.saver == nil {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
 	}
-	if !c.Spectate {
-		if s.inputter, ok = game.(engine.Inputter); !ok {
-			return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Inputter", game)
-		}
-	} else {
-		s.local = -1
+	if !c.Spectate && s.inputter == nil {
+		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Inputter", game)
 	}
-	s.hooks = findHooks(game)
+	if !c.Spectate && c.Lobby == nil {
+		s.local = c.Local
+	}
 	if s.clock == nil {
 		s.clock = engine.NewMonoClock()
 	}
@@ -155,7 +121,6 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		s.nonce = uint32(rng.Uint64())
 	}
 	s.params, s.sim = fnvString(c.Params), c.Sim
-	s.ticks = newTickTime(c.TPS)
 
 	seen := func(a netip.AddrPort) bool {
 		for i := range s.peers {
@@ -183,21 +148,11 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 		}
 		s.peers = append(s.peers, peer{addr: a, kind: peerSpectator, player: -1})
 	}
-	row := s.players * s.size
-	s.real = make([]byte, ringLen*row)
-	s.used = make([]byte, ringLen*row)
 	n := c.MaxPrediction + 3 // the states from the last confirmed tick to now
 	if c.Spectate {
 		n = 1 // a spectator saves only to hash
 	}
-	s.states = make([][]byte, n)
-	s.stateTick = make([]int, n)
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	for i := range s.rowTick {
-		s.rowTick[i] = -1
-	}
+	s.setup(c.Players, c.InputSize, ringLen, n, max(c.HashEvery, 0), c.HashEvery)
 	if s.local >= 0 {
 		// Inputs of the first InputDelay ticks are zero on every peer.
 		s.recv[s.local] = c.InputDelay
@@ -205,8 +160,6 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 	if a, ok := tr.(*Accept); ok {
 		a.seatable, s.acc = s.seatable, a
 	}
-	s.nextHash = c.HashEvery
-	s.stats.TimeScale = 1
 	if c.Lobby != nil {
 		s.lobby, s.cfg.Addrs = c.Lobby, nil
 	}
@@ -230,7 +183,7 @@ func (s *Session) seat() {
 	}
 	c := l.Config()
 	s.lobby, s.local, s.cfg.Local, s.cfg.Addrs = nil, c.Local, c.Local, c.Addrs
-	s.recv = [MaxPeers]int{}
+	s.recv = [MaxSeats]int{}
 	s.recv[s.local] = s.cfg.InputDelay
 	for p, a := range c.Addrs {
 		if p == s.local {
@@ -259,16 +212,6 @@ type TickListener interface {
 	Confirmed(n uint64, in engine.Inputs, state []byte) error
 }
 
-// SetTickListener makes r hear every final tick of the match, from the next
-// Update on; call it before the loop runs. Nil takes it off.
-func (s *Session) SetTickListener(r TickListener) { s.rec = r }
-
-// SetTimeScaler gives the session the clock to slow when this peer runs
-// ahead: the loop's timestep, as in s.SetTimeScaler(loop.Timestep()). The
-// session then owns its time scale; without one, a peer that runs ahead
-// stalls instead.
-func (s *Session) SetTimeScaler(ts TimeScaler) { s.scaler = ts }
-
 // Config returns the session's configuration, its defaults filled in.
 func (s *Session) Config() Config { return s.cfg }
 
@@ -282,7 +225,7 @@ func (s *Session) Tick() uint64 { return uint64(s.tick) }
 
 // Confirmed returns how many ticks have every player's input: ticks 0 to
 // Confirmed()-1 will not roll back.
-func (s *Session) Confirmed() uint64 { return uint64(s.confirmedTicks()) }
+func (s *Session) Confirmed() uint64 { return uint64(s.confirmed()) }
 
 // Running reports whether every player answered the handshake, so the
 // game runs.
@@ -377,15 +320,15 @@ func (s *Session) handshakeTimedOut(now time.Duration) error {
 // session may advance.
 func (s *Session) step(t engine.Tick) error {
 	if s.firstWrong != noTick {
-		if err := s.rollback(t); err != nil {
-			return err
+		if err := s.rerun(t); err != nil {
+			return s.fail(err)
 		}
 	}
 	if err := s.checkHashes(); err != nil {
 		return err
 	}
 	n := 1
-	if behind := s.confirmedTicks() - s.tick; s.local < 0 && behind > ringLen/4 {
+	if behind := s.confirmed() - s.tick; s.local < 0 && behind > ringLen/4 {
 		n = catchUpTicks // a spectator far behind: one that joined late
 	} else if s.local < 0 && behind > 4 {
 		n = 2 // a spectator behind its host catches up
@@ -400,31 +343,15 @@ func (s *Session) step(t engine.Tick) error {
 			}
 			break
 		}
-		if err := s.advance(t); err != nil {
+		if err := s.runTick(t); err != nil {
 			return err
 		}
 		if err := s.checkHashes(); err != nil {
 			return err
 		}
 	}
-	return s.record()
-}
-
-// record gives the recorder the ticks that became final: confirmed, and
-// run (again, after a rollback) on their confirmed inputs.
-func (s *Session) record() error {
-	if s.rec == nil {
-		return nil
-	}
-	for final := min(s.confirmedTicks(), s.tick); s.recNext < final; s.recNext++ {
-		n := s.recNext
-		var state []byte
-		if i := n % len(s.states); s.stateTick[i] == n {
-			state = s.states[i]
-		}
-		if err := s.rec.Confirmed(uint64(n), engine.NewInputs(s.row(s.real, n), s.size, 0), state); err != nil {
-			return s.fail(fmt.Errorf("netplay: record tick %d: %w", n, err))
-		}
+	if err := s.record(); err != nil {
+		return s.fail(err)
 	}
 	return nil
 }
@@ -439,7 +366,7 @@ func (s *Session) record() error {
 // reached the end, stops the session with an error wrapping ErrUnverified.
 func (s *Session) ended(now time.Duration) bool {
 	end := int(min(s.cfg.EndTick, uint64(noTick)))
-	if end == 0 || s.tick < end || s.confirmedTicks() < end || s.firstWrong != noTick || s.recNext < end && s.rec != nil {
+	if end == 0 || s.tick < end || s.confirmed() < end || s.firstWrong != noTick || s.recNext < end && s.rec != nil {
 		return false
 	}
 	if s.cfg.HashEvery > 0 && !s.final.ok {
@@ -494,21 +421,12 @@ func (s *Session) theirFinal(p *peer, h uint64) {
 	}
 }
 
-// confirmedTicks returns the number of ticks whose inputs all arrived.
-func (s *Session) confirmedTicks() int {
-	c := s.recv[0]
-	for p := 1; p < s.players; p++ {
-		c = min(c, s.recv[p])
-	}
-	return c
-}
-
 // floor returns the oldest tick whose input row must be kept: the last
 // confirmed one (predictions repeat it) and the oldest a peer or a
 // spectator still needs from us. A row may be written for ticks below
 // floor+ringLen only.
 func (s *Session) floor() int {
-	f := s.confirmedTicks() - 1
+	f := s.confirmed() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
 		if p.synced && p.kind != peerHost && (!p.late || p.xOn) {
@@ -521,148 +439,43 @@ func (s *Session) floor() int {
 // canAdvance reports whether the next tick may run: at most MaxPrediction
 // ticks past the last confirmed one, with room for the local input.
 func (s *Session) canAdvance() bool {
-	if s.tick >= s.confirmedTicks()+s.cfg.MaxPrediction {
+	if s.tick >= s.confirmed()+s.cfg.MaxPrediction {
 		return false
 	}
 	return s.local < 0 || s.tick+s.cfg.InputDelay < s.floor()+ringLen
 }
 
-// advance reads the local input and runs the next tick for the first time.
-func (s *Session) advance(t engine.Tick) error {
-	f := s.tick
+// runTick reads the local input, for InputDelay ticks ahead, and runs
+// the next tick for the first time: a player saves the state before each
+// tick, as any may roll back; a spectator before the checkpoints only.
+func (s *Session) runTick(t engine.Tick) error {
 	if s.local >= 0 {
-		g := f + s.cfg.InputDelay
-		dst := s.input(s.real, s.local, g)
-		clear(dst)
-		s.inputter.Input(s.ticks.tick(t, g, false), dst)
-		s.recv[s.local] = g + 1
+		g := s.tick + s.cfg.InputDelay
+		s.readInput(t, g)
+		s.confirm(s.local, g, s.ownInput(g))
 	}
-	if s.local >= 0 || f == s.nextHash {
-		s.save(f)
-	}
-	gt := s.ticks.tick(t, f, false)
-	gt.Input = s.inputsFor(f)
-	if !gt.Input.Confirmed() {
-		s.stats.Predicted++
-	}
-	if err := s.game.Update(gt); err != nil {
-		return err
-	}
-	s.tick++
-	return nil
-}
-
-// rollback loads the state before the first tick run on a wrong
-// prediction and runs that tick and the ones after it again, up to the
-// present, with the inputs known now.
-func (s *Session) rollback(t engine.Tick) error {
-	from := s.firstWrong
-	s.firstWrong = noTick
-	i := from % len(s.states)
-	if s.stateTick[i] != from {
-		return s.fail(fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, s.tick))
-	}
-	if err := s.saver.Load(s.states[i]); err != nil {
-		return s.fail(fmt.Errorf("netplay: load the state before tick %d: %w", from, err))
-	}
-	for f := from; f < s.tick; f++ {
-		if f > from {
-			s.save(f)
-		}
-		gt := s.ticks.tick(t, f, true)
-		gt.Input = s.inputsFor(f)
-		if err := s.game.Update(gt); err != nil {
-			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
-		}
-	}
-	d := s.tick - from
-	s.stats.Rollbacks++
-	s.stats.RollbackTicks += uint64(d)
-	s.stats.RollbackTicksMax = max(s.stats.RollbackTicksMax, d)
-	return nil
-}
-
-// save saves the game before tick f.
-func (s *Session) save(f int) {
-	i := f % len(s.states)
-	s.states[i] = s.saver.Save(s.states[i][:0])
-	s.stateTick[i] = f
-}
-
-// input returns player p's input of tick f in ring (s.real or s.used).
-func (s *Session) input(ring []byte, p, f int) []byte {
-	o := (f%ringLen*s.players + p) * s.size
-	return ring[o : o+s.size : o+s.size]
-}
-
-// row returns every player's input of tick f in ring.
-func (s *Session) row(ring []byte, f int) []byte {
-	n := s.players * s.size
-	o := f % ringLen * n
-	return ring[o : o+n : o+n]
-}
-
-// inputsFor decides tick f's inputs: each player's that arrived, or a
-// prediction, the player's last input repeated (zero before the first).
-// It keeps them in s.used, where a late input is compared with them.
-func (s *Session) inputsFor(f int) engine.Inputs {
-	var pred uint32
-	for p := range s.players {
-		dst := s.input(s.used, p, f)
-		switch r := s.recv[p]; {
-		case f < r:
-			copy(dst, s.input(s.real, p, f))
-		case r > 0:
-			pred |= 1 << p
-			copy(dst, s.input(s.real, p, r-1))
-		default:
-			pred |= 1 << p
-			clear(dst)
-		}
-	}
-	s.usedPred[f%ringLen] = pred
-	return engine.NewInputs(s.row(s.used, f), s.size, pred)
+	return s.advance(t, s.local >= 0 || s.tick == s.nextHash)
 }
 
 // checkHashes hashes the saved states that became confirmed, every
 // HashEvery ticks, and compares them with the peers' hashes.
 func (s *Session) checkHashes() error {
-	every := s.cfg.HashEvery
-	if every <= 0 {
-		return nil
-	}
-	ct := s.confirmedTicks()
-	for s.nextHash <= ct && s.nextHash < s.tick {
-		c := s.nextHash
-		s.nextHash += every
-		i := c % len(s.states)
-		if s.stateTick[i] != c {
-			continue // not saved: cannot happen, as the ring is deep enough
+	for {
+		h, ok := s.nextCheckpoint()
+		if !ok {
+			return s.err
 		}
-		h := tickHash{tick: c, hash: fnv64(s.states[i]), ok: true}
-		s.hashes[c/every%len(s.hashes)] = h
 		s.lastHash = h
 		for j := range s.peers {
 			p := &s.peers[j]
 			if p.kind == peerSpectator {
 				continue
 			}
-			if theirs, ok := p.hashAt(c, every); ok {
-				s.compareHash(p, c, h.hash, theirs)
+			if theirs, ok := p.hashAt(h.tick, s.every); ok {
+				s.compareHash(p, h.tick, h.hash, theirs)
 			}
 		}
 	}
-	return s.err
-}
-
-// ourHash returns our hash of the state before tick c, if we have it.
-func (s *Session) ourHash(c int) (uint64, bool) {
-	every := s.cfg.HashEvery
-	if every <= 0 || c <= 0 || c%every != 0 {
-		return 0, false
-	}
-	h := s.hashes[c/every%len(s.hashes)]
-	return h.hash, h.ok && h.tick == c
 }
 
 // desync is the error a desync before tick n with the peer at index
@@ -708,18 +521,9 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// Draw draws the game: the predicted present, on a frame whose Local is
-// this peer's player (-1 for a spectator, or before the lobby seated it).
-func (s *Session) Draw(f engine.Frame) { s.drawGame(f, s.Local()) }
-
 // Local returns this peer's player: Config.Local, or the seat its lobby
 // gave it (-1 before); -1 for a spectator.
-func (s *Session) Local() int {
-	if s.lobby != nil {
-		return -1
-	}
-	return s.local
-}
+func (s *Session) Local() int { return s.local }
 
 // Begin reads what the peers sent and sends keep-alives, then runs the
 // game's Begin, if it has one: so a frame without a tick (a paused loop,
@@ -742,13 +546,13 @@ func (s *Session) Begin(f engine.Frame) error {
 		}
 		s.send(now, true)
 	}
-	return s.beginGame(f, s.Local())
+	return s.beginGame(f)
 }
 
 // fillStats refreshes the stats that are states, not counts.
 func (s *Session) fillStats(now time.Duration) {
 	st := &s.stats
-	st.Tick, st.Confirmed = uint64(s.tick), uint64(s.confirmedTicks())
+	s.fill()
 	st.RTT, st.Interrupted = 0, 0
 	for i := range s.peers {
 		p := &s.peers[i]
@@ -759,5 +563,4 @@ func (s *Session) fillStats(now time.Duration) {
 			st.Interrupted++
 		}
 	}
-	st.TimeScale = s.scale
 }
