@@ -291,14 +291,7 @@ func (s *Client) onChunk(now time.Duration) {
 
 // load loads the received state: the client now runs from its tick.
 func (s *Client) load(now time.Duration) {
-	from := "server " + s.cfg.Server.String()
-	st, err := s.st.open(from)
-	if err == nil {
-		if err = s.saver.Load(st); err != nil {
-			err = fmt.Errorf("netplay: load the state of tick %d from %s: %w", s.st.tick, from, err)
-		}
-	}
-	if err != nil {
+	if err := s.st.load(s.saver, "server "+s.cfg.Server.String()); err != nil {
 		s.fail(err)
 		return
 	}

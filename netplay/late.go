@@ -52,20 +52,14 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 		return
 	}
 	if !p.xSeen && (p.xOffer < 0 || now-p.xOffer >= offerEvery) {
-		s.write(appendOffer(s.out[:0], p.nonce, uint32(p.xTick), len(p.xBuf), p.xHash), p)
+		s.write(appendOffer(s.out[:0], p.nonce, uint32(p.x.tick), len(p.xBuf), p.xHash), p)
 		p.xOffer = now
 	}
 	rto := p.rt.timeout(250 * time.Millisecond) // 250 ms before a round trip is measured
-	sent := 0
-	for i := p.xHave; i < len(p.xAt) && i < p.xHave+lateWindow && sent < maxChunksPerSend && s.err == nil; i++ {
-		if d := i - p.xHave - 1; d >= 0 && d < 64 && p.xMask>>d&1 != 0 {
-			continue
-		}
-		if at := p.xAt[i]; at >= 0 && now-at < rto {
-			continue
-		}
-		s.write(appendChunk(s.out[:0], p.nonce, uint32(p.xTick), i, p.xBuf), p)
-		p.xAt[i] = now
+	x := &p.x
+	for sent, i := 0, x.next(0, now, rto, lateWindow); i >= 0 && sent < maxChunksPerSend && s.err == nil; i = x.next(i+1, now, rto, lateWindow) {
+		s.write(appendChunk(s.out[:0], p.nonce, uint32(x.tick), i, p.xBuf), p)
+		x.at[i] = now
 		s.stats.ChunksSent++
 		sent++
 	}
@@ -86,16 +80,9 @@ func (s *Session) takeState(p *peer) bool {
 	} else {
 		return false
 	}
-	n := chunks(len(p.xBuf))
-	if cap(p.xAt) < n {
-		p.xAt = make([]time.Duration, n)
-	}
-	p.xAt = p.xAt[:n]
-	for i := range p.xAt {
-		p.xAt[i] = -1
-	}
-	p.xOn, p.xTick, p.xHash = true, c, fnv64(p.xBuf)
-	p.xHave, p.xMask, p.xSeen, p.xDone, p.xOffer = 0, 0, false, false, -1
+	p.x.start(c, len(p.xBuf))
+	p.xOn, p.xHash = true, fnv64(p.xBuf)
+	p.xSeen, p.xDone, p.xOffer = false, false, -1
 	p.xTries++
 	// Its inputs start at the state's tick: rows from c on are kept
 	// until it acknowledges them.
@@ -112,18 +99,13 @@ func (s *Session) onState(p *peer, now time.Duration) {
 	switch {
 	case pk.kind == kindGot && p.kind == peerSpectator:
 		p.lastRecv = now
-		if !p.late || !p.xOn || int(pk.state) != p.xTick {
+		if !p.late || !p.xOn || int(pk.state) != p.x.tick {
 			s.stats.PacketsStale++ // an older state's
 			return
 		}
 		p.xSeen = true
-		if h := int(pk.have); h > p.xHave {
-			p.xHave = min(h, len(p.xAt))
-		}
-		p.xMask = pk.mask
-		if p.xHave >= len(p.xAt) {
-			p.xDone = true
-		}
+		p.x.ack(int(pk.have), pk.mask, nil)
+		p.xDone = p.x.done()
 	case pk.kind == kindOffer && p.kind == peerHost:
 		p.lastRecv = now
 		s.onOffer(now)
@@ -192,14 +174,7 @@ func (s *Session) onChunk(now time.Duration) {
 // loadState checks and loads the state received: the spectator runs from
 // its tick on.
 func (s *Session) loadState() {
-	from := "the host " + s.callerOf(&s.peers[0]).String()
-	st, err := s.st.open(from)
-	if err == nil {
-		if err = s.saver.Load(st); err != nil {
-			err = fmt.Errorf("netplay: load the state of tick %d from %s: %w", s.st.tick, from, err)
-		}
-	}
-	if err != nil {
+	if err := s.st.load(s.saver, "the host "+s.callerOf(&s.peers[0]).String()); err != nil {
 		s.fail(err)
 		return
 	}

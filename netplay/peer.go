@@ -67,18 +67,15 @@ type peer struct {
 	interrupted bool        // silent past DisconnectWarning
 
 	// A spectator fed from a state (late.go).
-	late   bool            // it called too late to be fed from tick 0, or fell too far behind
-	xOn    bool            // xTick's state is taken and being sent
-	xTick  int             // the state's tick: the state before it
-	xHash  uint64          // its FNV-1a
-	xBuf   []byte          // the state
-	xAt    []time.Duration // per chunk: when it was last sent, -1 never
-	xHave  int             // the chunks it has, in order
-	xMask  uint64          // of the next 64, those it has
-	xSeen  bool            // a got named xTick: the offer arrived
-	xDone  bool            // every chunk arrived
-	xTries int             // states begun since it last ran on from one
-	xOffer time.Duration   // when the offer was last sent
+	late   bool          // it called too late to be fed from tick 0, or fell too far behind
+	xOn    bool          // xTick's state is taken and being sent
+	x      sender        // the state's chunks sent, and acknowledged
+	xHash  uint64        // its hash
+	xBuf   []byte        // the state
+	xSeen  bool          // a got named xTick: the offer arrived
+	xDone  bool          // every chunk arrived
+	xTries int           // states begun since it last ran on from one
+	xOffer time.Duration // when the offer was last sent
 }
 
 // hashAt returns their hash of the state before tick c, if they sent it.
@@ -283,7 +280,7 @@ func (s *Session) freeSeat(p *peer) {
 	if s.acc != nil {
 		s.acc.release(p.addr)
 	}
-	*p = peer{addr: p.addr, kind: peerSpectator, player: -1, xBuf: p.xBuf[:0], xAt: p.xAt[:0]}
+	*p = peer{addr: p.addr, kind: peerSpectator, player: -1, xBuf: p.xBuf[:0], x: sender{at: p.x.at[:0]}}
 }
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a
@@ -569,7 +566,7 @@ func (s *Session) watch(now time.Duration) {
 			s.stats.SpectatorsDropped++
 			continue
 		}
-		if p.kind == peerSpectator && p.xOn && p.ack > p.xTick+ringLen {
+		if p.kind == peerSpectator && p.xOn && p.ack > p.x.tick+ringLen {
 			p.xTries = 0 // it ran on from its state: it acknowledges rows past its ring
 		}
 		if p.kind == peerSpectator && (!p.late || p.xOn) && p.ack < s.tick-ringLen/2 {

@@ -259,15 +259,13 @@ type sclient struct {
 	vHash   uint64        // our hash of the state before vTick
 	vOK     bool          // vHash is taken
 	vDone   bool          // it sent its hash of vTick
-	xferAt  []time.Duration
+	x       sender        // the transfer's slices sent, and acknowledged
 	welAt   time.Duration // when the transfer's first welcome went out
 	welSent time.Duration // when a welcome last went out
-	have    int
-	got     [chunkWindow / 64]uint64 // of the slices past have, those it acknowledged: bit d is slice have+1+d
-	acked   int                      // the slices of the transfer it acknowledged
-	credit  int                      // the slices it may still be sent before it acknowledges more
-	progAt  time.Duration            // when its acknowledgements last moved (or its transfer waited its turn)
-	done    int                      // bye done sends left, at the end
+	acked   int           // the slices of the transfer it acknowledged
+	credit  int           // the slices it may still be sent before it acknowledges more
+	progAt  time.Duration // when its acknowledgements last moved (or its transfer waited its turn)
+	done    int           // bye done sends left, at the end
 }
 
 // Server runs a match that it owns: the game headless at the fixed tick,

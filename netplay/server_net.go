@@ -4,7 +4,6 @@ import (
 	"compress/flate"
 	"crypto/rand"
 	"crypto/subtle"
-	"math/bits"
 	"net/netip"
 	"time"
 )
@@ -206,7 +205,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	}
 	cl := &s.clients[ci]
 	*cl = sclient{on: true, addr: from, nonce: p.nonce, seat: seat, heard: now, hashed: -1,
-		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, xferAt: cl.xferAt[:0], credit: initialCredit}
+		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, x: sender{at: cl.x.at[:0]}, credit: initialCredit}
 	cl.secret, cl.token = newSecret()
 	if old == nil {
 		clear(cl.last)
@@ -313,15 +312,8 @@ func (s *Server) startTransfer(cl *sclient, now time.Duration) {
 	cp := &s.cps[cl.xfer]
 	cp.users++
 	s.pack(cp)
-	cl.xferSt, cl.have, cl.got = -1, 0, [chunkWindow / 64]uint64{}
-	n := chunks(len(cp.packed))
-	if cap(cl.xferAt) < n {
-		cl.xferAt = make([]time.Duration, n)
-	}
-	cl.xferAt = cl.xferAt[:n]
-	for i := range cl.xferAt {
-		cl.xferAt[i] = -1
-	}
+	cl.xferSt = -1
+	cl.x.start(cp.tick, len(cp.packed))
 	cl.ack, cl.sentTo, cl.ackSeen, cl.lastSt = cp.tick, cp.tick, cp.tick, cp.tick
 	cl.vTick, cl.vOK, cl.vDone = s.tick+verifyTicks, false, false
 	cl.welAt, cl.acked, cl.progAt = now, 0, now
@@ -393,26 +385,14 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 				cl.rt.rtt = now - cl.welAt
 			}
 			cl.xferSt = cp.tick
-			if int(p.have) > cl.have {
-				cl.have = min(int(p.have), len(cl.xferAt))
-			}
 			// Of the slices past have: mask, then the bitmap in the
-			// update's tail.
-			cl.got = [chunkWindow / 64]uint64{p.mask}
-			for k, c := range p.inputs[:min(len(p.inputs), len(cl.got)*8-8)] {
-				cl.got[1+k/8] |= uint64(c) << (k % 8 * 8)
-			}
-			// What it acknowledges buys it more: a transfer goes on only
-			// while acknowledgements come.
-			n := cl.have
-			for _, w := range cl.got {
-				n += bits.OnesCount64(w)
-			}
-			if n > cl.acked {
+			// update's tail. What it acknowledges buys it more: a
+			// transfer goes on only while acknowledgements come.
+			if n := cl.x.ack(int(p.have), p.mask, p.inputs); n > cl.acked {
 				cl.credit = min(cl.credit+creditPerAck*(n-cl.acked), maxCredit)
 				cl.acked, cl.progAt = n, now
 			}
-			if cl.have >= len(cl.xferAt) {
+			if cl.x.done() {
 				cp.users--
 				cl.xfer = -1
 			}
@@ -678,16 +658,10 @@ func (s *Server) sendChunks(cl *sclient, now time.Duration, share int) {
 	}
 	limit := min(share, cl.credit, s.xferBits/(8*MaxPacket))
 	sent := 0
-	for i := cl.have; i < len(cl.xferAt) && i < cl.have+window && sent < limit; i++ {
-		if d := i - cl.have - 1; d >= 0 && cl.got[d/64]>>(d%64)&1 != 0 {
-			continue // acknowledged
-		}
-		if at := cl.xferAt[i]; at >= 0 && now-at < rto {
-			continue // in flight
-		}
+	for i := cl.x.next(0, now, rto, window); i >= 0 && sent < limit; i = cl.x.next(i+1, now, rto, window) {
 		b := appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed)
 		s.write(b, cl)
-		cl.xferAt[i] = now
+		cl.x.at[i] = now
 		cl.credit--
 		s.xferBits -= 8 * len(b)
 		s.stats.ChunksSent++

@@ -5,8 +5,80 @@ import (
 	"compress/flate"
 	"fmt"
 	"io"
+	"math/bits"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
+
+// A state goes in chunks (kind chunk: wire_server.go) from a sender to a
+// receiver: a server's to a client that joins or resyncs, a peer-to-peer
+// host's to a late spectator. The sender announces it (a welcome, an
+// offer: its tick, length and hash), sends the chunks the receiver lacks
+// that it did not send within a retransmission timeout, and the receiver
+// acknowledges those it has: how many in order (have), and a bitmap of
+// those past them. The roles decide how fast (a server's credit and
+// budget, a host's burst); sender and receiver are the one place that
+// keeps the chunks' account.
+
+// sender is the sending end of a state's transfer.
+type sender struct {
+	tick int                      // the state's tick: the state before it
+	at   []time.Duration          // per chunk: when it was last sent, -1 never
+	have int                      // the chunks the receiver has in order
+	got  [chunkWindow / 64]uint64 // of the chunks past have, those it has: bit d is chunk have+1+d
+}
+
+// start begins sending a state of tick of size bytes.
+func (x *sender) start(tick, size int) {
+	n := chunks(size)
+	if cap(x.at) < n {
+		x.at = make([]time.Duration, n)
+	}
+	x.at = x.at[:n]
+	for i := range x.at {
+		x.at[i] = -1
+	}
+	x.tick, x.have, x.got = tick, 0, [chunkWindow / 64]uint64{}
+}
+
+// ack takes the receiver's acknowledgement: have chunks in order, mask
+// the 64 past them, and tail's bytes (the bitmap of the chunks past
+// those, 8 a byte) when it sends one. It returns how many chunks the
+// receiver has acknowledged in all.
+func (x *sender) ack(have int, mask uint64, tail []byte) int {
+	if have > x.have {
+		x.have = min(have, len(x.at))
+	}
+	x.got = [chunkWindow / 64]uint64{mask}
+	for k, c := range tail[:min(len(tail), len(x.got)*8-8)] {
+		x.got[1+k/8] |= uint64(c) << (k % 8 * 8)
+	}
+	n := x.have
+	for _, w := range x.got {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// done reports whether every chunk arrived.
+func (x *sender) done() bool { return x.have >= len(x.at) }
+
+// next returns the first chunk from i on, and within window of the first
+// the receiver lacks, that it has not acknowledged and that was not sent
+// within rto of now; -1 when there is none.
+func (x *sender) next(i int, now, rto time.Duration, window int) int {
+	for i = max(i, x.have); i < len(x.at) && i < x.have+window; i++ {
+		if d := i - x.have - 1; d >= 0 && x.got[d/64]>>(d%64)&1 != 0 {
+			continue // acknowledged
+		}
+		if at := x.at[i]; at >= 0 && now-at < rto {
+			continue // in flight
+		}
+		return i
+	}
+	return -1
+}
 
 // Limits of a state being received.
 const (
@@ -24,16 +96,14 @@ const (
 	minStateRate = 16 << 10
 )
 
-// receiver takes a state sent in chunks (kind chunk: wire_server.go): a
-// server's to its Client, a host's to a late spectator. The sender
-// announces the state (a welcome, an offer: its tick, length and hash);
-// the receiver checks the length against its limit before anything is
-// allocated, takes the chunks in any order, tells the sender which
-// arrived (have, and a bitmap of those past it), and once all did,
-// inflates the state when it came compressed and checks its hash. A
-// sender that makes no progress, sends too slowly, or sends state after
-// state with none verified is one that does not serve: its receiver's
-// role stops, saying so (stalled, again).
+// receiver is the receiving end of a state's transfer: a Client's, a
+// late spectator's. Its role checks the announced length against its
+// limit before anything is allocated; the receiver takes the chunks in
+// any order, says which arrived, and once all did, inflates the state
+// when it came compressed, checks its hash and loads it. A sender that
+// makes no progress, sends too slowly, or sends state after state with
+// none verified is one that does not serve: its receiver's role stops,
+// saying so (stalled, again).
 type receiver struct {
 	tick  int    // the state's tick (the state before it), -1 before the first
 	size  int    // its length as sent
@@ -115,10 +185,10 @@ func (r *receiver) mask() uint64 {
 	return m
 }
 
-// open ends the transfer and returns the state: inflated to exactly raw
-// bytes when it came compressed, its hash checked. from names the sender
-// in errors ("server 10.0.0.1:7000").
-func (r *receiver) open(from string) ([]byte, error) {
+// load ends the transfer and loads the state into the game: inflated to
+// exactly raw bytes when it came compressed, its hash checked first. from
+// names the sender in errors ("server 10.0.0.1:7000").
+func (r *receiver) load(into engine.Saver, from string) error {
 	r.on = false
 	st := r.buf
 	if r.raw > 0 {
@@ -133,14 +203,17 @@ func (r *receiver) open(from string) ([]byte, error) {
 			err = fmt.Errorf("more than the %d bytes announced", r.raw)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("netplay: the state of tick %d from %s does not inflate: %w", r.tick, from, err)
+			return fmt.Errorf("netplay: the state of tick %d from %s does not inflate: %w", r.tick, from, err)
 		}
 		st = r.state
 	}
 	if h := fnv64(st); h != r.hash {
-		return nil, fmt.Errorf("netplay: the state of tick %d from %s has hash %016x, not the %016x it announced", r.tick, from, h, r.hash)
+		return fmt.Errorf("netplay: the state of tick %d from %s has hash %016x, not the %016x it announced", r.tick, from, h, r.hash)
 	}
-	return st, nil
+	if err := into.Load(st); err != nil {
+		return fmt.Errorf("netplay: load the state of tick %d from %s: %w", r.tick, from, err)
+	}
+	return nil
 }
 
 // stalled returns why the state being received shows a sender that does
