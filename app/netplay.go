@@ -51,7 +51,7 @@ type NetFlags struct {
 	SeatsPerAddr int
 
 	// EndTick, when set, ends the match after that many ticks on every
-	// peer (netplay.Config.EndTick): not a flag, a game's -ticks sets it.
+	// peer (netplay.SessionConfig.EndTick): not a flag, a game's -ticks sets it.
 	EndTick uint64
 
 	np     *Netplay // the socket, from open until StartNetplay takes it
@@ -288,7 +288,7 @@ func (n *NetFlags) seat(cfg engine.Config, params string) error {
 	if err := n.open(); err != nil {
 		return err
 	}
-	l, err := netplay.NewLobby(netplay.Config{Host: netip.MustParseAddrPort(n.Join), InputSize: cfg.InputSize,
+	l, err := netplay.NewLobby(netplay.SessionConfig{Host: netip.MustParseAddrPort(n.Join), InputSize: cfg.InputSize,
 		TPS: cfg.TPS, Params: params}, n.tr)
 	if err != nil {
 		return err
@@ -449,7 +449,7 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 		n.np = nil
 		return np, nil
 	}
-	c := netplay.Config{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
+	c := netplay.SessionConfig{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
 		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
 	tr := n.tr
 	switch {

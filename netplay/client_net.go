@@ -40,7 +40,7 @@ func (e *ServerError) Error() string {
 
 // ErrNotServer is what a Client or a Probe stops with when a peer-to-peer
 // host (a Session's Lobby or Accept) answers its join: the address plays
-// peer to peer, and is joined (Lobby) or watched (Config.Spectate).
+// peer to peer, and is joined (Lobby) or watched (SessionConfig.Spectate).
 var ErrNotServer = errors.New("netplay: a peer-to-peer host answered, not a server: join it as a peer or spectate it")
 
 // poll reads every waiting datagram (at most maxReads).

@@ -14,7 +14,7 @@
 //
 //	tr, err := netplay.ListenUDP(":7000")
 //	...
-//	s, err := netplay.NewSession(netplay.Config{
+//	s, err := netplay.NewSession(netplay.SessionConfig{
 //		Players: 2, Local: 0, Addrs: []netip.AddrPort{{}, peerAddr},
 //		InputSize: 4, Params: "arena v1", Sim: fingerprint,
 //	}, game, tr)
@@ -25,14 +25,14 @@
 //	s.Close()
 //	tr.Close()
 //
-// What it does, with the settings in Config:
+// What it does, with the settings in SessionConfig:
 //
 //   - Sessions of 2 to 4 players, and spectators: a player feeds them the
 //     confirmed inputs of every player; they never predict. A spectator
 //     that calls after the match's first 64 ticks (or falls that far
 //     behind) is first sent the host's state at a confirmed tick, in
 //     acknowledged slices, and runs the ticks since fast to the present
-//     (Stats.Catchup). A spectator the host cannot seat (seats taken or
+//     (SessionStats.Catchup). A spectator the host cannot seat (seats taken or
 //     none offered) is refused and stops with a *SeatError saying why; a
 //     seat is freed when its spectator leaves, is dropped, or never
 //     finishes the handshake.
@@ -63,20 +63,20 @@
 //     500 ms of silence and a *DisconnectError after 2 s. A player that
 //     times out another tells the rest (a "gone" goodbye), so every peer
 //     stops naming the player that vanished, not the one that told it.
-//   - Desync detection: every second of game time (Config.HashEvery) the
+//   - Desync detection: every second of game time (SessionConfig.HashEvery) the
 //     peers exchange the FNV-1a hash of the saved state after a tick that
 //     can no longer roll back; on a mismatch both stop with an
 //     *engine.DesyncError naming the tick and the peer.
 //   - Recording: a TickListener (SetTickListener; replay.RecordSession makes one)
 //     hears every tick once it is final, with every player's input, so
 //     either peer's recording replays the whole match.
-//   - An end (Config.EndTick): every peer stops with engine.ErrStopped
+//   - An end (SessionConfig.EndTick): every peer stops with engine.ErrStopped
 //     after exactly that many ticks, in the same state, once the others
 //     have all they need from it: a tournament round, a soak test. The
 //     hash of the end state goes to the others too (in the last "done"
 //     goodbye), so even a match shorter than HashEvery compares one; a
 //     match that compared none with a player stops with ErrUnverified
-//     instead, and Stats.Hashes (hashes_checked= in Report) says how
+//     instead, and SessionStats.Hashes (hashes_checked= in Report) says how
 //     many were compared.
 //
 // Pause, in a networked game, is the game's, not the loop's. A peer whose
@@ -103,10 +103,10 @@
 // bodies.
 //
 // Datagrams are hostile until proved otherwise: those from addresses not
-// in the Config are ignored, a hello from a peer whose handshake is done
+// in the SessionConfig are ignored, a hello from a peer whose handshake is done
 // changes nothing (a forged one cannot end a match), inputs and goodbyes
 // must carry the receiver's nonce, malformed ones are dropped and counted
-// (Stats.PacketsBad), every count is checked before it is used, every
+// (SessionStats.PacketsBad), every count is checked before it is used, every
 // buffer is bounded, the decoder is fuzzed, and before the handshake no
 // answer is larger than the datagram that prompted it, so a forged source
 // address gains no amplification. There is no encryption nor

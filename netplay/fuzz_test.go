@@ -13,7 +13,7 @@ import (
 func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := NewSession(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Sim: 0xb1,
+	s, err := NewSession(SessionConfig{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Sim: 0xb1,
 		Clock: clk, Seed: 1, HashEvery: 1}, &testGame{players: 2}, net.Listen(addr(0)))
 	if err != nil {
 		tb.Fatal(err)
@@ -30,7 +30,7 @@ func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 func fuzzSpectator(tb testing.TB, nonce uint32) (*Session, *MemConn) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := NewSession(Config{Players: 2, Spectate: true, Host: addr(1), InputSize: 2, Params: "test", Sim: 0xb1,
+	s, err := NewSession(SessionConfig{Players: 2, Spectate: true, Host: addr(1), InputSize: 2, Params: "test", Sim: 0xb1,
 		Clock: clk, Seed: 2, HashEvery: 1, MaxState: 1 << 16}, &testGame{players: 2}, net.Listen(addr(2)))
 	if err != nil {
 		tb.Fatal(err)
@@ -90,7 +90,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 // inputs' length matching its counts; and a session that receives the
 // datagram from a peer (a player's from a player, a spectator's from its
 // host) must count it once, as handled or as dropped, without panicking,
-// take no more than Config.MaxState for a state, and run a tick after it.
+// take no more than SessionConfig.MaxState for a state, and run a tick after it.
 func FuzzDecode(f *testing.F) {
 	for _, b := range fuzzSeeds(f) {
 		f.Add(b)

@@ -143,7 +143,7 @@ type worldOpts struct {
 	spectators int // fed by player 0
 	sim        NetSim
 	seed       uint64
-	tweak      func(i int, c *Config)               // change node i's config
+	tweak      func(i int, c *SessionConfig)        // change node i's config
 	jitter     bool                                 // frame intervals of 15 to 18.3 ms instead of 16.67
 	noScaler   bool                                 // the sessions may not slow the timesteps
 	pad        int                                  // testGame.pad
@@ -165,13 +165,13 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		specs = append(specs, addr(o.players+i))
 	}
 	for i := range o.players + o.spectators {
-		c := Config{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1,
+		c := SessionConfig{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1,
 			Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		if i == 0 {
 			c.Spectators = specs
 		}
 		if i >= o.players {
-			c = Config{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Sim: 0xb1,
+			c = SessionConfig{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Sim: 0xb1,
 				Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		}
 		if o.tweak != nil {

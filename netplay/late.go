@@ -16,7 +16,7 @@ import (
 // confirmed inputs from S on, as it feeds any spectator: the spectator
 // keeps ringLen ticks of them, so its acks, which pin the host's rows,
 // move on while the state comes. The spectator checks the state's size
-// against Config.MaxState before it allocates, its hash before it loads
+// against SessionConfig.MaxState before it allocates, its hash before it loads
 // it, then runs the confirmed ticks fast (catchUpTicks a loop tick) to
 // the present and compares the next checkpoint's hash with the host's.
 // A spectator whose acks fall ringLen/2 ticks behind the host is sent a
@@ -131,7 +131,7 @@ func (s *Session) onOffer(now time.Duration) {
 		return
 	}
 	if int64(pk.length) > int64(s.cfg.MaxState) {
-		s.fail(fmt.Errorf("netplay: the host %v sends a state of %d bytes, over Config.MaxState (%d)", s.callerOf(&s.peers[0]), pk.length, s.cfg.MaxState))
+		s.fail(fmt.Errorf("netplay: the host %v sends a state of %d bytes, over SessionConfig.MaxState (%d)", s.callerOf(&s.peers[0]), pk.length, s.cfg.MaxState))
 		return
 	}
 	if s.rec != nil {

@@ -28,7 +28,7 @@ func TestLateSpectator(t *testing.T) {
 	const end = 1500
 	const pad = 12_000
 	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: lateLink, seed: 21, pad: pad,
-		tweak: func(i int, c *Config) { c.EndTick = end }})
+		tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	sp := w.nodes[3]
 	sp.off = true
 	w.run(10 * time.Second)
@@ -87,11 +87,11 @@ func TestLateSpectator(t *testing.T) {
 }
 
 // A late spectator checks the size of its host's state against
-// Config.MaxState before it allocates anything for it, and stops naming
+// SessionConfig.MaxState before it allocates anything for it, and stops naming
 // both; the match goes on.
 func TestLateSpectatorStateTooLarge(t *testing.T) {
 	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 22, pad: 1000,
-		tweak: func(i int, c *Config) {
+		tweak: func(i int, c *SessionConfig) {
 			if c.Spectate {
 				c.MaxState = 1000
 			}
@@ -101,7 +101,7 @@ func TestLateSpectatorStateTooLarge(t *testing.T) {
 	w.run(3 * time.Second)
 	w.wake(sp)
 	w.run(2 * time.Second)
-	if sp.err == nil || !strings.Contains(sp.err.Error(), "a state of 1048 bytes, over Config.MaxState (1000)") {
+	if sp.err == nil || !strings.Contains(sp.err.Error(), "a state of 1048 bytes, over SessionConfig.MaxState (1000)") {
 		t.Fatalf("the spectator: %v, want its host's state refused as too large", sp.err)
 	}
 	if sp.s.st.buf != nil || w.nodes[0].err != nil || w.nodes[1].err != nil {

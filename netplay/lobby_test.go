@@ -20,8 +20,8 @@ type lobbyTable struct {
 }
 
 // lobbyCfg is the test world's game (harness_test.go's fingerprint).
-func lobbyCfg(clk *fakeClock, seed uint64) Config {
-	return Config{InputSize: 2, Params: "test", Sim: 0xb1, Clock: clk, Seed: seed}
+func lobbyCfg(clk *fakeClock, seed uint64) SessionConfig {
+	return SessionConfig{InputSize: 2, Params: "test", Sim: 0xb1, Clock: clk, Seed: seed}
 }
 
 // newLobbyTable makes a host for players players at addr(0).
@@ -131,11 +131,11 @@ func TestLobbySeatsByArrival(t *testing.T) {
 		}
 
 		// The mesh, from the lobbies' Configs, at the addresses they name.
-		byPlayer := map[int]Config{0: hc}
+		byPlayer := map[int]SessionConfig{0: hc}
 		for _, j := range lt.joiners {
 			byPlayer[j.Config().Local] = j.Config()
 		}
-		w := newWorld(t, worldOpts{players: players, seed: uint64(players), tweak: func(i int, c *Config) {
+		w := newWorld(t, worldOpts{players: players, seed: uint64(players), tweak: func(i int, c *SessionConfig) {
 			lc := byPlayer[i]
 			for p := range lc.Addrs {
 				if p != i && lc.Addrs[p] != addr(p) {
@@ -280,7 +280,7 @@ func TestLobbyNoHost(t *testing.T) {
 	}
 }
 
-// TestSessionWithLobby: four sessions made with Config.Lobby, a host's
+// TestSessionWithLobby: four sessions made with SessionConfig.Lobby, a host's
 // and three joiners' that arrive one by one (each learns the count, then
 // makes its session): they run no tick while seating, then play a match
 // of 200 ticks to its end, every peer in one state, hashes compared.

@@ -61,7 +61,7 @@ type peer struct {
 	advInit    bool          // adv has a first value
 
 	theirs      [4]tickHash // their confirmed hashes, by checkpoint
-	final       tickHash    // their hash of the state at Config.EndTick
+	final       tickHash    // their hash of the state at SessionConfig.EndTick
 	finalDone   bool        // final was compared with ours
 	compared    uint64      // their hashes compared equal with ours
 	interrupted bool        // silent past DisconnectWarning
@@ -191,7 +191,7 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 //
 // Once the handshake with p is done, a hello changes nothing: it is p's
 // own, sent again before it heard from us (ignored), or a forgery or a
-// restarted peer (counted in Stats.PacketsStale). It is never compared
+// restarted peer (counted in SessionStats.PacketsStale). It is never compared
 // with our settings, so a forged one cannot make us refuse a partner
 // that plays.
 func (s *Session) onHello(p *peer, now time.Duration, n int) {
@@ -285,7 +285,7 @@ func (s *Session) freeSeat(p *peer) {
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a
 // refuse of field, if that is no larger: the caller stops, naming why,
-// and this session goes on. Stats.Refused counts it; Stats.Probes a
+// and this session goes on. SessionStats.Refused counts it; SessionStats.Probes a
 // server's probe told this is a host.
 func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
 	if field == fieldHost {

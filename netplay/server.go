@@ -57,7 +57,7 @@ type ServerConfig struct {
 	InputSize int
 	// TPS is the loop's tick rate. Zero means engine.DefaultTPS.
 	TPS int
-	// Params and Sim are the game's, as in Config: a client whose differ
+	// Params and Sim are the game's, as in SessionConfig: a client whose differ
 	// is refused, naming the field.
 	Params string
 	Sim    uint64

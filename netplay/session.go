@@ -14,7 +14,7 @@ import (
 var ErrClosed = errors.New("netplay: session closed")
 
 // ErrUnverified is wrapped by the error Update returns when a match
-// reached its end (Config.EndTick) without a single state hash compared
+// reached its end (SessionConfig.EndTick) without a single state hash compared
 // with a player: the peers might have played different matches, and
 // nothing says they did not.
 var ErrUnverified = errors.New("netplay: nothing verified")
@@ -42,7 +42,7 @@ type TimeScaler interface {
 // marked so in engine.Inputs. Ticks are numbered by the session, from 0:
 // a loop tick the session does not advance (the handshake is not done, it
 // is MaxPrediction ticks past the last confirmed one, or in lockstep an
-// input is missing) runs no game update, and Stats.Stalls counts it. Draw
+// input is missing) runs no game update, and SessionStats.Stalls counts it. Draw
 // is the game's, and shows the predicted present. When this peer runs
 // ahead of another, the session slows the loop's time scale a little (see
 // SetTimeScaler), so that it need not stall; the tick length never
@@ -59,7 +59,7 @@ type TimeScaler interface {
 // must not either).
 type Session struct {
 	rollback // its local is our player: -1 for a spectator, or before the lobby seats us
-	cfg      Config
+	cfg      SessionConfig
 	tr       Transport
 	clock    engine.Clock
 
@@ -68,7 +68,7 @@ type Session struct {
 	params, sim uint64
 
 	lastHash   tickHash      // the newest of our confirmed hashes, or final
-	final      tickHash      // our hash of the state at Config.EndTick
+	final      tickHash      // our hash of the state at SessionConfig.EndTick
 	finalState []byte        // that state
 	endAt      time.Duration // when final was taken
 	started    bool          // every player answered the handshake
@@ -81,8 +81,8 @@ type Session struct {
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
-	lobby      *Lobby          // Config.Lobby until it is done, then nil
-	stats      Stats
+	lobby      *Lobby          // SessionConfig.Lobby until it is done, then nil
+	stats      SessionStats
 
 	// A late spectator's state from its host (late.go).
 	st     receiver // the state, tick -1 before an offer
@@ -91,9 +91,9 @@ type Session struct {
 }
 
 // NewSession returns a session that runs game with the peers cfg names, over tr,
-// or an error naming the first invalid Config field or what the game
+// or an error naming the first invalid SessionConfig field or what the game
 // lacks. Nothing is sent until the first Update (or Begin).
-func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
+func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -138,13 +138,13 @@ func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
 			continue
 		}
 		if seen(a) {
-			return nil, fmt.Errorf("netplay: Config.Addrs[%d] = %v: named twice", p, a)
+			return nil, fmt.Errorf("netplay: SessionConfig.Addrs[%d] = %v: named twice", p, a)
 		}
 		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
 	}
 	for i, a := range c.Spectators {
 		if seen(a) {
-			return nil, fmt.Errorf("netplay: Config.Spectators[%d] = %v: named twice", i, a)
+			return nil, fmt.Errorf("netplay: SessionConfig.Spectators[%d] = %v: named twice", i, a)
 		}
 		s.peers = append(s.peers, peer{addr: a, kind: peerSpectator, player: -1})
 	}
@@ -213,11 +213,11 @@ type TickListener interface {
 }
 
 // Config returns the session's configuration, its defaults filled in.
-func (s *Session) Config() Config { return s.cfg }
+func (s *Session) Config() SessionConfig { return s.cfg }
 
 // Stats returns the session's counts, refreshed by every Update. The
 // pointer stays valid; read it from the loop's goroutine.
-func (s *Session) Stats() *Stats { return &s.stats }
+func (s *Session) Stats() *SessionStats { return &s.stats }
 
 // Tick returns the next tick the session simulates: ticks 0 to Tick()-1
 // have run, the last ones perhaps on predicted inputs.
@@ -242,7 +242,7 @@ func (s *Session) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.err
 	}
-	if err := s.ticks.check(t, "Config.TPS"); err != nil {
+	if err := s.ticks.check(t, "SessionConfig.TPS"); err != nil {
 		return s.fail(err)
 	}
 	now := s.clock.Now()
@@ -356,7 +356,7 @@ func (s *Session) step(t engine.Tick) error {
 	return nil
 }
 
-// ended reports whether the match is over (Config.EndTick): every tick
+// ended reports whether the match is over (SessionConfig.EndTick): every tick
 // ran on confirmed inputs, every peer has ours or ended too, and, unless
 // HashEvery turned the desync check off, a state hash was compared with
 // each player (the host, for a spectator). Once every tick ran it hashes
@@ -521,7 +521,7 @@ func (s *Session) Close() error {
 	return nil
 }
 
-// Local returns this peer's player: Config.Local, or the seat its lobby
+// Local returns this peer's player: SessionConfig.Local, or the seat its lobby
 // gave it (-1 before); -1 for a spectator.
 func (s *Session) Local() int { return s.local }
 

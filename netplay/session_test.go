@@ -70,7 +70,7 @@ func TestRollbackUnderBadLink(t *testing.T) {
 // The same seed gives the same run: every count and every hash.
 func TestDeterministicRun(t *testing.T) {
 	sim := NetSim{Latency: 30 * time.Millisecond, Jitter: 15 * time.Millisecond, Loss: 0.1}
-	var first [2]Stats
+	var first [2]SessionStats
 	for run := range 2 {
 		w := newWorld(t, worldOpts{sim: sim, seed: 9, jitter: true})
 		w.run(5 * time.Second)
@@ -90,7 +90,7 @@ func TestDeterministicRun(t *testing.T) {
 // sees has every input confirmed.
 func TestLockstep(t *testing.T) {
 	w := newWorld(t, worldOpts{sim: NetSim{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05}, seed: 4,
-		tweak: func(i int, c *Config) { c.MaxPrediction = Lockstep }})
+		tweak: func(i int, c *SessionConfig) { c.MaxPrediction = Lockstep }})
 	w.run(10 * time.Second)
 	w.noErrors(t)
 	w.sameHistory(t)
@@ -109,7 +109,7 @@ func TestLockstep(t *testing.T) {
 // one: behind a link of 200 ms each way, it stalls.
 func TestStallAtMaxPrediction(t *testing.T) {
 	w := newWorld(t, worldOpts{sim: NetSim{Latency: 200 * time.Millisecond}, seed: 5,
-		tweak: func(i int, c *Config) { c.MaxPrediction = 4 }})
+		tweak: func(i int, c *SessionConfig) { c.MaxPrediction = 4 }})
 	for range 2000 {
 		w.step()
 		for i, n := range w.nodes {
@@ -159,15 +159,15 @@ func TestTimeSync(t *testing.T) {
 func TestFingerprintMismatch(t *testing.T) {
 	for _, tc := range []struct {
 		field string
-		tweak func(c *Config)
+		tweak func(c *SessionConfig)
 	}{
-		{"game params", func(c *Config) { c.Params = "other level" }},
-		{"simulation", func(c *Config) { c.Sim = 0xb2 }},
-		{"tick rate", func(c *Config) { c.TPS = 30 }},
-		{"input size", func(c *Config) { c.InputSize = 3 }},
+		{"game params", func(c *SessionConfig) { c.Params = "other level" }},
+		{"simulation", func(c *SessionConfig) { c.Sim = 0xb2 }},
+		{"tick rate", func(c *SessionConfig) { c.TPS = 30 }},
+		{"input size", func(c *SessionConfig) { c.InputSize = 3 }},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
-			w := newWorld(t, worldOpts{tweak: func(i int, c *Config) {
+			w := newWorld(t, worldOpts{tweak: func(i int, c *SessionConfig) {
 				if i == 1 {
 					tc.tweak(c)
 				}
@@ -407,7 +407,7 @@ func TestDesync(t *testing.T) {
 // a tick: every datagram fits in MaxPacket, and the spectator keeps up
 // over a lossy link.
 func TestLargeInputs(t *testing.T) {
-	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *Config) { c.InputSize = 64 }})
+	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *SessionConfig) { c.InputSize = 64 }})
 	w.run(10 * time.Second)
 	w.noErrors(t)
 	if n := w.sameHistory(t); n < 550 {
@@ -450,7 +450,7 @@ func (r *tape) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 	return nil
 }
 
-// A match with an end (Config.EndTick), three players and a spectator on
+// A match with an end (SessionConfig.EndTick), three players and a spectator on
 // a bad link: every peer stops with engine.ErrStopped after exactly
 // EndTick ticks, all in the same state, and every peer's recorder heard
 // every tick once, in order, with the same inputs, and the state before
@@ -458,7 +458,7 @@ func (r *tape) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 // that the game had after the tick before, as finally run.
 func TestEndTickAndRecorder(t *testing.T) {
 	const end = 600
-	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 17, tweak: func(i int, c *Config) { c.EndTick = end }})
+	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 17, tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	tapes := make([]*tape, len(w.nodes))
 	for i, n := range w.nodes {
 		tapes[i] = &tape{states: map[uint64][]byte{}}
@@ -502,7 +502,7 @@ func TestEndTickAndRecorder(t *testing.T) {
 
 // A peer whose match ends earlier than ours is one that left.
 func TestEarlierEndIsALeaver(t *testing.T) {
-	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, tweak: func(i int, c *Config) { c.EndTick = uint64(100 * (i + 1)) }})
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, tweak: func(i int, c *SessionConfig) { c.EndTick = uint64(100 * (i + 1)) }})
 	w.run(10 * time.Second)
 	var de *DisconnectError
 	if w.nodes[0].err != engine.ErrStopped || !errors.As(w.nodes[1].err, &de) || !de.Left {
@@ -538,12 +538,12 @@ func TestHandshakeTimeout(t *testing.T) {
 	clk := &fakeClock{}
 	net := NewMemNet()
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
-	join, err := NewSession(Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, InputSize: 2, Clock: clk},
+	join, err := NewSession(SessionConfig{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, InputSize: 2, Clock: clk},
 		&testGame{player: 1, players: 2}, net.Listen(netip.MustParseAddrPort("10.0.0.2:7000")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, err := NewSession(Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, InputSize: 2, Clock: clk},
+	host, err := NewSession(SessionConfig{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, InputSize: 2, Clock: clk},
 		&testGame{player: 0, players: 2}, NewAccept(net.Listen(netip.MustParseAddrPort("10.0.0.3:7000")), 0))
 	if err != nil {
 		t.Fatal(err)

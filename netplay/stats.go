@@ -112,7 +112,7 @@ func playerName(i int) string {
 }
 
 // DisconnectError is what Update returns when a player (or a spectator's
-// host) went silent for Config.DisconnectTimeout, or said goodbye.
+// host) went silent for SessionConfig.DisconnectTimeout, or said goodbye.
 type DisconnectError struct {
 	// Player is the index of the player who left (0 for player 1; -1:
 	// the host of a spectator).
@@ -125,7 +125,7 @@ type DisconnectError struct {
 	// timeout.
 	Left bool
 	// Handshake is true when the peer never answered the handshake
-	// (Config.HandshakeTimeout): a host that is not there.
+	// (SessionConfig.HandshakeTimeout): a host that is not there.
 	Handshake bool
 	// Server is true when the peer is a Client's server (Player is -1).
 	Server bool
@@ -151,7 +151,7 @@ func (e *DisconnectError) Error() string {
 }
 
 // MatchStats are the figures every role of a match counts, the same way:
-// a peer's Session (Stats), a server's Client (ClientStats) and the
+// a peer's Session (SessionStats), a server's Client (ClientStats) and the
 // Server (ServerStats) embed them, and each role's Stats method returns
 // them refreshed by every Update, to be read on the loop's goroutine. A
 // server runs on final inputs only: its Confirmed is its Tick, and it
@@ -212,16 +212,16 @@ type MatchStats struct {
 	PacketsUnknown uint64
 }
 
-// Stats is what a Session has counted. Session.Stats returns it; the
+// SessionStats is what a Session has counted. Session.Stats returns it; the
 // session updates it on its goroutine.
-type Stats struct {
+type SessionStats struct {
 	MatchStats
 	// Ahead is how many ticks this peer runs ahead of the peer farthest
 	// behind, smoothed: the time sync slows it (MatchStats.TimeScale)
 	// until the other catches up.
 	Ahead float64
 	// Interrupted is the number of peers silent for longer than
-	// Config.DisconnectWarning now; Interruptions counts how often one
+	// SessionConfig.DisconnectWarning now; Interruptions counts how often one
 	// went silent that long.
 	Interrupted   int
 	Interruptions uint64
@@ -251,9 +251,9 @@ type Stats struct {
 //
 //	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
 //
-// hashes_checked is Stats.Hashes: desyncs=0 says something only when it
-// is not 0. states_sent is a host's Stats.StatesSent, catchup_ms a late
-// spectator's Stats.Catchup.
+// hashes_checked is SessionStats.Hashes: desyncs=0 says something only when it
+// is not 0. states_sent is a host's SessionStats.StatesSent, catchup_ms a late
+// spectator's SessionStats.Catchup.
 func (s *Session) Report() string {
 	st := &s.stats
 	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",

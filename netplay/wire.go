@@ -25,8 +25,8 @@ import (
 //	12 echo u32      the receiver's nonce as the sender knows it, 0 if not
 //	16 players u8, player u8 (0xff: a spectator), input size u8, flags u8
 //	20 tps u32
-//	24 params u64    FNV-1a of Config.Params
-//	32 sim u64       Config.Sim
+//	24 params u64    FNV-1a of SessionConfig.Params
+//	32 sim u64       SessionConfig.Sim
 //
 //	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
 //	layout is the same in every protocol version):
@@ -55,7 +55,7 @@ import (
 //	22 echo u32      the last ts the sender got from the receiver
 //	26 hold u32      µs between receiving echo and sending this
 //	30 hashed u32    the ticks run by the confirmed state hashed (a multiple
-//	                 of Config.HashEvery)
+//	                 of SessionConfig.HashEvery)
 //	34 hash u64      FNV-1a of the game's saved state
 //	42 start u32     the tick of the first input carried
 //	46 count u8      ticks of inputs carried
@@ -83,8 +83,8 @@ import (
 //	17 seat u8       the seat the host gave it, 0 before
 //	18 input size u8, flags u8 (1: ready: sim is the joiner's, else 0)
 //	20 tps u32
-//	24 params u64    FNV-1a of Config.Params
-//	32 sim u64       Config.Sim, once ready
+//	24 params u64    FNV-1a of SessionConfig.Params
+//	32 sim u64       SessionConfig.Sim, once ready
 //	40 zero          48 bytes
 //
 //	seat (88 bytes; the host's answer to a sit; token: the joiner's nonce):
@@ -177,7 +177,7 @@ const (
 const (
 	byeQuit   = 1
 	byeDesync = 2
-	byeDone   = 3 // the match ended at the bye's tick (Config.EndTick)
+	byeDone   = 3 // the match ended at the bye's tick (SessionConfig.EndTick)
 	byeGone   = 4 // the player of the bye's tick vanished: the sender stops
 	// byeDiverged: a Server drops a client whose state kept differing
 	// from its own; tick is how many times in a row it was sent the

@@ -61,7 +61,7 @@ func TestMatchOverABadLink(t *testing.T) {
 		}
 		sc.Bot = uint64(i + 1)
 		tr := netplay.NewSimTransport(net.Listen(addrs[i]), link, clk, uint64(i+1))
-		s, err := netplay.NewSession(netplay.Config{Players: 2, Local: i, Addrs: addrs, InputSize: InputSize,
+		s, err := netplay.NewSession(netplay.SessionConfig{Players: 2, Local: i, Addrs: addrs, InputSize: InputSize,
 			Params: "arena test", Clock: clk, Seed: uint64(i + 1), EndTick: end}, drawless{sc}, tr)
 		if err != nil {
 			t.Fatal(err)
