@@ -55,7 +55,7 @@ func (s *strider) Hash() uint64 { s.hashCalls++; return uint64(s.x) }
 
 func (s *strider) Report() string { return fmt.Sprintf(" x=%d", s.x) }
 
-func (s *strider) Attach(l *engine.Loop, _ *netplay.Session) { s.loop, s.attached = l, s.attached+1 }
+func (s *strider) Attach(l *engine.Loop, _ netplay.Match) { s.loop, s.attached = l, s.attached+1 }
 
 func (s *strider) Begin(f engine.Frame) error {
 	if s.loop == nil {

@@ -20,7 +20,7 @@ type play struct {
 	suspend engine.SuspendChanger
 	gpu     engine.GPUTimer
 	opener  Opener
-	flags   *Flags
+	flags   *flags
 
 	bot    func(seed uint64, t engine.Tick, dst []byte) // -bot's, or nil
 	seed   uint64
@@ -35,7 +35,7 @@ type play struct {
 	shotErr error         // a -screenshot that failed
 }
 
-func newPlay(g Game, f *Flags) *play {
+func newPlay(g Game, f *flags) *play {
 	p := &play{game: g, flags: f}
 	p.begin, _ = g.(engine.Beginner)
 	p.end, _ = g.(engine.Ender)
@@ -89,7 +89,7 @@ func (p *play) End(s *engine.Stats) error {
 			return err
 		}
 	}
-	if p.flags.Done(s) {
+	if p.flags.done(s) {
 		return engine.ErrStopped
 	}
 	return nil

@@ -84,7 +84,7 @@ func (p *play) Draw(f engine.Frame) {
 		return
 	}
 	p.game.Draw(f)
-	if p.flags.Last(f.Index) && p.flags.Screenshot != "" {
+	if p.flags.last(f.Index) && p.flags.Screenshot != "" {
 		w, h := p.win.DrawableSize()
 		p.shotErr = p.r.Screenshot(p.flags.Screenshot, w, h)
 		p.loop.ExcludeFrame() // a screenshot allocates: not the steady state

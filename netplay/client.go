@@ -268,15 +268,6 @@ func (s *Client) Running() bool { return s.phase == phasePlay }
 // Err returns why the client stopped, or nil.
 func (s *Client) Err() error { return s.err }
 
-// Settings are what a server tells its clients of its match: the seats,
-// and the tick rate, input size and Params its clients must have.
-type Settings struct {
-	Players   int
-	TPS       int
-	InputSize int
-	Params    string
-}
-
 // Probe asks a server, before a client of it is made, for its match's
 // settings, without taking a seat: so that a runner can take the server's
 // Params (a game's flags) and build the game for the match's players
@@ -568,6 +559,9 @@ func (s *Client) fillStats() {
 	s.fill()
 	st := &s.stats
 	st.Seat, st.RTT, st.Lead = s.local, s.rt.rtt, s.lead
+	if s.leadOK {
+		st.Ahead = s.lead - s.cfg.Lead
+	}
 }
 
 // Report is the client's part of a stats line.

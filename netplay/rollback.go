@@ -131,6 +131,10 @@ func (r *rollback) SetTickListener(l TickListener) { r.rec = l }
 // stalls instead.
 func (r *rollback) SetTimeScaler(ts TimeScaler) { r.scaler = ts }
 
+// MatchStats returns the figures the role counts, refreshed by every
+// Update.
+func (r *rollback) MatchStats() *MatchStats { return r.counts }
+
 // setScale sets the loop's time scale to s, if it is not that already.
 func (r *rollback) setScale(s float64) {
 	if s != r.scale {

@@ -386,6 +386,26 @@ func (s *Server) Stats() *ServerStats { return &s.stats }
 // Tick returns the server's next tick.
 func (s *Server) Tick() uint64 { return uint64(s.tick) }
 
+// MatchStats returns the figures every role counts: ServerStats' own.
+func (s *Server) MatchStats() *MatchStats { return &s.stats.MatchStats }
+
+// Settings returns the match's seats, tick rate, input size and Params.
+func (s *Server) Settings() Settings {
+	return Settings{Players: s.players, TPS: s.cfg.TPS, InputSize: s.size, Params: s.cfg.Params}
+}
+
+// Err returns why the server stopped, or nil: engine.ErrStopped at the
+// match's end.
+func (s *Server) Err() error { return s.err }
+
+// Running reports true: a server runs its ticks from the first Update,
+// waiting for no one.
+func (s *Server) Running() bool { return true }
+
+// SetTimeScaler does nothing: the server is the clock its clients keep
+// to, and it never changes its loop's time scale.
+func (s *Server) SetTimeScaler(TimeScaler) {}
+
 // Config returns the server's configuration, defaults filled in.
 func (s *Server) Config() ServerConfig { return s.cfg }
 

@@ -24,12 +24,6 @@ var ErrUnverified = errors.New("netplay: nothing verified")
 // (about 3·MaxPredictionTicks + 2·MaxInputDelay), and a spectator's window.
 const ringLen = 128
 
-// TimeScaler is what a Session slows when this peer runs ahead of the
-// others: the loop's timestep (engine.Loop.Timestep()) is one.
-type TimeScaler interface {
-	SetTimeScale(s float64) error
-}
-
 // Session runs a game over the network, rollback style: it is the
 // engine.Game an engine.Loop runs, and runs the game inside it.
 //
@@ -210,6 +204,11 @@ type TickListener interface {
 	// spectator keeps one every HashEvery ticks). Both are valid during
 	// the call only. An error stops the session with it.
 	Confirmed(n uint64, in engine.Inputs, state []byte) error
+}
+
+// Settings returns the match's players, tick rate, input size and Params.
+func (s *Session) Settings() Settings {
+	return Settings{Players: s.players, TPS: s.cfg.TPS, InputSize: s.size, Params: s.cfg.Params}
 }
 
 // Config returns the session's configuration, its defaults filled in.

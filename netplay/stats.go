@@ -166,8 +166,13 @@ type MatchStats struct {
 	// host, for a spectator), or to a client's server; 0 until measured,
 	// and on a server, which has one per client.
 	RTT time.Duration
-	// TimeScale is the time scale the role last set on its loop to keep
-	// in step with the others (1 when it need not).
+	// Ahead is how many ticks this machine runs ahead of where its time
+	// sync aims, smoothed: a peer's advantage over the peer farthest
+	// behind, a client's lead over ClientConfig.Lead (how much earlier
+	// than that its inputs reach the server; negative: later), 0 on a
+	// server. TimeScale is the time scale the role last set on its loop
+	// to bring Ahead to 0 (1 when it need not).
+	Ahead     float64
 	TimeScale float64
 
 	// Rollbacks counts rollbacks, RollbackTicks the ticks they ran again,
@@ -216,10 +221,6 @@ type MatchStats struct {
 // session updates it on its goroutine.
 type SessionStats struct {
 	MatchStats
-	// Ahead is how many ticks this peer runs ahead of the peer farthest
-	// behind, smoothed: the time sync slows it (MatchStats.TimeScale)
-	// until the other catches up.
-	Ahead float64
 	// Interrupted is the number of peers silent for longer than
 	// SessionConfig.DisconnectWarning now; Interruptions counts how often one
 	// went silent that long.
