@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -506,7 +505,5 @@ func Hash(g engine.Saver) uint64 {
 	if h, ok := g.(Hasher); ok {
 		return h.Hash()
 	}
-	h := fnv.New64a()
-	h.Write(g.Save(nil))
-	return h.Sum64()
+	return engine.StateHash(g.Save(nil))
 }

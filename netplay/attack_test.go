@@ -14,7 +14,7 @@ import (
 // change applied.
 func forgedHello(nonce uint32, player uint8, change func(p *packet)) []byte {
 	p := packet{nonce: nonce, players: 2, player: player, isize: 2, tps: 60,
-		params: fnvString("test"), sim: 0xb1}
+		params: paramsHash("test"), sim: 0xb1}
 	if change != nil {
 		change(&p)
 	}

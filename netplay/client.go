@@ -440,7 +440,7 @@ func (s *Client) checkHashes(now time.Duration) {
 	}
 	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= s.confirmed() && v < s.tick && v < s.firstWrong {
 		if st, ok := s.stateAt(v); ok {
-			s.vMine = tickHash{tick: v, hash: fnv64(st), ok: true}
+			s.vMine = tickHash{tick: v, hash: engine.StateHash(st), ok: true}
 		} else {
 			s.vTick = -1 // not kept: the next checkpoint verifies
 		}
@@ -497,7 +497,7 @@ func (s *Client) checkEnd(now time.Duration) error {
 	}
 	s.save(s.endT)
 	st, _ := s.stateAt(s.endT)
-	if h := fnv64(st); h != s.endHash {
+	if h := engine.StateHash(st); h != s.endHash {
 		s.stats.Desyncs++
 		return &engine.DesyncError{Tick: uint64(s.endT), Other: "the server", Ours: h, Theirs: s.endHash}
 	}

@@ -182,7 +182,7 @@ func (s *Client) call(now time.Duration) {
 	}
 	s.callAt = now
 	p := &s.sp
-	*p = sPacket{nonce: s.nonce, isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: fnv64([]byte(s.cfg.Params)),
+	*p = sPacket{nonce: s.nonce, isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: paramsHash(s.cfg.Params),
 		sim: s.cfg.Sim, cookie: s.challenge, secret: s.cfg.Secret}
 	if s.cfg.Spectate {
 		p.flags |= joinSpectator
@@ -217,7 +217,7 @@ func (s *Client) onWelcome(now time.Duration) {
 		if !s.probing {
 			// Our params are not the server's: it sent its own.
 			s.fail(&FingerprintError{Player: -1, Server: true, Addr: s.cfg.Server, Field: fieldNames[fieldParams],
-				Ours: fnv64([]byte(s.cfg.Params)), Theirs: fnv64(p.data), OursText: s.cfg.Params, TheirsText: s.set.Params, Refused: true})
+				Ours: paramsHash(s.cfg.Params), Theirs: paramsHash(string(p.data)), OursText: s.cfg.Params, TheirsText: s.set.Params, Refused: true})
 		}
 		return
 	}

@@ -255,23 +255,3 @@ func (c SessionConfig) Validate() error {
 	_, err := c.withDefaults()
 	return err
 }
-
-// fnv64 is FNV-1a of b: the hash of params, builds and saved states.
-func fnv64(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
-
-// fnvString is fnv64 of a string, without converting it.
-func fnvString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}

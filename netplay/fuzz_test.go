@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // fuzzSession returns a session whose handshake with player 1 is done,
@@ -47,12 +49,12 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	s, _, _ := fuzzSession(tb)
 	var p packet
 	p.nonce, p.echo, p.players, p.player, p.isize, p.tps = 99, s.nonce, 2, 1, 2, 60
-	p.params, p.sim = fnvString("test"), 0xb1
+	p.params, p.sim = paramsHash("test"), 0xb1
 	hello := p.appendHello(nil)
 	p = packet{token: s.nonce, tick: 5, adv: -3, flags: flagHash | flagEcho, ack: 2, ts: 1000, echoTs: 900, hold: 50,
 		hashTick: 1, hash: 0x1234, start: 0, count: 3, first: 1, per: 1, size: 2}
 	input := append(p.appendInputHead(nil), 1, 0, 2, 0, 0, 1)
-	p = packet{nonce: 99, echo: 7, players: 3, player: 1, isize: 2, hflags: sitReady, tps: 60, params: fnvString("test"), sim: 0xb1}
+	p = packet{nonce: 99, echo: 7, players: 3, player: 1, isize: 2, hflags: sitReady, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	sit := p.appendSit(nil)
 	p = packet{token: 5, nonce: 7, player: 2, players: 3, seated: 3, hflags: seatRoster}
 	p.roster[1], p.roster[2] = addr(1), netip.MustParseAddrPort("[2001:db8::1]:7000")
@@ -63,7 +65,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		state[i] = byte(i * 7)
 	}
 	return [][]byte{
-		appendOffer(nil, s.nonce, 600, len(state), fnv64(state)),
+		appendOffer(nil, s.nonce, 600, len(state), engine.StateHash(state)),
 		appendGot(nil, s.nonce, 600, 1, 0b101),
 		appendChunk(nil, s.nonce, 600, 0, state),
 		appendChunk(nil, s.nonce, 600, 1, state),

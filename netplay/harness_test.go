@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // fakeClock is the tests' clock: it moves when the harness moves it.
@@ -65,7 +66,7 @@ func (g *testGame) Update(t engine.Tick) error {
 	for p := range g.players {
 		in := t.Input.Player(p)
 		g.pos[p] += int64(in[0]) - 1
-		g.h = (g.h ^ uint64(g.pos[p]) ^ uint64(in[1])<<32) * 1099511628211
+		g.h = fnv.Uint64(g.h, uint64(g.pos[p])^uint64(in[1])<<32)
 	}
 	g.n++
 	if t.N < histLen {

@@ -3,6 +3,8 @@ package netplay
 import (
 	"fmt"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // A late spectator: one that calls after the first spectatorJoinBy ticks,
@@ -81,7 +83,7 @@ func (s *Session) takeState(p *peer) bool {
 		return false
 	}
 	p.x.start(c, len(p.xBuf))
-	p.xOn, p.xHash = true, fnv64(p.xBuf)
+	p.xOn, p.xHash = true, engine.StateHash(p.xBuf)
 	p.xSeen, p.xDone, p.xOffer = false, false, -1
 	p.xTries++
 	// Its inputs start at the state's tick: rows from c on are kept

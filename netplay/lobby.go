@@ -122,7 +122,7 @@ func NewLobby(cfg SessionConfig, tr Transport) (*Lobby, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.c, l.clock, l.params, l.sim = c, c.Clock, fnvString(c.Params), c.Sim
+	l.c, l.clock, l.params, l.sim = c, c.Clock, paramsHash(c.Params), c.Sim
 	if l.clock == nil {
 		l.clock = engine.NewMonoClock()
 	}

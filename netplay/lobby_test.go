@@ -243,7 +243,7 @@ func TestLobbyForgedSeats(t *testing.T) {
 		t.Fatalf("joiner stats: unknown %d stale %d bad %d, want 1 1 2", st.PacketsUnknown, st.PacketsStale, st.PacketsBad)
 	}
 	// A forged sit from the seated address with another nonce is stale.
-	sit := packet{nonce: 555, players: 3, isize: 2, tps: 60, params: fnvString("test")}
+	sit := packet{nonce: 555, players: 3, isize: 2, tps: 60, params: paramsHash("test")}
 	lt.net.Listen(addr(1)).WriteTo(sit.appendSit(nil), addr(0))
 	if err := lt.host.Poll(); err != nil || lt.host.Stats().PacketsStale != 1 {
 		t.Fatalf("forged sit: %v, stale %d", err, lt.host.Stats().PacketsStale)
@@ -419,7 +419,7 @@ func TestLobbyRefusesOtherVersions(t *testing.T) {
 	old := lt.net.Listen(addrStranger)
 	hello := forgedHello(5, 1, nil)
 	hello[2] = 2
-	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: fnvString("test")}).appendSit(nil)
+	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: paramsHash("test")}).appendSit(nil)
 	sit[2] = ProtocolVersion + 1
 	for _, b := range [][]byte{hello, sit} {
 		old.WriteTo(b, addr(0))

@@ -316,7 +316,7 @@ func (r *rollback) nextCheckpoint() (tickHash, bool) {
 		c := r.nextHash
 		r.nextHash += r.every
 		if st, ok := r.stateAt(c); ok {
-			h := tickHash{tick: c, hash: fnv64(st), ok: true}
+			h := tickHash{tick: c, hash: engine.StateHash(st), ok: true}
 			r.hashes[c/r.every%len(r.hashes)] = h
 			return h, true
 		}

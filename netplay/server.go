@@ -435,7 +435,7 @@ func (s *Server) Update(t engine.Tick) error {
 	}
 	if s.cfg.EndTick > 0 && uint64(s.tick) == s.cfg.EndTick {
 		s.scratch = s.saver.Save(s.scratch[:0])
-		s.final = fnv64(s.scratch)
+		s.final = engine.StateHash(s.scratch)
 		s.endAt = now
 	}
 	s.sendAll(now)
@@ -517,7 +517,7 @@ func (s *Server) checkpoint() {
 	i := s.free()
 	cp := &s.cps[i]
 	cp.state = s.saver.Save(cp.state[:0])
-	cp.tick, cp.hash, cp.packedOK = s.tick, fnv64(cp.state), false
+	cp.tick, cp.hash, cp.packedOK = s.tick, engine.StateHash(cp.state), false
 	s.newest = i
 	s.hashes[s.tick/s.cfg.HashEvery%len(s.hashes)] = tickHash{tick: s.tick, hash: cp.hash, ok: true}
 }
@@ -537,7 +537,7 @@ func (s *Server) verifyHashes() {
 				h = s.cps[n].hash
 			} else {
 				s.scratch = s.saver.Save(s.scratch[:0])
-				h = fnv64(s.scratch)
+				h = engine.StateHash(s.scratch)
 			}
 			done = true
 		}

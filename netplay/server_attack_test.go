@@ -36,7 +36,7 @@ func validCookie(s *Server, a netip.AddrPort, nonce uint32) uint64 {
 
 // testJoin is a join of the sworld's game.
 func testJoin(nonce uint32, cookie uint64, spectator bool) []byte {
-	p := sPacket{nonce: nonce, cookie: cookie, isize: 2, tps: 60, params: fnv64([]byte("test")), sim: 0xb1}
+	p := sPacket{nonce: nonce, cookie: cookie, isize: 2, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	if spectator {
 		p.flags = joinSpectator
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // seatGame is the server tests' game: each seated player walks by its
@@ -49,13 +50,13 @@ func (g *seatGame) Update(t engine.Tick) error {
 		if g.in[p] {
 			b := in.Player(p)
 			g.pos[p] += int64(b[0]) - 1
-			g.h = (g.h ^ uint64(g.pos[p]) ^ uint64(b[1])<<32) * 1099511628211
+			g.h = fnv.Uint64(g.h, uint64(g.pos[p])^uint64(b[1])<<32)
 		}
 	}
 	if g.bad > 0 && (int(t.N) == g.bad || g.worse && int(t.N) > g.bad) {
 		g.h++
 	}
-	g.h = (g.h ^ g.n) * 1099511628211
+	g.h = fnv.Uint64(g.h, g.n)
 	g.n++
 	return nil
 }
@@ -97,7 +98,7 @@ func (g *seatGame) Load(src []byte) error {
 }
 
 // hash is the game's state hash, as the server and the client take it.
-func (g *seatGame) hash() uint64 { return fnv64(g.Save(nil)) }
+func (g *seatGame) hash() uint64 { return engine.StateHash(g.Save(nil)) }
 
 // snode is one program of a server world: the server or a client, its
 // game, its timestep and transport.

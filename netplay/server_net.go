@@ -115,7 +115,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	}
 	// The address is proven: from here an answer may be larger than the
 	// join.
-	if probe || p.params != fnv64(s.params) {
+	if probe || p.params != paramsHash(s.cfg.Params) {
 		// A probe asks for the settings; a client of other params learns
 		// them, to name what differs.
 		if probe {

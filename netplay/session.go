@@ -114,7 +114,7 @@ func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, er
 	for s.nonce == 0 {
 		s.nonce = uint32(rng.Uint64())
 	}
-	s.params, s.sim = fnvString(c.Params), c.Sim
+	s.params, s.sim = paramsHash(c.Params), c.Sim
 
 	seen := func(a netip.AddrPort) bool {
 		for i := range s.peers {
@@ -370,7 +370,7 @@ func (s *Session) ended(now time.Duration) bool {
 	}
 	if s.cfg.HashEvery > 0 && !s.final.ok {
 		s.finalState = s.saver.Save(s.finalState[:0])
-		s.final = tickHash{tick: end, hash: fnv64(s.finalState), ok: true}
+		s.final = tickHash{tick: end, hash: engine.StateHash(s.finalState), ok: true}
 		s.lastHash, s.endAt = s.final, now
 		for i := range s.peers {
 			if p := &s.peers[i]; p.kind != peerSpectator && p.final.ok {

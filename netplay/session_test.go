@@ -241,7 +241,7 @@ func TestNoAmplification(t *testing.T) {
 	drain(probe)
 	var pk packet
 	pk.nonce, pk.players, pk.player, pk.isize, pk.tps = 77, 2, 1, 2, 60
-	pk.params, pk.sim = fnvString("test"), 0xb1
+	pk.params, pk.sim = paramsHash("test"), 0xb1
 	hello := pk.appendHello(nil)
 	pk.params = 1
 	wrong := pk.appendHello(nil)

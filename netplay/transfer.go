@@ -207,7 +207,7 @@ func (r *receiver) load(into engine.Saver, from string) error {
 		}
 		st = r.state
 	}
-	if h := fnv64(st); h != r.hash {
+	if h := engine.StateHash(st); h != r.hash {
 		return fmt.Errorf("netplay: the state of tick %d from %s has hash %016x, not the %016x it announced", r.tick, from, h, r.hash)
 	}
 	if err := into.Load(st); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"net/netip"
+
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // The wire format. Every datagram starts with an 8-byte header:
@@ -270,6 +272,10 @@ type packet struct {
 }
 
 var le = binary.LittleEndian
+
+// paramsHash is the hash of a game's Params that a hello, a sit and a
+// join carry: FNV-1a, 64 bits.
+func paramsHash(params string) uint64 { return fnv.String(fnv.Offset, params) }
 
 // decode reads b into p. It checks every length and count against b
 // and the package limits before it reads, and keeps a view of b's inputs.
