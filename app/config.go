@@ -93,14 +93,6 @@ func configure(g Game, o *Options, m *modes, f *flags, hdr *replay.Header) (inpu
 // maxTPS is the highest tick rate: 1 ms ticks.
 const maxTPS = 1000
 
-// Hasher is an optional Game hook: Hash returns the hash of the game's
-// state that -ticks and a replay print as state-hash=, in place of the
-// FNV-1a of its Save bytes (see the function Hash), for a game whose
-// documented hash is of its own making (a physics world's).
-type Hasher interface {
-	Hash() uint64
-}
-
 // Reporter is an optional Game hook: Report returns the game's own fields
 // for the stats line (" sounds=12 audio=true", each with a leading
 // space), which Run prints after the window's, once the game has closed.

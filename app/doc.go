@@ -21,8 +21,8 @@
 // (Options.SimFlags) go in the Params a recording carries, netplay peers
 // agree on and a server hands its clients, so a replay and a -connect
 // take them, parsed, before Configure. Which player this machine plays is
-// engine.Frame.Local, on the frames Begin and Draw get. Hasher gives the state-hash= of
-// the game's own making, Reporter its fields of the stats line, and
+// engine.Frame.Local, on the frames Begin and Draw get. Reporter gives
+// the game's fields of the stats line, and
 // Attacher the loop that runs it and the networked match, in whatever role
 // (for an overlay of its stats).
 //
@@ -55,8 +55,9 @@
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //
-// The state hash (Hash) is FNV-1a (64 bits) of the game's Save bytes, or
-// the game's own (Hasher).
+// The state hash (engine.StateHash) is FNV-1a (64 bits) of the game's
+// Save bytes: what -ticks prints, the hash netplay's peers, servers and
+// clients compare, and what a recording checks.
 //
 // # Endings
 //

@@ -23,7 +23,7 @@ import (
 // (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
 // which a headless run never calls. engine's optional hooks (Begin, End,
 // Diff, QualityChanged, SuspendChanged, GPUTime) and this package's
-// (Starter, Opener, Configurer, Hasher, Reporter, Attacher) are
+// (Starter, Opener, Configurer, Reporter, Attacher) are
 // discovered by type assertion.
 type Game interface {
 	engine.Game
@@ -428,7 +428,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		fmt.Fprintf(o.Stderr, "%s: replay reproduced the recorded crash: the same panic at the same tick\n", o.Name)
 	}
 	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying() || np.ended()) {
-		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", Hash(g))
+		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", engine.StateHash(g.Save(nil)))
 	}
 	err = errors.Join(err, host.shutdown()) // the recording is written
 	return errors.Join(err, p.shotErr)
@@ -497,13 +497,4 @@ func compare(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "compare: %s\n", same)
 	return nil
-}
-
-// Hash returns the hash of g's state that -ticks prints as state-hash=:
-// the game's own (Hasher), or FNV-1a (64 bits) of its Save bytes.
-func Hash(g engine.Saver) uint64 {
-	if h, ok := g.(Hasher); ok {
-		return h.Hash()
-	}
-	return engine.StateHash(g.Save(nil))
 }

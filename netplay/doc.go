@@ -64,7 +64,7 @@
 //     times out another tells the rest (a "gone" goodbye), so every peer
 //     stops naming the player that vanished, not the one that told it.
 //   - Desync detection: every second of game time (SessionConfig.HashEvery) the
-//     peers exchange the FNV-1a hash of the saved state after a tick that
+//     peers exchange the state hash (engine.StateHash) after a tick that
 //     can no longer roll back; on a mismatch both stop with an
 //     *engine.DesyncError naming the tick and the peer.
 //   - Recording: a TickListener (SetTickListener; replay.RecordSession makes one)

@@ -43,7 +43,7 @@ package netplay
 //	28 state u32     the tick of the state that follows (the state before
 //	                 that tick), in chunks
 //	32 length u32    the length of its compression, in bytes
-//	36 hash u64      the state's FNV-1a hash
+//	36 hash u64      its state hash (engine.StateHash)
 //	44 end u32       the match's last tick + 1 (0: none)
 //	48 verify u32    a tick soon after the state's whose hash the server
 //	                 sends first, so a joiner is verified at once

@@ -58,7 +58,7 @@ import (
 //	26 hold u32      µs between receiving echo and sending this
 //	30 hashed u32    the ticks run by the confirmed state hashed (a multiple
 //	                 of SessionConfig.HashEvery)
-//	34 hash u64      FNV-1a of the game's saved state
+//	34 hash u64      the state hash (engine.StateHash) of the game's saved state
 //	42 start u32     the tick of the first input carried
 //	46 count u8      ticks of inputs carried
 //	47 first u8      the player of the first input of each tick
@@ -73,7 +73,7 @@ import (
 //	                 server drops a client that acknowledges nothing)
 //	9  tick u32      the tick a desync names; the end tick, for done; the
 //	                 player that vanished, for gone
-//	13 hash u64      for done, FNV-1a of the game's state after the end
+//	13 hash u64      for done, the state hash of the game's state after the end
 //	                 tick (the state before tick EndTick); 0 otherwise,
 //	                 or when the sender's desync check is off
 //
@@ -108,7 +108,7 @@ import (
 //	                 index, length, data); the inputs from that tick on
 //	                 follow in input datagrams, as to any spectator
 //	12 length u32    its length in bytes
-//	16 hash u64      its FNV-1a hash
+//	16 hash u64      its state hash
 //
 //	got (24 bytes; a spectator to its host, while the state comes, and
 //	again for a chunk or offer of a state it has loaded; token: the

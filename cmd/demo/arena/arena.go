@@ -348,9 +348,6 @@ func (s *Scene) onGround() {
 	}
 }
 
-// Hash is the simulation's state hash, for determinism checks.
-func (s *Scene) Hash() uint64 { return s.World.Hash() }
-
 // BeginContact plays a bounce and throws debris where a fast bouncer hits
 // something: the scene is the world's ContactListener.
 func (s *Scene) BeginContact(c *physics.Contact) {
