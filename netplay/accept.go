@@ -149,7 +149,7 @@ func (a *Accept) WriteTo(b []byte, to netip.AddrPort) error {
 	return a.inner.WriteTo(b, to)
 }
 
-// isHello reports whether b has a hello's size and header (wire.go); the
+// isHello reports whether b has a hello's size and header (wire_session.go); the
 // session checks the rest.
 func isHello(b []byte) bool {
 	return len(b) == helloLen && b[0] == 'f' && b[1] == 'x' && b[3] == kindHello

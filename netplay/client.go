@@ -19,9 +19,6 @@ const (
 	DefaultClientPrediction = 40
 	// MaxClientPrediction is the largest ClientConfig.MaxPrediction.
 	MaxClientPrediction = 96
-	// DefaultMaxState is the largest state a Client accepts from its
-	// server, in bytes.
-	DefaultMaxState = 64 << 20
 	// DefaultLead is how many ticks before the server needs it a
 	// client's input aims to arrive.
 	DefaultLead = 3
@@ -206,6 +203,8 @@ type Client struct {
 	sp    sPacket
 	pk    packet
 }
+
+var _ Match = (*Client)(nil)
 
 // NewClient makes a client of the game, to play on the server at
 // cfg.Server over the transport. The game must implement engine.Saver,

@@ -1,47 +1,11 @@
 package netplay
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
 )
-
-// ServerError is what a Client's Update returns when its server refused
-// it or dropped it (the match is full, or over, the address has its
-// seats, the client's state kept differing from the server's or it
-// acknowledged nothing), or broke the protocol (Misbehaved); and what a
-// late spectator's Session returns when its peer-to-peer host broke the
-// protocol in sending it its state (Misbehaved: Server is the host).
-type ServerError struct {
-	// Server is the server's address.
-	Server string
-	// Reason says why, as a sentence.
-	Reason string
-	// Misbehaved is true when the server broke the protocol rather than
-	// refusing or dropping the client: the state it announced made no
-	// progress for DisconnectTimeout, or fell behind 16 kB/s (after the
-	// handshake timeout), or it sent state after
-	// state with none verified. Such a server is not serving: a Client
-	// stops within a bounded time rather than load forever.
-	Misbehaved bool
-	// Host is true when Server is a late spectator's peer-to-peer host.
-	Host bool
-}
-
-// Error names the server and the reason.
-func (e *ServerError) Error() string {
-	if e.Host {
-		return fmt.Sprintf("netplay: the host %s: %s", e.Server, e.Reason)
-	}
-	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
-}
-
-// ErrNotServer is what a Client or a Probe stops with when a peer-to-peer
-// host (a Session's Lobby or Accept) answers its join: the address plays
-// peer to peer, and is joined (Lobby) or watched (SessionConfig.Spectate).
-var ErrNotServer = errors.New("netplay: a peer-to-peer host answered, not a server: join it as a peer or spectate it")
 
 // poll reads every waiting datagram (at most maxReads).
 func (s *Client) poll(now time.Duration) {

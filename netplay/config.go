@@ -13,14 +13,10 @@ const (
 	DefaultInputDelay        = 2
 	DefaultMaxPrediction     = 8
 	DefaultDisconnectWarning = 500 * time.Millisecond
-	DefaultDisconnectTimeout = 2 * time.Second
-	DefaultHandshakeTimeout  = 10 * time.Second
 )
 
 // Limits a SessionConfig is checked against.
 const (
-	// MaxPeers is the most players a session connects, peer to peer.
-	MaxPeers = 4
 	// MaxSpectators is the most spectators one peer feeds.
 	MaxSpectators = 8
 	// MaxInputDelay is the longest input delay, in ticks.
@@ -40,9 +36,6 @@ const (
 	// for every player's input, and nothing is ever rolled back.
 	Lockstep = -1
 )
-
-// maxInputSize is engine.MaxInputSize, for the decoder's bounds.
-const maxInputSize = engine.MaxInputSize
 
 // SessionConfig sets up a Session. Addrs (or Host, for a spectator) and InputSize
 // must be set; every other zero field means its default.

@@ -111,7 +111,8 @@
 // answer is larger than the datagram that prompted it, so a forged source
 // address gains no amplification. There is no encryption nor
 // authentication: a peer or an attacker on the path can send false
-// inputs. The wire format is described at the top of wire.go.
+// inputs. The wire format is described at the top of wire.go, wire_session.go
+// and wire_server.go.
 //
 // # A server that owns the match
 //

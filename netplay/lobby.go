@@ -29,7 +29,7 @@ import (
 // SessionConfig.Players, when set, is the count it asks for: a host of another
 // count refuses it.
 //
-// The lobby speaks the session's protocol (wire.go: the sit and the seat):
+// The lobby speaks the session's protocol (wire_session.go: the sit and the seat):
 // a caller whose version, tick rate, input size, Params or Sim differs is
 // refused, naming the field, and the host goes on waiting (SessionStats.Refused);
 // a caller that finds every seat taken stops with a *SeatError. A seat is

@@ -1,6 +1,10 @@
 package netplay
 
-import "github.com/fixstep/fixstep/engine"
+import (
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
 
 // Match is a networked game as a runner holds it, whatever role this
 // machine plays in it: a peer's Session (a player or a spectator), a
@@ -41,6 +45,19 @@ type Match interface {
 	Close() error
 }
 
+// Defaults that zero fields of every role's settings stand for.
+const (
+	// DefaultDisconnectTimeout is the silence after which a machine
+	// counts as gone: a peer, a server, a client.
+	DefaultDisconnectTimeout = 2 * time.Second
+	// DefaultHandshakeTimeout is how long a role calls an address that
+	// does not answer.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxState is the largest state, in bytes, a role accepts from
+	// another (a client from its server, a late spectator from its host).
+	DefaultMaxState = 64 << 20
+)
+
 // Settings are what a match is played with: the seats (players), and the
 // tick rate, input size and Params every machine in it must have. A
 // server tells its clients its own.
@@ -57,8 +74,17 @@ type TimeScaler interface {
 	SetTimeScale(s float64) error
 }
 
-var (
-	_ Match = (*Session)(nil)
-	_ Match = (*Client)(nil)
-	_ Match = (*Server)(nil)
-)
+// TickListener hears every tick of the match once it is final: every player's
+// input of it is confirmed and the tick has run on them. A recording of the
+// match is one (replay.RecordSession): either peer's file replays the
+// whole match, everyone's inputs included.
+type TickListener interface {
+	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
+	// input and the seats empty at it (engine.Inputs.Seated: a recording
+	// keeps them, so joins and leaves replay; every seat is occupied in a
+	// peer-to-peer match), and the game's state saved before the tick
+	// (engine.Saver's bytes), or nil where the session kept none (a
+	// spectator keeps one every HashEvery ticks). Both are valid during
+	// the call only. An error stops the session with it.
+	Confirmed(n uint64, in engine.Inputs, state []byte) error
+}

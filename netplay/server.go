@@ -337,6 +337,8 @@ type Server struct {
 	pk    packet
 }
 
+var _ Match = (*Server)(nil)
+
 // NewServer makes a server of the game on the transport. The game must
 // implement engine.Saver; the server never calls its Input.
 func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error) {

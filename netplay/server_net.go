@@ -8,20 +8,9 @@ import (
 	"time"
 )
 
-// The state's slices a Server sends a client: at most chunksPerTick a
-// tick (7.8 Mbit/s at 60 TPS), none more than chunkWindow past the first
-// the client lacks. The window must hold what the rate sends in a round
-// trip and a resend timeout (about 0.4 s at 151 ms: some 770 slices), or
-// a lost slice at its front stalls the transfer. BenchmarkServerJoin, a
-// 265 kB and a 1.9 MB state at 151 ms and 4 % loss, when an
-// acknowledgement described 64 slices past the first missing: window
-// 256, loaded in 1.65 s and not in 10 s; 512, 1.35 s and 5.4 s; 1024,
-// 1.35 s and not in 10 s. It now describes the whole window (the
-// update's bitmap), and nothing that arrived is sent again.
-const (
-	chunksPerTick = 32
-	chunkWindow   = 512
-)
+// chunksPerTick is the most slices of a state a Server sends a client in
+// a tick: 7.8 Mbit/s at 60 TPS.
+const chunksPerTick = 32
 
 // A transfer's credit: it may send initialCredit slices before the first
 // acknowledgement, creditPerAck more for each slice acknowledged, and

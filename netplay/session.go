@@ -1,7 +1,6 @@
 package netplay
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -9,15 +8,6 @@ import (
 
 	"github.com/fixstep/fixstep/engine"
 )
-
-// ErrClosed is what Update returns after Close.
-var ErrClosed = errors.New("netplay: session closed")
-
-// ErrUnverified is wrapped by the error Update returns when a match
-// reached its end (SessionConfig.EndTick) without a single state hash compared
-// with a player: the peers might have played different matches, and
-// nothing says they did not.
-var ErrUnverified = errors.New("netplay: nothing verified")
 
 // ringLen is how many ticks of inputs a session keeps per player: more
 // than the farthest a peer can get ahead of another's confirmed tick
@@ -83,6 +73,8 @@ type Session struct {
 	gotDue bool     // a got is due: a chunk or offer of a loaded state came
 	loaded bool     // a state was loaded, and no hash compared since
 }
+
+var _ Match = (*Session)(nil)
 
 // NewSession returns a session that runs game with the peers cfg names, over tr,
 // or an error naming the first invalid SessionConfig field or what the game
@@ -189,21 +181,6 @@ func (s *Session) seat() {
 		}
 		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
 	}
-}
-
-// TickListener hears every tick of the match once it is final: every player's
-// input of it is confirmed and the tick has run on them. A recording of the
-// match is one (replay.RecordSession): either peer's file replays the
-// whole match, everyone's inputs included.
-type TickListener interface {
-	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
-	// input and the seats empty at it (engine.Inputs.Seated: a recording
-	// keeps them, so joins and leaves replay; every seat is occupied in a
-	// peer-to-peer match), and the game's state saved before the tick
-	// (engine.Saver's bytes), or nil where the session kept none (a
-	// spectator keeps one every HashEvery ticks). Both are valid during
-	// the call only. An error stops the session with it.
-	Confirmed(n uint64, in engine.Inputs, state []byte) error
 }
 
 // Settings returns the match's players, tick rate, input size and Params.
@@ -562,4 +539,19 @@ func (s *Session) fillStats(now time.Duration) {
 			st.Interrupted++
 		}
 	}
+}
+
+// Report returns the session's figures as "key=value" fields for the end
+// of a stats line, each after a space:
+//
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
+//
+// hashes_checked is SessionStats.Hashes: desyncs=0 says something only when it
+// is not 0. states_sent is a host's SessionStats.StatesSent, catchup_ms a late
+// spectator's SessionStats.Catchup.
+func (s *Session) Report() string {
+	st := &s.stats
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
+		st.StatesSent, st.Catchup.Milliseconds())
 }
