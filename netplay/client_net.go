@@ -3,8 +3,6 @@ package netplay
 import (
 	"fmt"
 	"time"
-
-	"github.com/fixstep/fixstep/engine"
 )
 
 // poll reads every waiting datagram (at most maxReads).
@@ -394,12 +392,3 @@ func (s *Client) sendUpdate(now time.Duration) {
 	}
 	s.write(b)
 }
-
-// write sends b to the server.
-func (s *Client) write(b []byte) {
-	s.stats.PacketsOut++
-	s.stats.BytesOut += uint64(len(b))
-	s.tr.WriteTo(b, s.cfg.Server)
-}
-
-var _ engine.Game = (*Client)(nil)
