@@ -436,26 +436,27 @@ func (n *netFlags) newMatch(cfg engine.Config, game engine.Game, params string, 
 	}
 	c := netplay.SessionConfig{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
 		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
-	tr := n.tr
+	var s *netplay.Session
+	var err error
 	switch {
 	case n.Spectate != "":
 		c.Players, c.Spectate, c.Host = cfg.Players, true, netip.MustParseAddrPort(n.Spectate)
+		s, err = netplay.NewSession(c, game, n.tr)
 	case n.Host != "":
 		lc := c
 		lc.Players = cfg.Players
-		var err error
-		if c.Lobby, err = netplay.NewLobby(lc, tr); err != nil {
+		var l *netplay.Lobby
+		if l, err = netplay.NewLobby(lc, n.tr); err != nil {
 			return nil, nil, err
 		}
 		for i := range hostSpectators {
 			c.Spectators = append(c.Spectators, netplay.SpectatorSeat(i))
 		}
-		tr = netplay.NewAccept(tr, hostSpectators)
+		s, err = netplay.NewLobbySession(l, c, game, netplay.NewAccept(n.tr, hostSpectators))
 	default:
 		n.lobby.SetSim(sim)
-		c.Lobby = n.lobby
+		s, err = netplay.NewLobbySession(n.lobby, c, game, n.tr)
 	}
-	s, err := netplay.NewSession(c, game, tr)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -61,14 +61,6 @@ type SessionConfig struct {
 	// instead.
 	Spectators []netip.AddrPort
 
-	// Lobby, when set, is the lobby that seats the match's players (see
-	// Lobby): a host's, or a joiner's that has its seat (Lobby.Players is
-	// known). The session polls it, running no tick, until it is done,
-	// then plays with the addresses it found: Players, Local and Addrs
-	// come from it, and are not set here. It must run on the session's
-	// transport (or the Transport under the session's Accept).
-	Lobby *Lobby
-
 	// Spectate makes the session a spectator's: it sends no input, runs
 	// confirmed ticks only (never predicts, never rolls back) and is fed
 	// by Host, a player whose Spectators list has this peer's address.
@@ -149,19 +141,6 @@ type SessionConfig struct {
 // withDefaults returns c with its zero fields set to their defaults, or an
 // error naming the first invalid field.
 func (c SessionConfig) withDefaults() (SessionConfig, error) {
-	if c.Lobby != nil {
-		if c.Spectate || c.Local != 0 || len(c.Addrs) != 0 || c.Players != 0 {
-			return c, fmt.Errorf("netplay: SessionConfig.Lobby with Spectate, Local, Addrs or Players: the lobby finds them")
-		}
-		if c.Players = c.Lobby.Players(); c.Players == 0 {
-			return c, fmt.Errorf("netplay: SessionConfig.Lobby has no seat yet: the host has not said how many players its match has")
-		}
-		c.Local = c.Lobby.Local()
-		c.Addrs = make([]netip.AddrPort, c.Players)
-		for i := range c.Addrs {
-			c.Addrs[i] = seat(1 + i) // stand-ins until the lobby is done
-		}
-	}
 	if c.Players == 0 {
 		c.Players = 2
 	}

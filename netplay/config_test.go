@@ -31,8 +31,6 @@ func TestConfigValidate(t *testing.T) {
 		{"TPS", func(c *SessionConfig) { c.TPS = -60 }},
 		{"Host", func(c *SessionConfig) { c.Spectate = true }},
 		{"Spectators", func(c *SessionConfig) { c.Spectators = make([]netip.AddrPort, 9) }},
-		{"Lobby with", func(c *SessionConfig) { c.Lobby = &Lobby{host: true, players: 3} }}, // with Addrs
-		{"Lobby has no seat", func(c *SessionConfig) { c.Lobby, c.Addrs = &Lobby{}, nil }},  // a joiner's, before the host answered
 	} {
 		c := ok
 		c.Addrs = append([]netip.AddrPort(nil), ok.Addrs...)
@@ -73,10 +71,30 @@ func TestNewRefuses(t *testing.T) {
 }
 
 // A host's lobby gives its session the player count and the local seat;
-// the addresses come once it is done.
-func TestConfigLobby(t *testing.T) {
-	c, err := SessionConfig{Lobby: &Lobby{host: true, players: 3}, InputSize: 1}.withDefaults()
-	if err != nil || c.Players != 3 || c.Local != 0 || len(c.Addrs) != 3 {
-		t.Fatalf("%v: players %d, local %d, %d addresses; want 3, 0, 3 stand-ins", err, c.Players, c.Local, len(c.Addrs))
+// the addresses come once it is done. The lobby finds Players, Local and
+// Addrs, so a SessionConfig that sets them is refused, and so is a
+// joiner's lobby that the host has not seated yet.
+func TestLobbySession(t *testing.T) {
+	tr := NewMemNet().Listen(addr(0))
+	s, err := NewLobbySession(&Lobby{host: true, players: 3}, SessionConfig{InputSize: 1}, &testGame{}, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Config(); c.Players != 3 || c.Local != 0 || len(c.Addrs) != 0 || s.Local() != -1 || len(s.peers) != 0 {
+		t.Fatalf("players %d, local %d (%d before it is seated), %d addresses and %d peers; want 3, 0 (-1), none until the lobby is done",
+			c.Players, c.Local, s.Local(), len(c.Addrs), len(s.peers))
+	}
+	for _, tc := range []struct {
+		want string
+		l    *Lobby
+		c    SessionConfig
+	}{
+		{"Spectate, Local, Addrs or Players", &Lobby{host: true, players: 3}, SessionConfig{InputSize: 1, Addrs: []netip.AddrPort{{}, addr(1)}}},
+		{"Spectate, Local, Addrs or Players", &Lobby{host: true, players: 3}, SessionConfig{InputSize: 1, Players: 3}},
+		{"no seat yet", &Lobby{}, SessionConfig{InputSize: 1}}, // a joiner's, before the host answered
+	} {
+		if _, err := NewLobbySession(tc.l, tc.c, &testGame{}, tr); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an error saying %q", tc.c, err, tc.want)
+		}
 	}
 }

@@ -97,7 +97,7 @@ func ExampleParseNetSim() {
 // A host seats three players: the joiners know only its address, and
 // take seats 2 and 3 in the order they call (the one at .3 first); once
 // the table is full each one's SessionConfig names every player's address, for
-// NewSession (or hand the lobby itself to NewSession as SessionConfig.Lobby, and
+// NewSession (or hand the lobby itself to NewLobbySession, and
 // the session seats the players as its loop runs).
 func ExampleLobby() {
 	net := netplay.NewMemNet()

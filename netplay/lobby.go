@@ -48,8 +48,8 @@ import (
 // Spectators call the host's Session, once the match started: a hello
 // during the lobby is dropped, and the spectator's calls go on. A Lobby
 // is driven like a Session, by the caller's loop: Poll until Done, then
-// NewSession with Config on the same transport; or give it to NewSession
-// as SessionConfig.Lobby, and the session polls it. The roster holds the
+// NewSession with Config on the same transport; or give it to
+// NewLobbySession, and the session polls it. The roster holds the
 // addresses the host sees: joiners that cannot reach each other there
 // (behind different NATs) cannot play, as nothing is relayed. A Lobby is
 // not safe for concurrent use.

@@ -280,7 +280,7 @@ func TestLobbyNoHost(t *testing.T) {
 	}
 }
 
-// TestSessionWithLobby: four sessions made with SessionConfig.Lobby, a host's
+// TestSessionWithLobby: four sessions made with NewLobbySession, a host's
 // and three joiners' that arrive one by one (each learns the count, then
 // makes its session): they run no tick while seating, then play a match
 // of 200 ticks to its end, every peer in one state, hashes compared.
@@ -295,10 +295,10 @@ func TestSessionWithLobby(t *testing.T) {
 	}
 	newPeer := func(l *Lobby, at netip.AddrPort, seed uint64) *peer {
 		c := lobbyCfg(clk, seed)
-		c.Lobby, c.EndTick = l, 200
+		c.EndTick = 200
 		p := &peer{g: &testGame{player: l.Local(), players: 4}}
 		var err error
-		if p.s, err = NewSession(c, p.g, net.Listen(at)); err != nil {
+		if p.s, err = NewLobbySession(l, c, p.g, net.Listen(at)); err != nil {
 			t.Fatal(err)
 		}
 		if p.ts, err = newTimestep(60); err != nil {

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -65,7 +66,7 @@ type Session struct {
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
-	lobby      *Lobby          // SessionConfig.Lobby until it is done, then nil
+	lobby      *Lobby          // the lobby seating the players (NewLobbySession) until it is done, then nil
 	stats      SessionStats
 
 	// A late spectator's state from its host (late.go).
@@ -80,6 +81,33 @@ var _ Match = (*Session)(nil)
 // or an error naming the first invalid SessionConfig field or what the game
 // lacks. Nothing is sent until the first Update (or Begin).
 func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, error) {
+	return newSession(cfg, game, tr, nil)
+}
+
+// NewLobbySession returns a session of game over tr whose players lobby l
+// seats first (see Lobby): a host's lobby, or a joiner's once the host
+// seated it (l.Players is known). The session polls l, running no tick,
+// until it is done, then plays with the addresses l found. cfg is the
+// session's SessionConfig without Players, Local, Addrs and Spectate,
+// which the lobby finds. tr is l's transport, or an Accept over it.
+func NewLobbySession(l *Lobby, cfg SessionConfig, game engine.Game, tr Transport) (*Session, error) {
+	if cfg.Spectate || cfg.Local != 0 || len(cfg.Addrs) != 0 || cfg.Players != 0 {
+		return nil, errors.New("netplay: NewLobbySession: a SessionConfig with Spectate, Local, Addrs or Players: the lobby finds them")
+	}
+	if cfg.Players = l.Players(); cfg.Players == 0 {
+		return nil, errors.New("netplay: NewLobbySession: the lobby has no seat yet: the host has not said how many players its match has")
+	}
+	cfg.Local = l.Local()
+	cfg.Addrs = make([]netip.AddrPort, cfg.Players)
+	for i := range cfg.Addrs {
+		cfg.Addrs[i] = seat(1 + i) // stand-ins until the lobby is done
+	}
+	return newSession(cfg, game, tr, l)
+}
+
+// newSession makes a session; one seated by lobby l plays with l's
+// addresses once it is done.
+func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*Session, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -92,7 +120,7 @@ func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, er
 	if !c.Spectate && s.inputter == nil {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Inputter", game)
 	}
-	if !c.Spectate && c.Lobby == nil {
+	if !c.Spectate && l == nil {
 		s.local = c.Local
 	}
 	if s.clock == nil {
@@ -120,7 +148,7 @@ func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, er
 		s.peers = append(s.peers, peer{addr: c.Host, kind: peerHost, player: -1})
 	}
 	for p, a := range c.Addrs {
-		if p == c.Local || c.Spectate || c.Lobby != nil {
+		if p == c.Local || c.Spectate || l != nil {
 			continue
 		}
 		if seen(a) {
@@ -146,8 +174,8 @@ func NewSession(cfg SessionConfig, game engine.Game, tr Transport) (*Session, er
 	if a, ok := tr.(*Accept); ok {
 		a.seatable, s.acc = s.seatable, a
 	}
-	if c.Lobby != nil {
-		s.lobby, s.cfg.Addrs = c.Lobby, nil
+	if l != nil {
+		s.lobby, s.cfg.Addrs = l, nil
 	}
 	return s, nil
 }
