@@ -38,20 +38,20 @@ func (e *FingerprintError) Error() string {
 	if e.Refused {
 		who = "refused by"
 	}
-	peer := "peer"
+	them := "peer"
 	if e.Server {
-		peer = "the server"
+		them = "the server"
 	}
 	f, why := "%d", ""
 	switch {
 	case e.Field == "game params" && (e.OursText != "" || e.TheirsText != ""):
-		return fmt.Sprintf("netplay: %s %s %v: %s differs: ours %q, theirs %q", who, peer, e.Addr, e.Field, e.OursText, e.TheirsText)
+		return fmt.Sprintf("netplay: %s %s %v: %s differs: ours %q, theirs %q", who, them, e.Addr, e.Field, e.OursText, e.TheirsText)
 	case e.Field == "game params":
 		f = "%016x"
 	case e.Field == "simulation":
 		f, why = "%016x", " (another version of the game's simulating code: engine.Fingerprint)"
 	}
-	return fmt.Sprintf("netplay: %s %s %v: %s differs: ours "+f+", theirs "+f+"%s", who, peer, e.Addr, e.Field, e.Ours, e.Theirs, why)
+	return fmt.Sprintf("netplay: %s %s %v: %s differs: ours "+f+", theirs "+f+"%s", who, them, e.Addr, e.Field, e.Ours, e.Theirs, why)
 }
 
 // fieldNames are the names of the refuse fields.

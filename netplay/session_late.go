@@ -46,7 +46,7 @@ const (
 // sendState sends late spectator p its state: the offer until p names it,
 // and the chunks p lacks that were not sent within a round trip. It takes
 // the state first, when it is due and the confirmed state is at hand.
-func (s *Session) sendState(p *peer, now time.Duration) {
+func (s *Session) sendState(p *remote, now time.Duration) {
 	if !p.xOn && !s.takeState(p) {
 		return
 	}
@@ -70,7 +70,7 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 // takeState copies our state at the last confirmed tick for p and resets
 // its transfer, or reports false when no such state is at hand now (a
 // rollback is due, or the match has not begun).
-func (s *Session) takeState(p *peer) bool {
+func (s *Session) takeState(p *remote) bool {
 	if !s.started || s.firstWrong != noTick || s.local < 0 {
 		return false
 	}
@@ -96,10 +96,10 @@ func (s *Session) takeState(p *peer) bool {
 // onState takes an offer, a chunk or a got from a peer that finished the
 // handshake, token checked: the host's offer and chunks, a late
 // spectator's got.
-func (s *Session) onState(p *peer, now time.Duration) {
+func (s *Session) onState(p *remote, now time.Duration) {
 	pk := &s.pk
 	switch {
-	case pk.kind == kindGot && p.kind == peerSpectator:
+	case pk.kind == kindGot && p.kind == remoteSpectator:
 		p.lastRecv = now
 		if !p.late || !p.xOn || int(pk.state) != p.x.tick {
 			s.stats.PacketsStale++ // an older state's
@@ -108,10 +108,10 @@ func (s *Session) onState(p *peer, now time.Duration) {
 		p.xSeen = true
 		p.x.ack(int(pk.have), pk.mask, nil)
 		p.xDone = p.x.done()
-	case pk.kind == kindOffer && p.kind == peerHost:
+	case pk.kind == kindOffer && p.kind == remoteHost:
 		p.lastRecv = now
 		s.onOffer(now)
-	case pk.kind == kindChunk && p.kind == peerHost:
+	case pk.kind == kindChunk && p.kind == remoteHost:
 		p.lastRecv = now
 		s.onChunk(now)
 	default:
@@ -196,7 +196,7 @@ func (s *Session) watchState(now time.Duration) {
 }
 
 // sendGot tells the host which chunks of its state arrived.
-func (s *Session) sendGot(p *peer) {
+func (s *Session) sendGot(p *remote) {
 	s.gotDue = false
 	s.write(appendGot(s.out[:0], p.nonce, uint32(s.st.tick), uint32(s.st.have), s.st.mask()), p)
 }

@@ -15,6 +15,17 @@ const (
 	DefaultDisconnectWarning = 500 * time.Millisecond
 )
 
+// A session's protocol timing.
+const (
+	// helloEvery is how often a hello (a lobby's sit) goes to a peer that
+	// has not answered.
+	helloEvery = 100 * time.Millisecond
+	// keepAliveEvery is the longest a session stays silent to a peer.
+	keepAliveEvery = 100 * time.Millisecond
+	// maxBurst is the most input datagrams a peer gets per update.
+	maxBurst = 4
+)
+
 // Limits a SessionConfig is checked against.
 const (
 	// MaxSpectators is the most spectators one peer feeds.
