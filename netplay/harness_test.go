@@ -109,20 +109,65 @@ func (g *testGame) Load(src []byte) error {
 	return nil
 }
 
-// node is one peer of a harness: a session, its game, its timestep and
-// its frame timing.
-type node struct {
-	s      *Session
-	g      *testGame
+// program is one program of a harness world, in any role: the Match its
+// loop runs, its transport, timestep and frame timing on the world's
+// fake clock.
+type program struct {
+	game   engine.Game // the Session, the Server or the Client
 	ts     engine.Timestep
 	conn   *MemConn
 	sim    *SimTransport
 	frames engine.Frames
-	skew   float64 // the node's clock runs this much fast: 0.01 is 1 %
+	skew   float64 // the program's clock runs this much fast: 0.01 is 1 %
 	next   time.Duration
 	last   time.Duration
 	err    error
-	off    bool // no longer run (a vanished peer)
+	off    bool // no longer run (a vanished peer, a killed process)
+}
+
+func (p *program) prog() *program { return p }
+
+// due returns the running program whose frame comes first, or nil.
+func due[P interface{ prog() *program }](ps []P) P {
+	var first P
+	found := false
+	for _, p := range ps {
+		if m := p.prog(); !m.off && m.err == nil && (!found || m.next < first.prog().next) {
+			first, found = p, true
+		}
+	}
+	return first
+}
+
+// frame runs the program's frame due now, as a loop does (Begin, the
+// ticks due, Draw), and sets the time of its next one.
+func (p *program) frame() {
+	d := p.next - p.last
+	if p.skew != 0 {
+		d += time.Duration(float64(d) * p.skew)
+	}
+	p.last = p.next
+	f := p.ts.Advance(d)
+	if b, ok := p.game.(engine.Beginner); ok {
+		if err := b.Begin(f); err != nil {
+			p.err = err
+		}
+	}
+	for i := 0; i < f.Ticks && p.err == nil; i++ {
+		if err := p.game.Update(f.Tick(i)); err != nil {
+			p.err = err
+		}
+	}
+	p.game.Draw(f)
+	iv, _ := p.frames.Next()
+	p.next += iv
+}
+
+// node is one peer of a harness: a session and its game.
+type node struct {
+	program
+	s *Session
+	g *testGame
 }
 
 // world runs peers in one process over a MemNet, each with its own frame
@@ -178,7 +223,8 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		if o.tweak != nil {
 			o.tweak(i, &c)
 		}
-		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}, conn: w.net.Listen(addr(i))}
+		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}}
+		n.conn = w.net.Listen(addr(i))
 		n.sim = NewSimTransport(n.conn, o.sim, w.clock, o.seed*1000+uint64(i))
 		var game engine.Game = n.g
 		if o.wrap != nil {
@@ -188,7 +234,7 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		n.s = s
+		n.s, n.game = s, s
 		if !o.noScaler {
 			s.SetTimeScaler(&n.ts)
 		}
@@ -212,12 +258,7 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 // step runs the frame of the node due first, and reports false when no
 // node runs.
 func (w *world) step() bool {
-	var n *node
-	for _, m := range w.nodes {
-		if !m.off && m.err == nil && (n == nil || m.next < n.next) {
-			n = m
-		}
-	}
+	n := due(w.nodes)
 	if n == nil {
 		return false
 	}
@@ -227,23 +268,7 @@ func (w *world) step() bool {
 			m.sim.Flush() // a stopped peer's last datagrams (its byes) still go out, as from a process that lingers
 		}
 	}
-	d := n.next - n.last
-	if n.skew != 0 {
-		d += time.Duration(float64(d) * n.skew)
-	}
-	n.last = n.next
-	f := n.ts.Advance(d)
-	if err := n.s.Begin(f); err != nil {
-		n.err = err
-	}
-	for i := 0; i < f.Ticks && n.err == nil; i++ {
-		if err := n.s.Update(f.Tick(i)); err != nil {
-			n.err = err
-		}
-	}
-	n.s.Draw(f)
-	iv, _ := n.frames.Next()
-	n.next += iv
+	n.frame()
 	return true
 }
 

@@ -88,3 +88,146 @@ type TickListener interface {
 	// the call only. An error stops the session with it.
 	Confirmed(n uint64, in engine.Inputs, state []byte) error
 }
+
+// MatchStats are the figures every role of a match counts, the same way:
+// a peer's Session (SessionStats), a server's Client (ClientStats) and the
+// Server (ServerStats) embed them, and each role's Stats method returns
+// them refreshed by every Update, to be read on the loop's goroutine. A
+// server runs on final inputs only: its Confirmed is its Tick, and it
+// never predicts, rolls back, stalls or waits.
+type MatchStats struct {
+	// Tick is the next tick to simulate: ticks 0 to Tick-1 have run.
+	Tick uint64
+	// Confirmed counts the ticks whose inputs are all final (every
+	// player's arrived, or the server's): they will not roll back.
+	Confirmed uint64
+	// RTT is the smoothed round trip: to the player farthest away (to the
+	// host, for a spectator), or to a client's server; 0 until measured,
+	// and on a server, which has one per client.
+	RTT time.Duration
+	// Ahead is how many ticks this machine runs ahead of where its time
+	// sync aims, smoothed: a peer's advantage over the peer farthest
+	// behind, a client's lead over ClientConfig.Lead (how much earlier
+	// than that its inputs reach the server; negative: later), 0 on a
+	// server. TimeScale is the time scale the role last set on its loop
+	// to bring Ahead to 0 (1 when it need not).
+	Ahead     float64
+	TimeScale float64
+
+	// Rollbacks counts rollbacks, RollbackTicks the ticks they ran again,
+	// RollbackTicksMax the deepest (at most the MaxPrediction).
+	Rollbacks        uint64
+	RollbackTicks    uint64
+	RollbackTicksMax int
+	// Predicted counts ticks first run with at least one predicted input.
+	Predicted uint64
+	// Stalls counts loop ticks the role did not advance while it plays:
+	// it was MaxPrediction ticks past the last confirmed one (every tick
+	// a remote input has not arrived for, in lockstep), or a client too
+	// far ahead of its server. Waiting counts loop ticks before it plays:
+	// before every player answered the handshake, and while a state it
+	// starts from comes.
+	Stalls, Waiting uint64
+	// Hashes counts the desync checks passed: state hashes compared
+	// equal with a player's (the host's, for a spectator; the server's,
+	// for a client; a client's, for a server), every HashEvery ticks and
+	// at the match's end. Desyncs counts those that differed.
+	Hashes, Desyncs uint64
+	// StateBytes is the size of the last state received (a late
+	// spectator's from its host, a client's from its server); Catchup
+	// is how long it took from the call (or the last resync asked) to
+	// the first state hash compared equal after loading it and running
+	// to the present: the join, verified. Both are 0 for a role that
+	// received no state.
+	StateBytes int
+	Catchup    time.Duration
+
+	// PacketsIn and PacketsOut count datagrams, BytesIn and BytesOut their
+	// bytes.
+	PacketsIn, PacketsOut uint64
+	BytesIn, BytesOut     uint64
+	// PacketsBad counts datagrams dropped as malformed: a bad magic, kind,
+	// length or count, a field out of range, inputs out of order or out
+	// of the window. PacketsStale counts well-formed ones with a wrong
+	// token (an earlier session of the peer, or a forgery), PacketsUnknown
+	// those from addresses the role does not know.
+	PacketsBad     uint64
+	PacketsStale   uint64
+	PacketsUnknown uint64
+}
+
+// hooks are a game's optional engine hooks, found once by type assertion,
+// and the player this machine plays (local): every role holds them (the
+// Server itself, a Session and a Client in their rollback core), so that
+// the loop's QualityChanged, SuspendChanged, GPUTime and End reach the
+// game through the role as they reach it alone, and the game's Begin and
+// Draw get frames that say which player this machine plays (Frame.Local).
+type hooks struct {
+	game    engine.Game
+	local   int // the player this machine plays; -1 none (a spectator, a server, before a seat)
+	begin   engine.Beginner
+	end     engine.Ender
+	quality engine.QualityChanger
+	susp    engine.SuspendChanger
+	gpu     engine.GPUTimer
+}
+
+// findHooks returns g's hooks, for no player yet.
+func findHooks(g engine.Game) hooks {
+	h := hooks{game: g, local: -1}
+	h.begin, _ = g.(engine.Beginner)
+	h.end, _ = g.(engine.Ender)
+	h.quality, _ = g.(engine.QualityChanger)
+	h.susp, _ = g.(engine.SuspendChanger)
+	h.gpu, _ = g.(engine.GPUTimer)
+	return h
+}
+
+// beginGame runs the game's Begin, if it has one, on frame f.
+func (h *hooks) beginGame(f engine.Frame) error {
+	if h.begin == nil {
+		return nil
+	}
+	f.Local = h.local
+	return h.begin.Begin(f)
+}
+
+// Draw draws the game: the present, as predicted where the role
+// predicts, on a frame whose Local is the player this machine plays (-1
+// for a spectator, a server, or a role not seated yet).
+func (h *hooks) Draw(f engine.Frame) {
+	f.Local = h.local
+	h.game.Draw(f)
+}
+
+// End runs the game's End, if it has one.
+func (h *hooks) End(st *engine.Stats) error {
+	if h.end != nil {
+		return h.end.End(st)
+	}
+	return nil
+}
+
+// QualityChanged runs the game's, if it has one.
+func (h *hooks) QualityChanged(level int) {
+	if h.quality != nil {
+		h.quality.QualityChanged(level)
+	}
+}
+
+// SuspendChanged runs the game's, if it has one. A suspended loop runs no
+// update: a peer's others stall and time it out after DisconnectTimeout;
+// a client's server replaces its inputs, then frees its seat.
+func (h *hooks) SuspendChanged(suspended bool) {
+	if h.susp != nil {
+		h.susp.SuspendChanged(suspended)
+	}
+}
+
+// GPUTime returns the game's, or 0.
+func (h *hooks) GPUTime() time.Duration {
+	if h.gpu != nil {
+		return h.gpu.GPUTime()
+	}
+	return 0
+}

@@ -65,6 +65,7 @@ type rollback struct {
 	firstWrong    int           // the first tick run on a wrong prediction, or noTick
 	states        [][]byte      // the game before tick stateTick[i], at i = tick % len
 	stateTick     []int         // which tick states[i] precedes; -1: none
+	err           error         // why the role stopped
 	every         int           // the ticks between checkpoints; 0: none hashed
 	nextHash      int           // the next checkpoint to hash
 	hashes        [8]tickHash   // our hashes of final states, by checkpoint
@@ -130,6 +131,13 @@ func (r *rollback) SetTickListener(l TickListener) { r.rec = l }
 // The role then owns its time scale; without one, a role that runs ahead
 // stalls instead.
 func (r *rollback) SetTimeScaler(ts TimeScaler) { r.scaler = ts }
+
+// Tick returns the next tick the role simulates: ticks 0 to Tick()-1
+// have run, the last ones perhaps on predicted inputs.
+func (r *rollback) Tick() uint64 { return uint64(r.tick) }
+
+// Err returns why the role stopped, or nil.
+func (r *rollback) Err() error { return r.err }
 
 // MatchStats returns the figures the role counts, refreshed by every
 // Update.

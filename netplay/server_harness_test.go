@@ -100,21 +100,13 @@ func (g *seatGame) Load(src []byte) error {
 // hash is the game's state hash, as the server and the client take it.
 func (g *seatGame) hash() uint64 { return engine.StateHash(g.Save(nil)) }
 
-// snode is one program of a server world: the server or a client, its
-// game, its timestep and transport.
+// snode is one program of a server world: the server or a client, and
+// its game.
 type snode struct {
-	game   engine.Game // the Server or the Client
-	g      *seatGame
-	srv    *Server
-	cl     *Client
-	ts     engine.Timestep
-	conn   *MemConn
-	sim    *SimTransport
-	frames engine.Frames
-	next   time.Duration
-	last   time.Duration
-	err    error
-	off    bool
+	program
+	g   *seatGame
+	srv *Server
+	cl  *Client
 }
 
 // sworld runs a server and its clients in one process over a MemNet on
@@ -185,7 +177,8 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 		x ^= x << 17
 		g.pad[i] = byte(x)
 	}
-	n := &snode{g: g, conn: w.net.Listen(serverAddr)}
+	n := &snode{g: g}
+	n.conn = w.net.Listen(serverAddr)
 	n.sim = NewSimTransport(n.conn, NetSim{}, w.clock, seed*1000)
 	w.links = &links{inner: n.sim, to: map[netip.AddrPort]*SimTransport{}}
 	var sg engine.Game = g
@@ -230,7 +223,8 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 		tweak(&c)
 	}
 	g := &seatGame{pad: make([]byte, w.state)}
-	n := &snode{g: g, conn: w.net.Listen(clientAddr(i))}
+	n := &snode{g: g}
+	n.conn = w.net.Listen(clientAddr(i))
 	n.sim = NewSimTransport(n.conn, sim, w.clock, w.seed*1000+uint64(i)+1)
 	if w.links.to[clientAddr(i)] == nil {
 		down := NewSimTransport(w.links.inner, sim, w.clock, w.seed*1000+uint64(i)+500)
@@ -253,12 +247,7 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 
 // step runs the program whose frame is due first.
 func (w *sworld) step() bool {
-	var n *snode
-	for _, m := range w.nodes {
-		if !m.off && m.err == nil && (n == nil || m.next < n.next) {
-			n = m
-		}
-	}
+	n := due(w.nodes)
 	if n == nil {
 		return false
 	}
@@ -275,21 +264,7 @@ func (w *sworld) step() bool {
 		// The seat game's Input writes the seat the client was given.
 		n.g.seat = n.cl.Seat()
 	}
-	d := n.next - n.last
-	n.last = n.next
-	f := n.ts.Advance(d)
-	if b, ok := n.game.(engine.Beginner); ok {
-		if err := b.Begin(f); err != nil {
-			n.err = err
-		}
-	}
-	for i := 0; i < f.Ticks && n.err == nil; i++ {
-		if err := n.game.Update(f.Tick(i)); err != nil {
-			n.err = err
-		}
-	}
-	iv, _ := n.frames.Next()
-	n.next += iv
+	n.frame()
 	return true
 }
 

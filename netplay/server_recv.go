@@ -57,8 +57,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	probe := p.flags&joinProbe != 0
 	if !probe {
 		if field, ours, theirs := s.differs(p); field != 0 {
-			s.stats.Refused++
-			s.send(appendRefuse(s.wbuf[:0], field, ours, theirs), from)
+			s.refuse(from, field, ours, theirs)
 			return
 		}
 	}
@@ -81,8 +80,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	}
 	if s.cfg.Sim != 0 && p.sim != s.cfg.Sim {
 		// A seat needs the simulation's fingerprint: 0 is a probe's.
-		s.stats.Refused++
-		s.send(appendRefuse(s.wbuf[:0], fieldSim, s.cfg.Sim, p.sim), from)
+		s.refuse(from, fieldSim, s.cfg.Sim, p.sim)
 		return
 	}
 	spectator := p.flags&joinSpectator != 0
@@ -105,16 +103,14 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 		}
 	}
 	if s.ended {
-		s.stats.Refused++
-		s.send(appendRefuse(s.wbuf[:0], fieldLate, uint64(s.tick), uint64(s.tick)), from)
+		s.refuse(from, fieldLate, uint64(s.tick), uint64(s.tick))
 		return
 	}
 	if old != nil && (old.seat < 0) != spectator {
 		old = nil // a player's secret does not seat a spectator, nor the other way round
 	}
 	if old == nil && s.fromAddr(from) >= s.cfg.SeatsPerAddr {
-		s.stats.Refused++
-		s.send(appendRefuse(s.wbuf[:0], fieldAddr, uint64(s.cfg.SeatsPerAddr), 0), from)
+		s.refuse(from, fieldAddr, uint64(s.cfg.SeatsPerAddr), 0)
 		return
 	}
 	// A seat: the one the secret names, the lowest free one, or a
@@ -136,8 +132,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 			}
 		}
 		if ci < 0 {
-			s.stats.Refused++
-			s.send(appendRefuse(s.wbuf[:0], fieldSeats, uint64(s.cfg.Spectators), 0), from)
+			s.refuse(from, fieldSeats, uint64(s.cfg.Spectators), 0)
 			return
 		}
 	default:
@@ -148,8 +143,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 			}
 		}
 		if seat < 0 {
-			s.stats.Refused++
-			s.send(appendRefuse(s.wbuf[:0], fieldTable, uint64(s.players), 0), from)
+			s.refuse(from, fieldTable, uint64(s.players), 0)
 			return
 		}
 		ci = seat // a seated client's slot is its seat's
@@ -170,6 +164,13 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	s.stats.Joins++
 	s.startTransfer(cl, now)
 	s.welcome(cl)
+}
+
+// refuse answers a join from an address with a refusal of field, no
+// larger than the join, and counts it.
+func (s *Server) refuse(to netip.AddrPort, field uint8, ours, theirs uint64) {
+	s.stats.Refused++
+	s.send(appendRefuse(s.wbuf[:0], field, ours, theirs), to)
 }
 
 // newSecret returns a seat's session secret and the token of its

@@ -31,6 +31,13 @@ const ringLen = 128
 // SetTimeScaler), so that it need not stall; the tick length never
 // changes.
 //
+// Inputs go to each peer redundantly, every tick, from the first it has
+// not acknowledged; a peer silent for DisconnectWarning counts as
+// interrupted, one silent for DisconnectTimeout as gone (a
+// *DisconnectError), and a player that times out another tells the rest
+// (a "gone" goodbye), so every peer stops naming the player that
+// vanished, not the one that told it.
+//
 // The game must implement engine.Saver (saves are the rollback's states)
 // and, unless spectating, engine.Inputter. Its Update must be a function
 // of its saved state and Tick.Input alone (see engine.SyncTest), and must
@@ -58,7 +65,6 @@ type Session struct {
 	calling    bool          // the handshake began, at callStart
 	callStart  time.Duration
 	slowing    bool            // the time sync is slowing the clock
-	err        error           // why the session stopped
 	byeSent    bool            // the bye for err went out
 	in, out    [MaxPacket]byte // the datagram read and the one written
 	pk, opk    packet          // decoded in, encoded out
@@ -87,10 +93,6 @@ func (s *Session) Config() SessionConfig { return s.cfg }
 // pointer stays valid; read it from the loop's goroutine.
 func (s *Session) Stats() *SessionStats { return &s.stats }
 
-// Tick returns the next tick the session simulates: ticks 0 to Tick()-1
-// have run, the last ones perhaps on predicted inputs.
-func (s *Session) Tick() uint64 { return uint64(s.tick) }
-
 // Confirmed returns how many ticks have every player's input: ticks 0 to
 // Confirmed()-1 will not roll back.
 func (s *Session) Confirmed() uint64 { return uint64(s.confirmed()) }
@@ -98,9 +100,6 @@ func (s *Session) Confirmed() uint64 { return uint64(s.confirmed()) }
 // Running reports whether every player answered the handshake, so the
 // game runs.
 func (s *Session) Running() bool { return s.started }
-
-// Err returns why the session stopped, or nil.
-func (s *Session) Err() error { return s.err }
 
 // theirFinal stores p's hash of the end state and compares it with ours,
 // once, if we have it.

@@ -316,26 +316,3 @@ func (p *sPacket) appendFinalHead(dst []byte) []byte {
 	dst = le.AppendUint32(dst, p.start)
 	return append(dst, p.count, p.isize, 0, 0)
 }
-
-// encode appends p in its kind's layout: the fuzz test's round trip.
-func (p *sPacket) encode(dst []byte) []byte {
-	switch p.kind {
-	case kindJoin:
-		return p.appendJoin(dst)
-	case kindCookie:
-		return appendCookie(dst, p.token, p.cookie, p.players)
-	case kindWelcome:
-		return p.appendWelcome(dst)
-	case kindChunk:
-		dst = appendHeader(dst, kindChunk, p.token)
-		dst = le.AppendUint32(dst, p.state)
-		dst = le.AppendUint32(dst, p.index)
-		dst = le.AppendUint32(dst, p.size)
-		return append(dst, p.data...)
-	case kindUpdate:
-		return append(p.appendUpdateHead(dst), p.inputs...)
-	case kindFinal:
-		return append(p.appendFinalHead(dst), p.inputs...)
-	}
-	return dst
-}
