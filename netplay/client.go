@@ -1,9 +1,9 @@
 package netplay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -109,20 +109,10 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	if err != nil {
 		return nil, err
 	}
-	s := &Client{cfg: c, tr: tr, clock: c.Clock, st: receiver{tick: -1}, resyncAsk: -1, lastSrv: -1, compared: -1}
+	s := &Client{cfg: c, tr: tr, st: receiver{tick: -1}, resyncAsk: -1, lastSrv: -1, compared: -1}
 	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
 	s.size = c.InputSize // the join's, before the server sizes the rows
-	if s.clock == nil {
-		s.clock = engine.NewMonoClock()
-	}
-	seed := c.Seed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	for s.nonce == 0 {
-		seed = seed*6364136223846793005 + 1442695040888963407
-		s.nonce = uint32(seed >> 32)
-	}
+	s.clock, s.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x9e3779b97f4a7c15)
 	s.wbuf = make([]byte, 0, MaxPacket)
 	s.stats.Seat = -1
 	return s, nil
@@ -249,24 +239,12 @@ type ClientConfig struct {
 }
 
 func (c ClientConfig) withDefaults() (ClientConfig, error) {
-	if c.TPS == 0 {
-		c.TPS = engine.DefaultTPS
-	}
-	if c.MaxPrediction == 0 {
-		c.MaxPrediction = DefaultClientPrediction
-	}
-	if c.Lead == 0 {
-		c.Lead = DefaultLead
-	}
-	if c.DisconnectTimeout == 0 {
-		c.DisconnectTimeout = DefaultDisconnectTimeout
-	}
-	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if c.MaxState == 0 {
-		c.MaxState = DefaultMaxState
-	}
+	c.TPS = cmp.Or(c.TPS, engine.DefaultTPS)
+	c.MaxPrediction = cmp.Or(c.MaxPrediction, DefaultClientPrediction)
+	c.Lead = cmp.Or(c.Lead, DefaultLead)
+	c.DisconnectTimeout = cmp.Or(c.DisconnectTimeout, DefaultDisconnectTimeout)
+	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.MaxState = cmp.Or(c.MaxState, DefaultMaxState)
 	switch {
 	case !c.Server.IsValid() || c.Server.Port() == 0:
 		return c, fmt.Errorf("netplay: ClientConfig.Server = %v: not an address and port", c.Server)

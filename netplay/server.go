@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"bytes"
+	"cmp"
 	"compress/flate"
 	"errors"
 	"fmt"
@@ -146,11 +147,9 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 	if !ok {
 		return nil, errors.New("netplay: a server's game must implement engine.Saver")
 	}
-	s := &Server{hooks: findHooks(game), cfg: c, game: game, saver: saver, tr: tr, clock: c.Clock,
+	s := &Server{hooks: findHooks(game), cfg: c, game: game, saver: saver, tr: tr,
 		players: c.Players, size: c.InputSize, newest: -1, jar: newCookieJar()}
-	if s.clock == nil {
-		s.clock = engine.NewMonoClock()
-	}
+	s.clock = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock())
 	s.ticks = newTickTime(c.TPS)
 	s.params = []byte(c.Params)
 	s.hist = make([]byte, keepTicks*s.players*s.size)

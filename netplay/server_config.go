@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"time"
@@ -90,27 +91,13 @@ type ServerConfig struct {
 // withDefaults returns c with its zero fields set, or an error naming the
 // field out of range.
 func (c ServerConfig) withDefaults() (ServerConfig, error) {
-	if c.Players == 0 {
-		c.Players = 2
-	}
-	if c.TPS == 0 {
-		c.TPS = engine.DefaultTPS
-	}
-	if c.HashEvery == 0 {
-		c.HashEvery = c.TPS
-	}
-	if c.DisconnectTimeout == 0 {
-		c.DisconnectTimeout = DefaultDisconnectTimeout
-	}
-	if c.MaxResyncs == 0 {
-		c.MaxResyncs = DefaultMaxResyncs
-	}
-	if c.TransferRate == 0 {
-		c.TransferRate = DefaultTransferRate
-	}
-	if c.SeatsPerAddr == 0 {
-		c.SeatsPerAddr = DefaultSeatsPerAddr
-	}
+	c.Players = cmp.Or(c.Players, 2)
+	c.TPS = cmp.Or(c.TPS, engine.DefaultTPS)
+	c.HashEvery = cmp.Or(c.HashEvery, c.TPS)
+	c.DisconnectTimeout = cmp.Or(c.DisconnectTimeout, DefaultDisconnectTimeout)
+	c.MaxResyncs = cmp.Or(c.MaxResyncs, DefaultMaxResyncs)
+	c.TransferRate = cmp.Or(c.TransferRate, DefaultTransferRate)
+	c.SeatsPerAddr = cmp.Or(c.SeatsPerAddr, DefaultSeatsPerAddr)
 	switch {
 	case c.Players < 1 || c.Players > MaxSeats:
 		return c, fmt.Errorf("netplay: ServerConfig.Players = %d: must be 1 to %d", c.Players, MaxSeats)

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"net/netip"
 	"time"
@@ -152,12 +153,8 @@ type SessionConfig struct {
 // withDefaults returns c with its zero fields set to their defaults, or an
 // error naming the first invalid field.
 func (c SessionConfig) withDefaults() (SessionConfig, error) {
-	if c.Players == 0 {
-		c.Players = 2
-	}
-	if c.TPS == 0 {
-		c.TPS = engine.DefaultTPS
-	}
+	c.Players = cmp.Or(c.Players, 2)
+	c.TPS = cmp.Or(c.TPS, engine.DefaultTPS)
 	switch {
 	case c.Players < 2 || c.Players > MaxPeers:
 		return c, fmt.Errorf("netplay: SessionConfig.Players = %d: want 2 to %d", c.Players, MaxPeers)
@@ -215,21 +212,11 @@ func (c SessionConfig) withDefaults() (SessionConfig, error) {
 	if c.Spectate {
 		c.MaxPrediction, c.InputDelay = 0, 0
 	}
-	if c.DisconnectWarning == 0 {
-		c.DisconnectWarning = DefaultDisconnectWarning
-	}
-	if c.DisconnectTimeout == 0 {
-		c.DisconnectTimeout = DefaultDisconnectTimeout
-	}
-	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if c.HashEvery == 0 {
-		c.HashEvery = c.TPS
-	}
-	if c.MaxState == 0 {
-		c.MaxState = DefaultMaxState
-	}
+	c.DisconnectWarning = cmp.Or(c.DisconnectWarning, DefaultDisconnectWarning)
+	c.DisconnectTimeout = cmp.Or(c.DisconnectTimeout, DefaultDisconnectTimeout)
+	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.HashEvery = cmp.Or(c.HashEvery, c.TPS)
+	c.MaxState = cmp.Or(c.MaxState, DefaultMaxState)
 	return c, nil
 }
 

@@ -1,8 +1,8 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -122,18 +122,8 @@ func NewLobby(cfg SessionConfig, tr Transport) (*Lobby, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.c, l.clock, l.params, l.sim = c, c.Clock, paramsHash(c.Params), c.Sim
-	if l.clock == nil {
-		l.clock = engine.NewMonoClock()
-	}
-	seed := c.Seed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	rng := rand.NewPCG(seed^0x6a09e667f3bcc909, seed)
-	for l.nonce == 0 {
-		l.nonce = uint32(rng.Uint64())
-	}
+	l.c, l.params, l.sim = c, paramsHash(c.Params), c.Sim
+	l.clock, l.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x6a09e667f3bcc909)
 	if l.host {
 		l.players = c.Players
 	}

@@ -1,9 +1,9 @@
 package netplay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -45,7 +45,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{cfg: c, tr: tr, clock: c.Clock, st: receiver{tick: -1}}
+	s := &Session{cfg: c, tr: tr, st: receiver{tick: -1}}
 	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
 	if s.saver == nil {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
@@ -56,17 +56,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 	if !c.Spectate && l == nil {
 		s.local = c.Local
 	}
-	if s.clock == nil {
-		s.clock = engine.NewMonoClock()
-	}
-	seed := c.Seed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	rng := rand.NewPCG(seed, seed^0x5851f42d4c957f2d)
-	for s.nonce == 0 {
-		s.nonce = uint32(rng.Uint64())
-	}
+	s.clock, s.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x5851f42d4c957f2d)
 	s.params, s.sim = paramsHash(c.Params), c.Sim
 
 	seen := func(a netip.AddrPort) bool {

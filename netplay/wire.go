@@ -1,8 +1,10 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/internal/fnv"
@@ -170,6 +172,19 @@ var (
 )
 
 var le = binary.LittleEndian
+
+// newNonce returns a handshake nonce, never 0, drawn from seed (0: a
+// random one) and salt, so that roles of one seed (a lobby and its
+// session) draw different ones.
+func newNonce(seed, salt uint64) uint32 {
+	seed = cmp.Or(seed, rand.Uint64())
+	rng := rand.NewPCG(seed, seed^salt)
+	for {
+		if n := uint32(rng.Uint64()); n != 0 {
+			return n
+		}
+	}
+}
 
 // paramsHash is the hash of a game's Params that a hello, a sit and a
 // join carry: FNV-1a, 64 bits.
