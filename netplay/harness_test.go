@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -127,16 +128,28 @@ type program struct {
 
 func (p *program) prog() *program { return p }
 
-// due returns the running program whose frame comes first, or nil.
-func due[P interface{ prog() *program }](ps []P) P {
-	var first P
-	found := false
+// step runs the frame of the running program whose frame comes first in
+// ps, once the stopped ones have let out their last datagrams (flush:
+// their byes still go out, as from a process that lingers), and reports
+// false when none runs.
+func step[P interface{ prog() *program }](clock *fakeClock, ps []P, flush func(P)) bool {
+	var first *program
 	for _, p := range ps {
-		if m := p.prog(); !m.off && m.err == nil && (!found || m.next < first.prog().next) {
-			first, found = p, true
+		if m := p.prog(); !m.off && m.err == nil && (first == nil || m.next < first.next) {
+			first = m
 		}
 	}
-	return first
+	if first == nil {
+		return false
+	}
+	clock.now = first.next
+	for _, p := range ps {
+		if m := p.prog(); m.err != nil && !m.off {
+			flush(p)
+		}
+	}
+	first.frame()
+	return true
 }
 
 // frame runs the program's frame due now, as a loop does (Begin, the
@@ -198,9 +211,7 @@ type worldOpts struct {
 
 func newWorld(tb testing.TB, o worldOpts) *world {
 	tb.Helper()
-	if o.players == 0 {
-		o.players = 2
-	}
+	o.players = cmp.Or(o.players, 2)
 	w := &world{clock: &fakeClock{now: time.Second}, net: NewMemNet()}
 	addrs := make([]netip.AddrPort, o.players)
 	for i := range addrs {
@@ -258,24 +269,24 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 // step runs the frame of the node due first, and reports false when no
 // node runs.
 func (w *world) step() bool {
-	n := due(w.nodes)
-	if n == nil {
-		return false
-	}
-	w.clock.now = n.next
-	for _, m := range w.nodes {
-		if m.err != nil && !m.off {
-			m.sim.Flush() // a stopped peer's last datagrams (its byes) still go out, as from a process that lingers
-		}
-	}
-	n.frame()
-	return true
+	return step(w.clock, w.nodes, func(m *node) { m.sim.Flush() })
 }
 
 // run steps until the clock passes d more, or every node stopped.
 func (w *world) run(d time.Duration) {
 	end := w.clock.now + d
 	for w.clock.now < end && w.step() {
+	}
+}
+
+// runInStep runs the world for d, fails on any node's error, and fails
+// unless want ticks or more are final, and the same, on every node.
+func (w *world) runInStep(tb testing.TB, d time.Duration, want int) {
+	tb.Helper()
+	w.run(d)
+	w.noErrors(tb)
+	if n := w.sameHistory(tb); n < want {
+		tb.Fatalf("%d ticks the same on every node, want %d or more", n, want)
 	}
 }
 

@@ -144,11 +144,7 @@ func TestLobbySeatsByArrival(t *testing.T) {
 			}
 			c.Players, c.Local, c.Addrs = lc.Players, lc.Local, lc.Addrs
 		}})
-		w.run(3 * time.Second)
-		w.noErrors(t)
-		if n := w.sameHistory(t); n < 120 {
-			t.Fatalf("%d players: %d ticks final on every peer, want 120 or more", players, n)
-		}
+		w.runInStep(t, 3*time.Second, 120)
 	}
 }
 

@@ -389,9 +389,7 @@ func TestRejoinWithSecret(t *testing.T) {
 			if withSecret && (took > 500*time.Millisecond || b.cl.Seat() != seat) || !withSecret && took < DefaultDisconnectTimeout {
 				t.Errorf("seated after %v in seat %d", took, b.cl.Seat())
 			}
-			w.run(20 * time.Second)
-			w.noErrors(t)
-			w.endsOnServer(t)
+			w.endsOnServer(t, 20*time.Second)
 		})
 	}
 }
@@ -417,9 +415,7 @@ func TestTransferRateShared(t *testing.T) {
 		worst = max(worst, total-last)
 		last = total
 	}
-	w.run(20 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 20*time.Second)
 	t.Logf("the most the server sent in a second: %d bytes (budget %d)", worst, rate/8)
 	// The budget, and the final inputs beside it.
 	if worst > rate/8*11/10+20_000 {

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -62,6 +63,9 @@ func (g *seatGame) Update(t engine.Tick) error {
 }
 
 func (g *seatGame) Draw(engine.Frame) {}
+
+// Begin takes the seat the client plays (Frame.Local): Input writes it.
+func (g *seatGame) Begin(f engine.Frame) error { g.seat = f.Local; return nil }
 
 func (g *seatGame) Save(dst []byte) []byte {
 	g.saves++
@@ -200,9 +204,7 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 }
 
 func (w *sworld) start(tb testing.TB, n *snode, tps int, delay time.Duration) {
-	if tps == 0 {
-		tps = 60
-	}
+	tps = cmp.Or(tps, 60)
 	var err error
 	n.ts, err = engine.NewTimestep(engine.Config{TPS: tps})
 	if err != nil {
@@ -247,25 +249,12 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 
 // step runs the program whose frame is due first.
 func (w *sworld) step() bool {
-	n := due(w.nodes)
-	if n == nil {
-		return false
-	}
-	w.clock.now = n.next
-	for _, m := range w.nodes {
-		if m.err != nil && !m.off {
-			m.sim.Flush()
-			if m.srv != nil {
-				w.links.flush()
-			}
+	return step(w.clock, w.nodes, func(m *snode) {
+		m.sim.Flush()
+		if m.srv != nil {
+			w.links.flush()
 		}
-	}
-	if n.cl != nil {
-		// The seat game's Input writes the seat the client was given.
-		n.g.seat = n.cl.Seat()
-	}
-	n.frame()
-	return true
+	})
 }
 
 func (w *sworld) run(d time.Duration) {

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"net/netip"
 	"time"
@@ -155,9 +156,7 @@ func (s *Session) compareHash(p *remote, c int, ours, theirs uint64) {
 // fail stops the session with err, unless it stopped already, and
 // returns the error it stopped with.
 func (s *Session) fail(err error) error {
-	if s.err == nil {
-		s.err = err
-	}
+	s.err = cmp.Or(s.err, err)
 	return s.err
 }
 

@@ -106,12 +106,7 @@ func NewLobby(cfg SessionConfig, tr Transport) (*Lobby, error) {
 	if cfg.Spectate || cfg.Local != 0 || len(cfg.Addrs) != 0 {
 		return nil, fmt.Errorf("netplay: a Lobby's SessionConfig has no Spectate, Local or Addrs: it finds them")
 	}
-	if !l.host && v.Players == 0 {
-		v.Players = 2 // any: the host says
-	}
-	if v.Players == 0 {
-		v.Players = 2
-	}
+	v.Players = cmp.Or(v.Players, 2) // a joiner's: any, the host says
 	if v.Players >= 2 && v.Players <= MaxPeers {
 		v.Addrs = make([]netip.AddrPort, v.Players)
 		for i := range v.Addrs {

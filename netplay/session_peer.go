@@ -46,9 +46,18 @@ func (s *Session) poll(now time.Duration) {
 	}
 }
 
-// handle acts on the decoded datagram s.pk of n bytes from p.
+// handle acts on the decoded datagram s.pk of n bytes from p. Past the
+// handshake's kinds (hello, refuse), a datagram must carry our nonce, and
+// a state's kinds come only once the handshake is done.
 func (s *Session) handle(p *remote, now time.Duration, n int) {
 	pk := &s.pk
+	switch pk.kind {
+	case kindInput, kindBye, kindOffer, kindChunk, kindGot:
+		if pk.token != s.nonce || !p.synced && pk.kind != kindInput && pk.kind != kindBye {
+			s.stats.PacketsStale++
+			return
+		}
+	}
 	switch pk.kind {
 	case kindHello:
 		s.onHello(p, now, n)
@@ -68,22 +77,10 @@ func (s *Session) handle(p *remote, now time.Duration, n int) {
 		s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[pk.field],
 			Ours: pk.theirs, Theirs: pk.ours, Refused: true})
 	case kindInput:
-		if pk.token != s.nonce {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onInput(p, now)
 	case kindBye:
-		if pk.token != s.nonce {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onBye(p, now)
 	case kindOffer, kindChunk, kindGot:
-		if pk.token != s.nonce || !p.synced {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onState(p, now)
 	}
 }

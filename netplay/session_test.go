@@ -15,11 +15,7 @@ import (
 // frame or two, the same history, no desync.
 func TestPerfectLink(t *testing.T) {
 	w := newWorld(t, worldOpts{})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 500 {
-		t.Fatalf("only %d ticks compared", n)
-	}
+	w.runInStep(t, 10*time.Second, 500)
 	for i, n := range w.nodes {
 		st := n.s.Stats()
 		if st.Tick < 580 || st.Desyncs != 0 || st.Hashes < 8 || st.PacketsBad != 0 {
@@ -39,11 +35,7 @@ func TestRollbackUnderBadLink(t *testing.T) {
 	for _, players := range []int{2, 3, 4} {
 		t.Run(string(rune('0'+players))+"players", func(t *testing.T) {
 			w := newWorld(t, worldOpts{players: players, sim: sim, seed: 3, jitter: true})
-			w.run(20 * time.Second)
-			w.noErrors(t)
-			if n := w.sameHistory(t); n < 1000 {
-				t.Fatalf("only %d ticks compared", n)
-			}
+			w.runInStep(t, 20*time.Second, 1000)
 			for i, n := range w.nodes {
 				st := n.s.Stats()
 				t.Logf("node %d:%s ticks=%d confirmed=%d hashes=%d stalls=%d", i, n.s.Report(), st.Tick, st.Confirmed, st.Hashes, st.Stalls)
@@ -360,11 +352,7 @@ func TestGarbage(t *testing.T) {
 // players' history; its host compares hashes with it too.
 func TestSpectator(t *testing.T) {
 	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.03}, seed: 11})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 550 {
-		t.Fatalf("%d ticks compared", n)
-	}
+	w.runInStep(t, 10*time.Second, 550)
 	sp := w.nodes[2]
 	st := sp.s.Stats()
 	t.Logf("spectator:%s ticks=%d", sp.s.Report(), st.Tick)
@@ -408,11 +396,7 @@ func TestDesync(t *testing.T) {
 // over a lossy link.
 func TestLargeInputs(t *testing.T) {
 	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *SessionConfig) { c.InputSize = 64 }})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 550 {
-		t.Fatalf("%d ticks compared", n)
-	}
+	w.runInStep(t, 10*time.Second, 550)
 	for i, n := range w.nodes {
 		if st := n.sim.Stats(); st.Overflow != 0 || n.conn.Dropped() != 0 {
 			t.Errorf("node %d: %d datagrams overflowed, %d dropped", i, st.Overflow, n.conn.Dropped())
@@ -525,11 +509,7 @@ func TestPausedPeerFreezesTheMatch(t *testing.T) {
 		t.Errorf("while 1 paused: node 0 at tick %d with %d stalls, node 1 at %d", a.Tick(), a.Stats().Stalls, b.Tick())
 	}
 	w.nodes[1].ts.SetPaused(false)
-	w.run(5 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 400 {
-		t.Fatalf("%d ticks compared after the pause", n)
-	}
+	w.runInStep(t, 5*time.Second, 400)
 }
 
 // A joiner whose host is not there stops after HandshakeTimeout with an
