@@ -73,7 +73,7 @@ type Config struct {
 
 // configure runs the game's Configure, if it has one, and applies what it
 // set to o.
-func configure(g Game, o *Options, m *modes, f *Flags, hdr *replay.Header) (inputs map[string]string, err error) {
+func configure(g Game, o *Options, m *modes, f *flags, hdr *replay.Header) (inputs map[string]string, err error) {
 	c, ok := g.(Configurer)
 	if !ok {
 		return nil, nil
@@ -93,14 +93,6 @@ func configure(g Game, o *Options, m *modes, f *Flags, hdr *replay.Header) (inpu
 // maxTPS is the highest tick rate: 1 ms ticks.
 const maxTPS = 1000
 
-// Hasher is an optional Game hook: Hash returns the hash of the game's
-// state that -ticks and a replay print as state-hash=, in place of the
-// FNV-1a of its Save bytes (see the function Hash), for a game whose
-// documented hash is of its own making (a physics world's).
-type Hasher interface {
-	Hash() uint64
-}
-
 // Reporter is an optional Game hook: Report returns the game's own fields
 // for the stats line (" sounds=12 audio=true", each with a leading
 // space), which Run prints after the window's, once the game has closed.
@@ -111,16 +103,16 @@ type Reporter interface {
 // Attacher is an optional Game hook for a game that shows or steers the
 // loop that runs it (an overlay of its stats, a frame it leaves out of the
 // steady state): Attach runs once the loop exists, before the first frame,
-// with the netplay session the loop runs (nil alone, and for a server or
-// its clients). Which player this machine plays is engine.Frame.Local.
+// with the networked match the loop runs, whatever this machine's role in
+// it (nil alone). Which player this machine plays is engine.Frame.Local.
 type Attacher interface {
-	Attach(l *engine.Loop, s *netplay.Session)
+	Attach(l *engine.Loop, m netplay.Match)
 }
 
 // checkFiles refuses a run that would write one file twice, or write a
 // file it reads: each output against every other output and every input,
 // by path and, for files that exist, by identity (links).
-func checkFiles(f *Flags, gameInputs map[string]string) error {
+func checkFiles(f *flags, gameInputs map[string]string) error {
 	type file struct{ flag, path string }
 	var outs, ins []file
 	for _, x := range []file{{"-record", f.Record}, {"-screenshot", f.Screenshot}} {

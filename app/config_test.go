@@ -19,15 +19,14 @@ import (
 
 // strider is a walker with flags of its own: -stride and -tps, what its
 // simulation depends on (its SimFlags: a recording carries them, a server
-// sends them), and -notes, a file it reads. It has its own hash and stats
-// fields, and keeps its loop.
+// sends them), and -notes, a file it reads. It has its own stats fields,
+// and keeps its loop.
 type strider struct {
 	walker
 	stride, tps int
 	notes       string
 	loop        *engine.Loop
 	attached    int
-	hashCalls   int
 }
 
 func (s *strider) Flags(fs *flag.FlagSet) {
@@ -51,11 +50,9 @@ func (s *strider) Update(t engine.Tick) error {
 	return nil
 }
 
-func (s *strider) Hash() uint64 { s.hashCalls++; return uint64(s.x) }
-
 func (s *strider) Report() string { return fmt.Sprintf(" x=%d", s.x) }
 
-func (s *strider) Attach(l *engine.Loop, _ *netplay.Session) { s.loop, s.attached = l, s.attached+1 }
+func (s *strider) Attach(l *engine.Loop, _ netplay.Match) { s.loop, s.attached = l, s.attached+1 }
 
 func (s *strider) Begin(f engine.Frame) error {
 	if s.loop == nil {
@@ -75,16 +72,15 @@ func runStrider(t *testing.T, s *strider, args ...string) (string, string, error
 
 // TestConfigurer: a game's own flags decide its parameters and tick rate;
 // a recording carries them, and its replay sets them from it, parsed,
-// whatever the command line says, to the recorded hash (the game's own,
-// Hasher); the
-// game's stats fields end the stats line (Reporter) and it is attached to
+// whatever the command line says, to the recorded state hash; the game's
+// stats fields end the stats line (Reporter) and it is attached to
 // its loop before the first frame (Attacher).
 func TestConfigurer(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "run.fxr")
 	s := &strider{}
 	want, stderr, err := runStrider(t, s, "-headless", "-ticks", "100", "-sim-frame", "10ms", "-bot", "2", "-stride", "3", "-tps", "50", "-record", rec)
-	if err != nil || want != fmt.Sprintf("state-hash=%016x\n", s.x) || s.hashCalls != 1 {
-		t.Fatalf("%v, stdout %q, want the game's own hash of x=%d\n%s", err, want, s.x, stderr)
+	if err != nil || want != fmt.Sprintf("state-hash=%016x\n", engine.StateHash(s.Save(nil))) {
+		t.Fatalf("%v, stdout %q, want the state hash of x=%d\n%s", err, want, s.x, stderr)
 	}
 	if !strings.Contains(stderr, fmt.Sprintf(" allocs_per_frame=0.000 gc_cycles=0 x=%d\n", s.x)) || s.attached != 1 {
 		t.Errorf("attached %d times; stats line without the game's x=%d at its end:\n%s", s.attached, s.x, stderr)

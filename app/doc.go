@@ -1,7 +1,7 @@
 // Package app runs a fixstep game: a game hands itself to Run (or Main)
 // with a short Options, and the runner owns everything around the
 // simulation, once and in one order: the flags, the profiles, the window
-// and the renderer (or none, -headless), the netplay session, the loop,
+// and the renderer (or none, -headless), the networked match, the loop,
 // the quality pin, the sync test, the recording or the replay, the
 // signals, the run, the closing, the stats line and the exit status.
 //
@@ -21,11 +21,12 @@
 // (Options.SimFlags) go in the Params a recording carries, netplay peers
 // agree on and a server hands its clients, so a replay and a -connect
 // take them, parsed, before Configure. Which player this machine plays is
-// engine.Frame.Local, on the frames Begin and Draw get. Hasher gives the state-hash= of
-// the game's own making, Reporter its fields of the stats line, and
-// Attacher the loop that runs it (for an overlay of its stats).
+// engine.Frame.Local, on the frames Begin and Draw get. Reporter gives
+// the game's fields of the stats line, and
+// Attacher the loop that runs it and the networked match, in whatever role
+// (for an overlay of its stats).
 //
-// Every game gets every mode, on the same flags (see Flags, and -h):
+// Every game gets every mode, on the same flags (-h lists them):
 //
 //	-headless            no window: frames paced in real time, or on a
 //	                     simulated clock with -sim-frame D, or -sim-jitter SEED's
@@ -54,8 +55,9 @@
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //
-// The state hash (Hash) is FNV-1a (64 bits) of the game's Save bytes, or
-// the game's own (Hasher).
+// The state hash (engine.StateHash) is FNV-1a (64 bits) of the game's
+// Save bytes: what -ticks prints, the hash netplay's peers, servers and
+// clients compare, and what a recording checks.
 //
 // # Endings
 //

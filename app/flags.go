@@ -10,18 +10,17 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
-	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/replay"
 )
 
-// Flags are the command-line flags every fixstep game has, in one place:
+// flags are the command-line flags every fixstep game has, in one place:
 // -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
 // -replay, -compare, the netplay flags (-host, -join, ...) and the
 // profiling flags. Run adds the modes only it runs (-headless, -ticks,
 // -bot, -sim-frame, -sim-jitter), and a Configurer's own flags.
 // The zero value, registered and parsed, runs until quit, alone, with
 // automatic quality and adaptive vsync.
-type Flags struct {
+type flags struct {
 	// Frames stops the run after this many frames (0: until quit).
 	Frames uint64
 	// Screenshot saves the last of Frames frames to this PNG file; a
@@ -41,7 +40,7 @@ type Flags struct {
 	SyncTest int
 	// Record records the run's input and state hashes to this file;
 	// Replay plays such a file back and stops at the first tick whose
-	// state differs. StartReplay does both for a game with an input value
+	// state differs. startReplay does both for a game with an input value
 	// of its own (engine.Inputter).
 	Record, Replay string
 	// Compare compares the two recordings given as arguments and names
@@ -50,13 +49,13 @@ type Flags struct {
 	Compare bool
 	// Profile holds -cpuprofile, -memprofile, -trace and -pprof.
 	Profile profile.Flags
-	// Net holds -host, -join, -netsim, -input-delay and -max-prediction;
-	// StartNetplay starts the session they ask for.
-	Net NetFlags
+	// Net holds -host, -join, -spectate, -server, -connect and the
+	// settings of a match; startMatch starts the match they ask for.
+	Net netFlags
 }
 
-// Register adds the flags to fs.
-func (f *Flags) Register(fs *flag.FlagSet) {
+// register adds the flags to fs.
+func (f *flags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&f.Frames, "frames", 0, "run this many frames, then exit (0: until quit)")
 	fs.StringVar(&f.Screenshot, "screenshot", "", "save the last frame of -frames to this PNG file (the state it ended on, if the run ends first)")
 	fs.StringVar(&f.Quality, "quality", "auto", "quality level: auto, or a level from 0 (lowest) to pin")
@@ -70,49 +69,30 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	f.Net.register(fs)
 }
 
-// StartReplay starts -record or -replay on loop l (see replay.Start): the
-// game must have Config.InputSize with an Input method, and implement
-// engine.Saver; h holds the parameters its simulation depends on. It
-// returns nil with neither flag. Call it before Run, and Close the result
-// with Run's error:
-//
-//	rp, err := g.flags.StartReplay(g.loop, replay.Header{})
-//	...
-//	err = rp.Close(g.loop.Run(ctx))
-//
-// On a loop that runs a netplay session (Netplay.NewLoop), -record records
-// the match as the session confirms it (replay.RecordSession): every
-// player's input, so the file replays on a loop of Flags.Players players.
-func (f *Flags) StartReplay(l *engine.Loop, h replay.Header) (*replay.Run, error) {
-	if srv, ok := l.Game().(*netplay.Server); ok && f.Record != "" {
-		c := srv.Config()
-		r, err := replay.RecordSession(f.Record, c.TPS, c.Players, c.InputSize, h)
-		if err != nil {
-			return nil, err
-		}
-		srv.SetTickListener(r)
-		return &replay.Run{Recorder: r}, nil
-	}
-	s, ok := l.Game().(*netplay.Session)
-	if !ok || f.Record == "" {
+// startReplay starts -record or -replay on loop l (see replay.Start),
+// or returns nil with neither flag. In a match (n), -record records it as
+// the match makes its ticks final (replay.RecordSession): every player's
+// input, so the file replays on a loop of the match's players.
+func (f *flags) startReplay(l *engine.Loop, n *network, h replay.Header) (*replay.Run, error) {
+	if n == nil || f.Record == "" {
 		return replay.Start(l, f.Record, f.Replay, h)
 	}
-	c := s.Config()
-	r, err := replay.RecordSession(f.Record, c.TPS, c.Players, c.InputSize, h)
+	set := n.match.Settings()
+	r, err := replay.RecordSession(f.Record, set.TPS, set.Players, set.InputSize, h)
 	if err != nil {
 		return nil, err
 	}
-	s.SetTickListener(r)
+	n.match.SetTickListener(r)
 	return &replay.Run{Recorder: r}, nil
 }
 
-// Check validates the flags for a game whose top quality level is levels,
+// check validates the flags for a game whose top quality level is levels,
 // and checks that -screenshot can be written, before the first frame.
-func (f *Flags) Check(levels int) error {
+func (f *flags) check(levels int) error {
 	if f.Screenshot != "" && f.Frames == 0 {
 		return errors.New("-screenshot needs -frames N: it saves the last frame")
 	}
-	if _, err := f.PinnedQuality(levels); err != nil {
+	if _, err := f.pinnedQuality(levels); err != nil {
 		return err
 	}
 	if _, err := gfx.ParseVsync(f.vsync()); err != nil {
@@ -138,15 +118,15 @@ func (f *Flags) Check(levels int) error {
 	return f.checkNet()
 }
 
-func (f *Flags) vsync() string {
+func (f *flags) vsync() string {
 	if f.Vsync == "" {
 		return "adaptive"
 	}
 	return f.Vsync
 }
 
-// PinnedQuality returns the -quality level, or -1 for auto.
-func (f *Flags) PinnedQuality(levels int) (int, error) {
+// pinnedQuality returns the -quality level, or -1 for auto.
+func (f *flags) pinnedQuality(levels int) (int, error) {
 	if f.Quality == "" || f.Quality == "auto" {
 		return -1, nil
 	}
@@ -157,24 +137,24 @@ func (f *Flags) PinnedQuality(levels int) (int, error) {
 	return q, nil
 }
 
-// Window returns cfg with the flags' vsync and frame-rate cap (Check has
+// window returns cfg with the flags' vsync and frame-rate cap (check has
 // validated them).
-func (f *Flags) Window(cfg gfx.WindowConfig) gfx.WindowConfig {
+func (f *flags) window(cfg gfx.WindowConfig) gfx.WindowConfig {
 	cfg.Vsync, _ = gfx.ParseVsync(f.vsync())
 	cfg.FPSCap = f.FPSCap
 	return cfg
 }
 
-// Pin pins the loop's quality when -quality names a level.
-func (f *Flags) Pin(l *engine.Loop) {
-	q, _ := f.PinnedQuality(l.Governor().Levels())
+// pin pins the loop's quality when -quality names a level.
+func (f *flags) pin(l *engine.Loop) {
+	q, _ := f.pinnedQuality(l.Governor().Levels())
 	l.Governor().Pin(q)
 }
 
-// StartSyncTest turns on the loop's sync test when -synctest asks for one:
+// startSyncTest turns on the loop's sync test when -synctest asks for one:
 // the game must implement engine.Saver and read only Tick.Input in Update
 // (engine.Loop.SyncTest). Call it before Run.
-func (f *Flags) StartSyncTest(l *engine.Loop) error {
+func (f *flags) startSyncTest(l *engine.Loop) error {
 	if f.SyncTest == 0 {
 		return nil
 	}
@@ -184,23 +164,23 @@ func (f *Flags) StartSyncTest(l *engine.Loop) error {
 	return nil
 }
 
-// SyncReport returns the stats line's sync test fields, " synctest=N
+// syncReport returns the stats line's sync test fields, " synctest=N
 // synctest_checked=M" (the ticks run again and found the same), or ""
 // without -synctest.
-func (f *Flags) SyncReport(l *engine.Loop) string {
+func (f *flags) syncReport(l *engine.Loop) string {
 	if f.SyncTest == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" synctest=%d synctest_checked=%d", f.SyncTest, l.SyncChecked())
 }
 
-// Last reports whether frame index (Frame.Index) is the last one -frames
+// last reports whether frame index (Frame.Index) is the last one -frames
 // asks for: draw it, save the screenshot, then stop in End.
-func (f *Flags) Last(index uint64) bool { return f.Frames > 0 && index == f.Frames }
+func (f *flags) last(index uint64) bool { return f.Frames > 0 && index == f.Frames }
 
-// Done reports whether the run has had its -frames: return
+// done reports whether the run has had its -frames: return
 // engine.ErrStopped from End.
-func (f *Flags) Done(s *engine.Stats) bool { return f.Frames > 0 && s.Frames >= f.Frames }
+func (f *flags) done(s *engine.Stats) bool { return f.Frames > 0 && s.Frames >= f.Frames }
 
 // checkWritable checks that path can be created, without leaving a file.
 func checkWritable(path string) error {

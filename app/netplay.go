@@ -12,12 +12,12 @@ import (
 	"github.com/fixstep/fixstep/replay"
 )
 
-// NetFlags are the netplay flags: -host ADDR listens on ADDR as player 1
+// netFlags are the netplay flags: -host ADDR listens on ADDR as player 1
 // (index 0) for a match of -players players (2 to netplay.MaxPeers, 2 by
 // default), seats the callers of -join in the order they call, players 2,
 // 3 and on, and once every seat is taken tells each one the others'
 // addresses (netplay.Lobby): the peers then play peer to peer. A -host
-// also takes up to HostSpectators spectators (netplay.Accept) once the
+// also takes up to hostSpectators spectators (netplay.Accept) once the
 // match started. -join ADDR calls the host at ADDR from a free port and
 // learns its player and the player count from it; -spectate ADDR watches
 // the match the host at ADDR plays (of -players players). -netsim runs
@@ -28,7 +28,7 @@ import (
 //
 // -server ADDR runs the match headless as its authoritative server
 // (netplay.Server) on ADDR, with -players seats (2 by default, at most
-// the game's MaxPlayers and netplay.MaxSeats) and ServerSpectators
+// the game's MaxPlayers and netplay.MaxSeats) and serverSpectators
 // spectators; players come and go as they -connect ADDR (netplay.Client).
 // -transfer-rate is the server's budget for sending states to joiners,
 // in Mbit/s, and -seats-per-addr how many seats one address may take
@@ -36,7 +36,7 @@ import (
 // defaults). -spectate ADDR watches a server as well as a host: it asks
 // which it is. A -connect or -spectate of a server takes the server's
 // simulation flags (Options.SimFlags) before the game's Configure.
-type NetFlags struct {
+type netFlags struct {
 	Host, Join, Spectate string
 	Server, Connect      string
 	// Count is -players: with -host, how many players the match seats;
@@ -51,10 +51,10 @@ type NetFlags struct {
 	SeatsPerAddr int
 
 	// EndTick, when set, ends the match after that many ticks on every
-	// peer (netplay.Config.EndTick): not a flag, a game's -ticks sets it.
+	// peer (netplay.SessionConfig.EndTick): not a flag, a game's -ticks sets it.
 	EndTick uint64
 
-	np     *Netplay // the socket, from open until StartNetplay takes it
+	np     *network // the socket, from open until startMatch takes it
 	tr     netplay.Transport
 	server int              // the seats of the -connect (or -spectate) server, once probe found it
 	set    netplay.Settings // that server's settings
@@ -62,22 +62,22 @@ type NetFlags struct {
 	stop   func() error     // the run's signal check while a lobby waits, or nil
 }
 
-// HostSpectators is how many spectators a -host takes. A -spectate that
+// hostSpectators is how many spectators a -host takes. A -spectate that
 // finds them all taken is refused and stops, saying why
 // (netplay.SeatError); one that calls after the match's first 64 ticks is
 // sent the host's state and catches up (with -record, it stops instead:
 // its file could not replay from tick 0). A seat is free again once its
 // spectator leaves or is dropped.
-const HostSpectators = 4
+const hostSpectators = 4
 
-// ServerSpectators is how many spectators a -server takes.
-const ServerSpectators = 8
+// serverSpectators is how many spectators a -server takes.
+const serverSpectators = 8
 
 // probeTime is how long a -spectate asks whether ADDR is a server before
 // it takes ADDR for a peer-to-peer host.
 const probeTime = 600 * time.Millisecond
 
-func (n *NetFlags) register(fs *flag.FlagSet) {
+func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.Host, "host", "", "host a game: listen on this address (\":7000\") as player 1 and seat -players players as they -join")
 	fs.StringVar(&n.Join, "join", "", "join the game hosted at this address (\"192.168.1.5:7000\") as its next free player")
 	fs.StringVar(&n.Spectate, "spectate", "", "watch the game hosted (or served) at this address (\"192.168.1.5:7000\")")
@@ -91,21 +91,21 @@ func (n *NetFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&n.SeatsPerAddr, "seats-per-addr", 0, fmt.Sprintf("with -server, the seats (players' and spectators') clients from one IPv4 address or IPv6 /64 may take (0: %d)", netplay.DefaultSeatsPerAddr))
 }
 
-// On reports whether -host, -join, -spectate, -server or -connect is set.
-func (n *NetFlags) On() bool {
+// on reports whether -host, -join, -spectate, -server or -connect is set.
+func (n *netFlags) on() bool {
 	return n.Host != "" || n.Join != "" || n.Spectate != "" || n.Server != "" || n.Connect != ""
 }
 
-// Players returns the game's player count: -players with -host or
+// players returns the game's player count: -players with -host or
 // -spectate (2 without it); with -join, the host's once the host seated
 // this peer (Run does that before the game's Start), 2 before; 1 alone.
-func (n *NetFlags) Players() int {
+func (n *netFlags) players() int {
 	switch {
 	case n.server > 0:
 		return n.server
 	case n.Join != "" && n.lobby != nil && n.lobby.Players() > 0:
 		return n.lobby.Players()
-	case !n.On():
+	case !n.on():
 		return 1
 	case n.Count == 0 || n.Join != "":
 		return 2
@@ -113,26 +113,12 @@ func (n *NetFlags) Players() int {
 	return n.Count
 }
 
-// Local returns this peer's player index: the host's seat for it with
-// -join (1 before it is seated), -1 with -spectate, else 0.
-func (n *NetFlags) Local() int {
-	switch {
-	case n.Join != "" && n.lobby != nil && n.lobby.Local() > 0:
-		return n.lobby.Local()
-	case n.Join != "":
-		return 1
-	case n.Spectate != "":
-		return -1
-	}
-	return 0
-}
-
 // players returns the run's player count: with -replay, the recording's
 // (a netplay match's holds every player's input), which it reads from the
 // file's header; with -join, the host's, which it asks the host for
 // (seat); with -connect or -spectate, the server's, which probe asked;
-// else NetFlags.Players. stop is checked while it waits.
-func (f *Flags) players(o Options, hdr *replay.Header, stop func() error) (int, error) {
+// else netFlags.players. stop is checked while it waits.
+func (f *flags) players(o Options, hdr *replay.Header, stop func() error) (int, error) {
 	f.Net.stop = stop
 	switch {
 	case hdr != nil:
@@ -142,12 +128,12 @@ func (f *Flags) players(o Options, hdr *replay.Header, stop func() error) (int, 
 			return 0, err
 		}
 	}
-	return f.Net.Players(), nil
+	return f.Net.players(), nil
 }
 
-func (f *Flags) checkNet() error {
+func (f *flags) checkNet() error {
 	n := &f.Net
-	if !n.On() {
+	if !n.on() {
 		if n.NetSim != "" || n.InputDelay != 0 || n.MaxPrediction != 0 || n.Count != 0 {
 			return errors.New("-players, -netsim, -input-delay and -max-prediction need -host, -join, -spectate, -server or -connect")
 		}
@@ -182,8 +168,8 @@ func (f *Flags) checkNet() error {
 		return errors.New("-transfer-rate and -seats-per-addr are a server's (-server)")
 	case n.TransferRate < 0 || n.TransferRate > 100_000:
 		return fmt.Errorf("-transfer-rate %d: want 1 to 100000 Mbit/s (0: %d)", n.TransferRate, netplay.DefaultTransferRate/1_000_000)
-	case n.SeatsPerAddr < 0 || n.SeatsPerAddr > netplay.MaxSeats+ServerSpectators:
-		return fmt.Errorf("-seats-per-addr %d: want 1 to %d (0: %d)", n.SeatsPerAddr, netplay.MaxSeats+ServerSpectators, netplay.DefaultSeatsPerAddr)
+	case n.SeatsPerAddr < 0 || n.SeatsPerAddr > netplay.MaxSeats+serverSpectators:
+		return fmt.Errorf("-seats-per-addr %d: want 1 to %d (0: %d)", n.SeatsPerAddr, netplay.MaxSeats+serverSpectators, netplay.DefaultSeatsPerAddr)
 	}
 	for _, c := range []struct{ name, addr string }{{"-host", n.Host}, {"-server", n.Server}} {
 		if c.addr == "" {
@@ -228,24 +214,20 @@ func hostPort(s string) string {
 	return s
 }
 
-// Netplay is the session -host, -join or -spectate started, with its
-// socket. A nil *Netplay is a game without them: its methods run the game
-// alone.
-type Netplay struct {
-	// Session is -host's, -join's or a -spectate's of a host; Server is
-	// -server's; Client -connect's or a -spectate's of a server. One is
-	// set.
-	Session *netplay.Session
-	Server  *netplay.Server
-	Client  *netplay.Client
-	udp     *netplay.UDP
-	sim     *netplay.SimTransport // -netsim's, or nil
-	lag     time.Duration         // the longest a -netsim datagram is held
+// network is the match -host, -join, -spectate, -server or -connect
+// started, in whichever role (netplay.Match), with its socket. A nil
+// *network is a game alone: its methods run the game alone.
+type network struct {
+	match  netplay.Match
+	server *netplay.Server // -server's, for Agones' player count
+	udp    *netplay.UDP
+	sim    *netplay.SimTransport // -netsim's, or nil
+	lag    time.Duration         // the longest a -netsim datagram is held
 }
 
 // open opens the socket (and -netsim's link) for -host, -join or
 // -spectate, once.
-func (n *NetFlags) open() error {
+func (n *netFlags) open() error {
 	if n.np != nil {
 		return nil
 	}
@@ -260,7 +242,7 @@ func (n *NetFlags) open() error {
 	if err != nil {
 		return err
 	}
-	n.np, n.tr = &Netplay{udp: udp}, udp
+	n.np, n.tr = &network{udp: udp}, udp
 	if n.NetSim != "" {
 		sim, _ := netplay.ParseNetSim(n.NetSim)
 		n.np.sim = netplay.NewSimTransport(udp, sim, nil, uint64(time.Now().UnixNano()))
@@ -270,9 +252,9 @@ func (n *NetFlags) open() error {
 	return nil
 }
 
-// release closes the socket if StartNetplay did not take it: a run that
-// failed between seat and StartNetplay. Nil-safe and idempotent.
-func (n *NetFlags) release() {
+// release closes the socket if startMatch did not take it: a run that
+// failed between seat and startMatch. Nil-safe and idempotent.
+func (n *netFlags) release() {
 	if n.np != nil {
 		n.np.udp.Close()
 		n.np = nil
@@ -281,14 +263,14 @@ func (n *NetFlags) release() {
 
 // seat opens the socket and calls the -join host until it seats this
 // peer: then Players and Local are the host's for it.
-func (n *NetFlags) seat(cfg engine.Config, params string) error {
+func (n *netFlags) seat(cfg engine.Config, params string) error {
 	if n.lobby != nil {
 		return nil
 	}
 	if err := n.open(); err != nil {
 		return err
 	}
-	l, err := netplay.NewLobby(netplay.Config{Host: netip.MustParseAddrPort(n.Join), InputSize: cfg.InputSize,
+	l, err := netplay.NewLobby(netplay.SessionConfig{Host: netip.MustParseAddrPort(n.Join), InputSize: cfg.InputSize,
 		TPS: cfg.TPS, Params: params}, n.tr)
 	if err != nil {
 		return err
@@ -302,7 +284,7 @@ func (n *NetFlags) seat(cfg engine.Config, params string) error {
 // the handshake times out; for -spectate, for probeTime, and an address
 // that does not answer as a server is taken for a host. It needs none of
 // the game's: a probe asks whatever the server's are.
-func (n *NetFlags) probe(stop func() error) error {
+func (n *netFlags) probe(stop func() error) error {
 	if n.server > 0 || n.Connect == "" && n.Spectate == "" {
 		return nil
 	}
@@ -343,7 +325,7 @@ func (n *NetFlags) probe(stop func() error) error {
 // agree checks that the game, configured with the server's simulation
 // flags, is what the -connect or -spectate server plays: its tick rate,
 // input size and Params (o's, the flags in them).
-func (n *NetFlags) agree(o Options) error {
+func (n *netFlags) agree(o Options) error {
 	s, addr := n.set, n.Connect+n.Spectate
 	switch {
 	case n.server == 0:
@@ -359,7 +341,7 @@ func (n *NetFlags) agree(o Options) error {
 }
 
 // wait polls lobby l until done says so, it fails, or a signal came.
-func (n *NetFlags) wait(l *netplay.Lobby, done func() bool) error {
+func (n *netFlags) wait(l *netplay.Lobby, done func() bool) error {
 	for {
 		if err := l.Poll(); err != nil {
 			return err
@@ -376,33 +358,27 @@ func (n *NetFlags) wait(l *netplay.Lobby, done func() bool) error {
 	}
 }
 
-// StartNetplay opens the socket and makes the session for -host, -join or
-// -spectate (Check has validated them), or returns nil without them. game
-// runs under cfg (its TPS and InputSize travel in the handshake) and must
-// implement engine.Saver and engine.Inputter; params names what its
-// simulation depends on besides the input, the same on every peer. The
-// handshake also carries engine.Fingerprint of game, which StartNetplay
-// runs first (120 ticks, the state put back): a peer running another
-// version of the game's simulating code is refused, naming the
-// simulation, while builds of the same code for other CPUs play together.
+// startMatch opens the socket and makes the match the network flags ask
+// for (check has validated them), or returns nil without them: a
+// -server's Server, a -connect's (or a -spectate's of a server) Client, or
+// a -host's, -join's or -spectate's Session. game runs under cfg (its TPS
+// and InputSize travel in the handshake) and must implement engine.Saver
+// and engine.Inputter; params names what its simulation depends on
+// besides the input, the same on every peer. The handshake also carries
+// engine.Fingerprint of game, which startMatch runs first (120 ticks, the
+// state put back): a peer running another version of the game's
+// simulating code is refused, naming the simulation, while builds of the
+// same code for other CPUs play together.
 //
-// The session seats the players (netplay.Lobby) as the loop runs: a
+// A session seats the players (netplay.Lobby) as the loop runs: a
 // -host's waits until every seat is taken by a caller of the same version
 // (one of another is refused and its seat freed at once), a -join's until
 // the host sent the others' addresses; the loop runs no tick meanwhile.
-// The game's world must be built for cfg.Players players: Run asks a
-// -join host for the count before the game's Start. A game that wires its
-// own loop builds it for Net.Players, 2 for -join until StartNetplay asks
-// the host: a count that is not cfg.Players is then an error.
-// Make the loop with the result's NewLoop, and Close it after Run:
-//
-//	np, err := g.flags.StartNetplay(cfg, g, "mygame v1")
-//	...
-//	defer np.Close()
-//	g.loop, err = np.NewLoop(cfg, win, g)
-func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string) (np *Netplay, err error) {
+// The game's world must be built for cfg.Players players: run asks a
+// -join host for the count before the game's Start.
+func (f *flags) startMatch(cfg engine.Config, game engine.Game, params string) (np *network, err error) {
 	n := &f.Net
-	if !n.On() {
+	if !n.on() {
 		return nil, nil
 	}
 	defer func() {
@@ -424,121 +400,107 @@ func (f *Flags) StartNetplay(cfg engine.Config, game engine.Game, params string)
 	// What the game's code simulates: peers of another version of it are
 	// refused at the handshake, builds of this one for other CPUs play.
 	fcfg := cfg
-	fcfg.Players = n.Players()
+	fcfg.Players = n.players()
 	sim, err := engine.Fingerprint(fcfg, game)
 	if err != nil {
 		return nil, err
 	}
 	np = n.np
-	switch {
-	case n.Server != "":
-		sc := netplay.ServerConfig{Players: fcfg.Players, Spectators: ServerSpectators, InputSize: cfg.InputSize,
-			TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick, TransferRate: n.TransferRate * 1_000_000,
-			SeatsPerAddr: n.SeatsPerAddr}
-		if np.Server, err = netplay.NewServer(sc, game, n.tr); err != nil {
-			return nil, err
-		}
-		n.np = nil
-		return np, nil
-	case n.server > 0:
-		cc := netplay.ClientConfig{Server: netip.MustParseAddrPort(n.Connect + n.Spectate), Spectate: n.Spectate != "",
-			InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim}
-		if np.Client, err = netplay.NewClient(cc, game, n.tr); err != nil {
-			return nil, err
-		}
-		n.np = nil
-		return np, nil
-	}
-	c := netplay.Config{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
-		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
-	tr := n.tr
-	switch {
-	case n.Spectate != "":
-		c.Players, c.Spectate, c.Host = fcfg.Players, true, netip.MustParseAddrPort(n.Spectate)
-	case n.Host != "":
-		lc := c
-		lc.Players = fcfg.Players
-		if c.Lobby, err = netplay.NewLobby(lc, tr); err != nil {
-			return nil, err
-		}
-		for i := range HostSpectators {
-			c.Spectators = append(c.Spectators, netplay.SpectatorSeat(i))
-		}
-		tr = netplay.NewAccept(tr, HostSpectators)
-	default:
-		n.lobby.SetSim(sim)
-		c.Lobby = n.lobby
-	}
-	if np.Session, err = netplay.NewSession(c, game, tr); err != nil {
+	if np.match, np.server, err = n.newMatch(fcfg, game, params, sim); err != nil {
 		return nil, err
 	}
 	n.np = nil // np owns the socket now
 	return np, nil
 }
 
-// NewLoop makes the loop that runs game: through the session, server or
-// client (whose time sync then steers the loop's clock), alone without.
-func (n *Netplay) NewLoop(cfg engine.Config, p engine.Platform, game engine.Game) (*engine.Loop, error) {
+// newMatch makes the role the flags ask for, of game under cfg (its
+// players known), over the socket; a -server's is also returned as the
+// Server it is, whose player count Agones hears.
+func (n *netFlags) newMatch(cfg engine.Config, game engine.Game, params string, sim uint64) (netplay.Match, *netplay.Server, error) {
+	switch {
+	case n.Server != "":
+		srv, err := netplay.NewServer(netplay.ServerConfig{Players: cfg.Players, Spectators: serverSpectators, InputSize: cfg.InputSize,
+			TPS: cfg.TPS, Params: params, Sim: sim, EndTick: n.EndTick, TransferRate: n.TransferRate * 1_000_000,
+			SeatsPerAddr: n.SeatsPerAddr}, game, n.tr)
+		if err != nil {
+			return nil, nil, err
+		}
+		return srv, srv, nil
+	case n.server > 0:
+		cl, err := netplay.NewClient(netplay.ClientConfig{Server: netip.MustParseAddrPort(n.Connect + n.Spectate), Spectate: n.Spectate != "",
+			InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim}, game, n.tr)
+		if err != nil {
+			return nil, nil, err
+		}
+		return cl, nil, nil
+	}
+	c := netplay.SessionConfig{InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim,
+		InputDelay: n.InputDelay, MaxPrediction: n.MaxPrediction, EndTick: n.EndTick}
+	var s *netplay.Session
+	var err error
+	switch {
+	case n.Spectate != "":
+		c.Players, c.Spectate, c.Host = cfg.Players, true, netip.MustParseAddrPort(n.Spectate)
+		s, err = netplay.NewSession(c, game, n.tr)
+	case n.Host != "":
+		lc := c
+		lc.Players = cfg.Players
+		var l *netplay.Lobby
+		if l, err = netplay.NewLobby(lc, n.tr); err != nil {
+			return nil, nil, err
+		}
+		for i := range hostSpectators {
+			c.Spectators = append(c.Spectators, netplay.SpectatorSeat(i))
+		}
+		s, err = netplay.NewLobbySession(l, c, game, netplay.NewAccept(n.tr, hostSpectators))
+	default:
+		n.lobby.SetSim(sim)
+		s, err = netplay.NewLobbySession(n.lobby, c, game, n.tr)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, nil, nil
+}
+
+// newLoop makes the loop that runs game: through the match, whose time
+// sync then steers the loop's clock, or alone without one.
+func (n *network) newLoop(cfg engine.Config, p engine.Platform, game engine.Game) (*engine.Loop, error) {
 	if n == nil {
 		return engine.NewLoop(cfg, p, game)
 	}
-	cfg.InputSize, cfg.Players = 0, 0 // the session or client calls the game's Input; a server never does
-	var g engine.Game = n.Session
-	switch {
-	case n.Server != nil:
-		g = n.Server
-	case n.Client != nil:
-		g = n.Client
-	}
-	l, err := engine.NewLoop(cfg, p, g)
+	cfg.InputSize, cfg.Players = 0, 0 // the match calls the game's Input (a server never does)
+	l, err := engine.NewLoop(cfg, p, n.match)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case n.Session != nil:
-		n.Session.SetTimeScaler(l.Timestep())
-	case n.Client != nil:
-		n.Client.SetTimeScaler(l.Timestep())
-	}
+	n.match.SetTimeScaler(l.Timestep())
 	return l, nil
 }
 
-// Report returns the stats line's netplay fields (the session's, the
-// server's or the client's Report), or "" alone.
-func (n *Netplay) Report() string {
-	switch {
-	case n == nil:
+// report returns the stats line's netplay fields (the match's Report),
+// or "" alone.
+func (n *network) report() string {
+	if n == nil {
 		return ""
-	case n.Server != nil:
-		return n.Server.Report()
-	case n.Client != nil:
-		return n.Client.Report()
 	}
-	return n.Session.Report()
+	return n.match.Report()
 }
 
-// Ended reports whether a client's match ended as the server ended it
-// (its -ticks): the client's state is then the server's end state.
-func (n *Netplay) Ended() bool {
-	return n != nil && n.Client != nil && errors.Is(n.Client.Err(), engine.ErrStopped)
+// ended reports whether the match reached its end (a -ticks end, the
+// server's for a client): the game's state is then the match's end
+// state, the same on every machine.
+func (n *network) ended() bool {
+	return n != nil && errors.Is(n.match.Err(), engine.ErrStopped)
 }
 
-// Close says goodbye to the peer, lets -netsim's held datagrams (the
-// goodbye among them) go out, and closes the socket. Nil-safe and
-// idempotent.
-func (n *Netplay) Close() error {
+// close says goodbye to the others, lets -netsim's held datagrams (the
+// goodbye among them) go out, and closes the socket. Nil-safe.
+func (n *network) close() error {
 	if n == nil {
 		return nil
 	}
-	var err error
-	switch {
-	case n.Server != nil:
-		err = n.Server.Close()
-	case n.Client != nil:
-		err = n.Client.Close()
-	default:
-		err = n.Session.Close()
-	}
+	err := n.match.Close()
 	if n.sim != nil {
 		for deadline := time.Now().Add(n.lag); n.sim.Stats().Held > 0 && time.Now().Before(deadline); {
 			n.sim.Flush()
@@ -548,5 +510,5 @@ func (n *Netplay) Close() error {
 	return errors.Join(err, n.udp.Close())
 }
 
-// LocalAddr returns the address the socket is bound to.
-func (n *Netplay) LocalAddr() netip.AddrPort { return n.udp.Addr() }
+// localAddr returns the address the socket is bound to.
+func (n *network) localAddr() netip.AddrPort { return n.udp.Addr() }

@@ -7,20 +7,17 @@ import (
 	"github.com/fixstep/fixstep/gfx"
 )
 
-// play is the game as the loop (or the netplay session) runs it: every
-// hook of the game, plus what the runner's modes add around them (-bot's
-// input, -ticks' stop, -frames and -screenshot, no Draw headless). The
-// game's optional hooks are looked up once, so a frame allocates nothing.
+// play is the game as the loop (or the netplay match) runs it: every
+// hook of the game (engine.Hooks, found once, so a frame allocates
+// nothing), plus what the runner's modes add around them (-bot's input,
+// -ticks' stop, -frames and -screenshot, no Draw headless).
 type play struct {
-	game    Game
-	begin   engine.Beginner
-	end     engine.Ender
-	differ  engine.Differ
-	quality engine.QualityChanger
-	suspend engine.SuspendChanger
-	gpu     engine.GPUTimer
-	opener  Opener
-	flags   *Flags
+	engine.Hooks
+	game   Game
+	differ engine.Differ
+	gpu    bool // the game says its own GPU time
+	opener Opener
+	flags  *flags
 
 	bot    func(seed uint64, t engine.Tick, dst []byte) // -bot's, or nil
 	seed   uint64
@@ -37,24 +34,12 @@ type play struct {
 	shotErr error         // a -screenshot that failed
 }
 
-func newPlay(g Game, f *Flags) *play {
-	p := &play{game: g, flags: f}
-	p.begin, _ = g.(engine.Beginner)
-	p.end, _ = g.(engine.Ender)
+func newPlay(g Game, f *flags) *play {
+	p := &play{Hooks: engine.FindHooks(g), game: g, flags: f}
 	p.differ, _ = g.(engine.Differ)
-	p.quality, _ = g.(engine.QualityChanger)
-	p.suspend, _ = g.(engine.SuspendChanger)
-	p.gpu, _ = g.(engine.GPUTimer)
+	_, p.gpu = g.(engine.GPUTimer)
 	p.opener, _ = g.(Opener)
 	return p
-}
-
-// Begin runs the game's Begin.
-func (p *play) Begin(f engine.Frame) error {
-	if p.begin == nil {
-		return nil
-	}
-	return p.begin.Begin(f)
 }
 
 // Input fills the tick's input: the bot's with -bot, else the game's.
@@ -86,12 +71,10 @@ func (p *play) Update(t engine.Tick) error {
 
 // End runs the game's End, and stops the run after -frames.
 func (p *play) End(s *engine.Stats) error {
-	if p.end != nil {
-		if err := p.end.End(s); err != nil {
-			return err
-		}
+	if err := p.Hooks.End(s); err != nil {
+		return err
 	}
-	if p.flags.Done(s) {
+	if p.flags.done(s) {
 		return engine.ErrStopped
 	}
 	return nil
@@ -111,28 +94,11 @@ func (p *play) Diff(a, b []byte) string {
 	return p.differ.Diff(a, b)
 }
 
-// QualityChanged tells the game its quality level.
-func (p *play) QualityChanged(level int) {
-	if p.quality != nil {
-		p.quality.QualityChanged(level)
-	}
-}
-
-// SuspendChanged tells the game the window was minimized or restored.
-func (p *play) SuspendChanged(on bool) {
-	if p.suspend != nil {
-		p.suspend.SuspendChanged(on)
-	}
-}
-
 // GPUTime is the game's GPU time, or the renderer's when the game has
 // none to say (0 headless).
 func (p *play) GPUTime() time.Duration {
-	switch {
-	case p.gpu != nil:
-		return p.gpu.GPUTime()
-	case p.r != nil:
-		return p.r.GPUTime()
+	if p.gpu || p.r == nil {
+		return p.Hooks.GPUTime()
 	}
-	return 0
+	return p.r.GPUTime()
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,7 +23,7 @@ import (
 // (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
 // which a headless run never calls. engine's optional hooks (Begin, End,
 // Diff, QualityChanged, SuspendChanged, GPUTime) and this package's
-// (Starter, Opener, Configurer, Hasher, Reporter, Attacher) are
+// (Starter, Opener, Configurer, Reporter, Attacher) are
 // discovered by type assertion.
 type Game interface {
 	engine.Game
@@ -214,7 +213,7 @@ const minSimFrame = 100 * time.Microsecond
 var errNoWindow = errors.New("this build has no window (built with CGO_ENABLED=0): run it with -headless or -server")
 
 // check refuses modes that do not go together, rather than ignoring one.
-func (m *modes) check(f *Flags, o Options) error {
+func (m *modes) check(f *flags, o Options) error {
 	switch {
 	case !m.headless && !gfx.Available && f.Net.Server == "":
 		return errNoWindow
@@ -226,7 +225,7 @@ func (m *modes) check(f *Flags, o Options) error {
 		return errors.New("-headless and -frames or -screenshot do not go together: -ticks N stops a headless run")
 	case m.simFrame != 0 && (m.simFrame < minSimFrame || m.simFrame > time.Second):
 		return fmt.Errorf("-sim-frame %v: want %v to 1s", m.simFrame, minSimFrame)
-	case (m.simFrame != 0 || m.simJitter != 0) && f.Net.On():
+	case (m.simFrame != 0 || m.simJitter != 0) && f.Net.on():
 		return errors.New("-sim-frame, -sim-jitter and -host, -join or -spectate do not go together: a match runs in real time")
 	case f.Replay != "" && m.ticks != 0:
 		return errors.New("-replay and -ticks do not go together: a replay ends where its recording does")
@@ -234,7 +233,7 @@ func (m *modes) check(f *Flags, o Options) error {
 		return fmt.Errorf("-bot %d: %s has no bot", m.bot, o.Name)
 	case m.bot != 0 && (f.Replay != "" || f.Net.Spectate != ""):
 		return errors.New("-bot and -replay or -spectate do not go together: neither plays")
-	case f.Net.On() && o.MaxPlayers < 2 && f.Net.Server == "":
+	case f.Net.on() && o.MaxPlayers < 2 && f.Net.Server == "":
 		return fmt.Errorf("-host, -join, -spectate and -connect: %s is a one-player game", o.Name)
 	case m.bot != 0 && f.Net.Server != "":
 		return errors.New("-bot and -server do not go together: a server has no player (run the bots with -connect)")
@@ -269,11 +268,11 @@ func (m *modes) platform(tps int, replaying bool) engine.Platform {
 
 // run is Run's sequence, in its one order.
 func run(g Game, o Options, sig *engine.Signals) (err error) {
-	var f Flags
+	var f flags
 	var m modes
 	fs := flag.NewFlagSet(o.Name, flag.ContinueOnError) // a bad flag is an error (exit 1), not flag's exit 2
 	fs.SetOutput(o.Stderr)
-	f.Register(fs)
+	f.register(fs)
 	m.register(fs)
 	runnerFlags := map[string]bool{}
 	fs.VisitAll(func(fl *flag.Flag) { runnerFlags[fl.Name] = true })
@@ -289,7 +288,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if err := f.Check(engine.DefaultQualityLevels); err != nil {
+	if err := f.check(engine.DefaultQualityLevels); err != nil {
 		return err
 	}
 	if err := m.check(&f, o); err != nil {
@@ -305,7 +304,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer f.Net.release() // the socket -join or -connect opened, if StartNetplay did not take it
+	defer f.Net.release() // the socket -join or -connect opened, if startMatch did not take it
 	hdr, err := settings(&f, sf, o, sig.Err)
 	if err != nil {
 		return err
@@ -330,7 +329,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if players > o.MaxPlayers {
 		return fmt.Errorf("%d players: %s seats at most %d", players, o.Name, o.MaxPlayers)
 	}
-	if f.Net.On() {
+	if f.Net.on() {
 		f.Net.EndTick = m.ticks // -ticks ends the match on every peer
 	}
 
@@ -359,7 +358,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if m.bot != 0 {
 		p.bot, p.seed = o.Bot, m.bot
 	}
-	if !f.Net.On() {
+	if !f.Net.on() {
 		p.stopAt = m.ticks // netplay ends the match itself, on every peer
 	}
 	cfg := engine.Config{TPS: o.TPS, InputSize: o.InputSize, Players: players, ProfilePhases: prof.Active(), RuntimeStats: true}
@@ -368,40 +367,40 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 		platform = m.platform(o.TPS, f.Replay != "")
 	} else {
 		defer p.closeWindow() // last of all: after the session says goodbye
-		if platform, err = p.openWindow(f.Window(o.Window)); err != nil {
+		if platform, err = p.openWindow(f.window(o.Window)); err != nil {
 			return err
 		}
 	}
-	np, err := f.StartNetplay(cfg, p, o.Params) // nil without -host, -join or -spectate
+	np, err := f.startMatch(cfg, p, o.Params) // nil alone
 	if err != nil {
 		return err
 	}
-	defer np.Close() // says goodbye to the peers
-	if p.loop, err = np.NewLoop(cfg, platform, p); err != nil {
+	defer np.close() // says goodbye to the others
+	if p.loop, err = np.newLoop(cfg, platform, p); err != nil {
 		return err
 	}
-	f.Pin(p.loop)
-	if err := f.StartSyncTest(p.loop); err != nil {
+	f.pin(p.loop)
+	if err := f.startSyncTest(p.loop); err != nil {
 		return err
 	}
-	rp, err := f.StartReplay(p.loop, replay.Header{Params: o.Params})
+	rp, err := f.startReplay(p.loop, np, replay.Header{Params: o.Params})
 	if err != nil {
 		return fmt.Errorf("%s: %w", recordFlag(&f), err)
 	}
 	if a, ok := g.(Attacher); ok {
-		var s *netplay.Session
+		var m netplay.Match // nil alone
 		if np != nil {
-			s = np.Session
+			m = np.match
 		}
-		a.Attach(p.loop, s)
+		a.Attach(p.loop, m)
 	}
 	var host *hosting // Agones', for a -server in a game-server pod
-	if np != nil && np.Server != nil {
-		if host, err = startHosting(np.Server, o.Stderr, o.Name); err != nil {
+	if np != nil && np.server != nil {
+		if host, err = startHosting(np.server, o.Stderr, o.Name); err != nil {
 			return err
 		}
 		p.onTick = host.tick
-		fmt.Fprintf(o.Stderr, "%s: serving %d seats on %v\n", o.Name, np.Server.Config().Players, np.LocalAddr())
+		fmt.Fprintf(o.Stderr, "%s: serving %d seats on %v\n", o.Name, np.match.Settings().Players, np.localAddr())
 	}
 	sig.Watch(p.loop) // a signal caught before now stops it after one frame
 	started = true
@@ -423,7 +422,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if r, ok := g.(Reporter); ok {
 		stats += r.Report()
 	}
-	fmt.Fprintf(o.Stderr, "%s%s%s\n", stats, f.SyncReport(p.loop), np.Report())
+	fmt.Fprintf(o.Stderr, "%s%s%s\n", stats, f.syncReport(p.loop), np.report())
 	if s := rp.Report(); s != "" {
 		fmt.Fprintln(o.Stderr, s)
 	}
@@ -431,8 +430,8 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	if rp.Replaying() && errors.As(err, &pe) && pe.Error() == rp.Player.EndMessage() {
 		fmt.Fprintf(o.Stderr, "%s: replay reproduced the recorded crash: the same panic at the same tick\n", o.Name)
 	}
-	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying() || np.Ended()) {
-		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", Hash(g))
+	if err == nil && (m.ticks != 0 && p.ticks == m.ticks || rp.Replaying() || np.ended()) {
+		fmt.Fprintf(o.Stdout, "state-hash=%016x\n", engine.StateHash(g.Save(nil)))
 	}
 	err = errors.Join(err, host.shutdown()) // the recording is written
 	return errors.Join(err, p.shotErr)
@@ -442,7 +441,7 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 // plays (and returns its header), or from the server -connect or
 // -spectate asks for its settings, before the game's Configure; a flag
 // the server's settings change is said on Options.Stderr.
-func settings(f *Flags, sf *simFlags, o Options, stop func() error) (*replay.Header, error) {
+func settings(f *flags, sf *simFlags, o Options, stop func() error) (*replay.Header, error) {
 	if f.Replay != "" {
 		h, err := replay.ReadHeader(f.Replay)
 		if err != nil {
@@ -482,7 +481,7 @@ func (p *play) report() string {
 }
 
 // recordFlag names the flag of a recording that failed to start.
-func recordFlag(f *Flags) string {
+func recordFlag(f *flags) string {
 	if f.Replay != "" {
 		return "-replay"
 	}
@@ -501,15 +500,4 @@ func compare(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "compare: %s\n", same)
 	return nil
-}
-
-// Hash returns the hash of g's state that -ticks prints as state-hash=:
-// the game's own (Hasher), or FNV-1a (64 bits) of its Save bytes.
-func Hash(g engine.Saver) uint64 {
-	if h, ok := g.(Hasher); ok {
-		return h.Hash()
-	}
-	h := fnv.New64a()
-	h.Write(g.Save(nil))
-	return h.Sum64()
 }

@@ -88,7 +88,7 @@ func (p *play) Draw(f engine.Frame) {
 	}
 	p.game.Draw(f)
 	p.last = f
-	if p.flags.Last(f.Index) && p.flags.Screenshot != "" {
+	if p.flags.last(f.Index) && p.flags.Screenshot != "" {
 		p.screenshot()
 		p.loop.ExcludeFrame() // a screenshot allocates: not the steady state
 	}

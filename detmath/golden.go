@@ -1,6 +1,10 @@
 package detmath
 
-import "math"
+import (
+	"math"
+
+	"github.com/fixstep/fixstep/internal/fnv"
+)
 
 // GoldenHash is what Golden returns on every build and CPU.
 const GoldenHash = 0xda1467ea54e1b09c
@@ -10,15 +14,8 @@ const GoldenHash = 0xda1467ea54e1b09c
 // 2^29: the cross-build check (tools/worldhash, make cross) compares it
 // with GoldenHash on each CPU and build it runs on.
 func Golden() uint64 {
-	h := uint64(14695981039346656037)
-	mix := func(v float64) {
-		b := math.Float64bits(v)
-		for range 8 {
-			h ^= b & 0xff
-			h *= 1099511628211
-			b >>= 8
-		}
-	}
+	h := fnv.Offset
+	mix := func(v float64) { h = fnv.Uint64(h, math.Float64bits(v)) }
 	x := 1e-9
 	for i := range 4000 {
 		s, c := SinCos(x)

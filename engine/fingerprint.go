@@ -48,12 +48,7 @@ func Fingerprint(cfg Config, g Game) (uint64, error) {
 	if !errors.Is(err, ErrStopped) || f.ticks != FingerprintTicks {
 		return 0, fmt.Errorf("engine: Fingerprint: the game stopped after %d of %d ticks: %w", f.ticks, FingerprintTicks, err)
 	}
-	h := uint64(14695981039346656037) // FNV-1a
-	for _, b := range end {
-		h ^= uint64(b)
-		h *= 1099511628211
-	}
-	return h, nil
+	return StateHash(end), nil
 }
 
 // fingerprinter runs a game's Update on seeded input.

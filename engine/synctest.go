@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // Saver is state that can be saved and loaded back: a game's whole
@@ -21,6 +23,15 @@ type Saver interface {
 	Save(dst []byte) []byte
 	Load(src []byte) error
 }
+
+// StateHash is the state hash: FNV-1a (64 bits) of a state's saved bytes
+// (what Saver.Save appends). It is the one hash of a game's state
+// everywhere: what -ticks prints as state-hash=, what netplay's peers,
+// server and clients compare to find a desync, what a recording checks
+// (continued over the hash of the inputs so far), and Fingerprint's.
+// Equal states save equal bytes, so two runs that simulate the same world
+// hash alike on every CPU and build. It allocates nothing.
+func StateHash(state []byte) uint64 { return fnv.Bytes(fnv.Offset, state) }
 
 // Differ is an optional Saver interface: Diff describes the first
 // difference between two saved states ("body 17 (tag 5) Vel.X: 1.25 !=

@@ -103,7 +103,7 @@ type Frame struct {
 	Quality int
 	// Local is the player this machine plays, 0 to players-1, for
 	// drawing "you" and reading the devices for the right seat: 0 alone;
-	// in a netplay match the session's (a peer's Config.Local, a
+	// in a netplay match the session's (a peer's SessionConfig.Local, a
 	// client's seat given by its server), which sets it on the frames it
 	// passes to the game's Begin and Draw; -1 for a spectator, a server,
 	// or a client not yet seated. Input may use it (keep it from Begin),

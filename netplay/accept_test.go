@@ -20,7 +20,7 @@ func TestAcceptUnknownPeer(t *testing.T) {
 	host := NewAccept(net.Listen(hostAddr), 2)
 	stranger := net.Listen(netip.MustParseAddrPort("10.0.0.3:9"))
 	stranger.WriteTo([]byte("fx junk"), hostAddr) // not a hello: takes no seat
-	cfgs := []Config{
+	cfgs := []SessionConfig{
 		{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, Spectators: []netip.AddrPort{SpectatorSeat(0), SpectatorSeat(1)}},
 		{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}},
 		{Spectate: true, Host: hostAddr, Players: 2},
@@ -75,7 +75,7 @@ func TestAcceptSeatsOnlyItsGame(t *testing.T) {
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
 	host := NewAccept(net.Listen(hostAddr), 0)
 	flood := net.Listen(netip.MustParseAddrPort("10.0.0.3:9"))
-	newPeer := func(tr Transport, cfg Config, player int) (*Session, *engine.Timestep) {
+	newPeer := func(tr Transport, cfg SessionConfig, player int) (*Session, *engine.Timestep) {
 		cfg.InputSize, cfg.Params, cfg.Clock, cfg.Seed = 2, "accept", clk, uint64(player+1)
 		s, err := NewSession(cfg, &testGame{player: player, players: 2}, tr)
 		if err != nil {
@@ -85,9 +85,9 @@ func TestAcceptSeatsOnlyItsGame(t *testing.T) {
 		s.SetTimeScaler(&ts)
 		return s, &ts
 	}
-	hs, hts := newPeer(host, Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}}, 0)
-	odd, oddTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.4:5000")), Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, TPS: 30}, 1)
-	good, goodTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.2:6000")), Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}}, 1)
+	hs, hts := newPeer(host, SessionConfig{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}}, 0)
+	odd, oddTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.4:5000")), SessionConfig{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, TPS: 30}, 1)
+	good, goodTs := newPeer(net.Listen(netip.MustParseAddrPort("10.0.0.2:6000")), SessionConfig{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}}, 1)
 	garbage := make([]byte, helloLen)
 	frame := func(s *Session, ts *engine.Timestep) error {
 		f := ts.Advance(16_666_667)

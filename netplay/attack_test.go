@@ -14,7 +14,7 @@ import (
 // change applied.
 func forgedHello(nonce uint32, player uint8, change func(p *packet)) []byte {
 	p := packet{nonce: nonce, players: 2, player: player, isize: 2, tps: 60,
-		params: fnvString("test"), sim: 0xb1}
+		params: paramsHash("test"), sim: 0xb1}
 	if change != nil {
 		change(&p)
 	}
@@ -28,7 +28,7 @@ func forgedHello(nonce uint32, player uint8, change func(p *packet)) []byte {
 func TestForgedHelloLeavesMatchRunning(t *testing.T) {
 	const end = 300
 	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 5,
-		tweak: func(i int, c *Config) { c.EndTick = end }})
+		tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	w.run(time.Second)
 	w.noErrors(t)
 	if !w.nodes[0].s.Running() || !w.nodes[1].s.Running() {
@@ -76,7 +76,7 @@ func TestEndWithoutHashesIsUnverified(t *testing.T) {
 		end  uint64 // node 1's end
 	}{{"peer ends", 300}, {"peer runs on", 600}} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 6, tweak: func(i int, c *Config) {
+			w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 6, tweak: func(i int, c *SessionConfig) {
 				c.EndTick = 300
 				if i == 1 {
 					c.HashEvery, c.EndTick = -1, tc.end // sends no hash
@@ -101,7 +101,7 @@ func TestEndWithoutHashesIsUnverified(t *testing.T) {
 // included (it compares its host's).
 func TestShortMatchComparesItsEnd(t *testing.T) {
 	const end = 40
-	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 8, tweak: func(i int, c *Config) { c.EndTick = end }})
+	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 8, tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	w.run(10 * time.Second)
 	for i, n := range w.nodes {
 		want := uint64(2)
@@ -119,7 +119,7 @@ func TestShortMatchComparesItsEnd(t *testing.T) {
 // shorter than HashEvery.
 func TestEndStateDesync(t *testing.T) {
 	const end = 40
-	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 4, tweak: func(i int, c *Config) { c.EndTick = end }})
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, seed: 4, tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	for w.nodes[1].g.n < end-1 && w.step() {
 	}
 	w.nodes[1].g.pos[0] += 7 // node 1's last tick drifts

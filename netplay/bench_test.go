@@ -47,7 +47,7 @@ func BenchmarkRollback(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.firstWrong = s.tick - DefaultMaxPrediction
-		if err := s.rollback(tick); err != nil {
+		if err := s.rerun(tick); err != nil {
 			b.Fatal(err)
 		}
 	}

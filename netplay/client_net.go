@@ -1,50 +1,9 @@
 package netplay
 
 import (
-	"bytes"
-	"compress/flate"
-	"errors"
 	"fmt"
-	"io"
 	"time"
-
-	"github.com/fixstep/fixstep/engine"
 )
-
-// ServerError is what a Client's Update returns when its server refused
-// it or dropped it (the match is full, or over, the address has its
-// seats, the client's state kept differing from the server's or it
-// acknowledged nothing), or broke the protocol (Misbehaved); and what a
-// late spectator's Session returns when its peer-to-peer host broke the
-// protocol in sending it its state (Misbehaved: Server is the host).
-type ServerError struct {
-	// Server is the server's address.
-	Server string
-	// Reason says why, as a sentence.
-	Reason string
-	// Misbehaved is true when the server broke the protocol rather than
-	// refusing or dropping the client: the state it announced made no
-	// progress for DisconnectTimeout, or fell behind 16 kB/s (after the
-	// handshake timeout), or it sent state after
-	// state with none verified. Such a server is not serving: a Client
-	// stops within a bounded time rather than load forever.
-	Misbehaved bool
-	// Host is true when Server is a late spectator's peer-to-peer host.
-	Host bool
-}
-
-// Error names the server and the reason.
-func (e *ServerError) Error() string {
-	if e.Host {
-		return fmt.Sprintf("netplay: the host %s: %s", e.Server, e.Reason)
-	}
-	return fmt.Sprintf("netplay: server %s: %s", e.Server, e.Reason)
-}
-
-// ErrNotServer is what a Client or a Probe stops with when a peer-to-peer
-// host (a Session's Lobby or Accept) answers its join: the address plays
-// peer to peer, and is joined (Lobby) or watched (Config.Spectate).
-var ErrNotServer = errors.New("netplay: a peer-to-peer host answered, not a server: join it as a peer or spectate it")
 
 // poll reads every waiting datagram (at most maxReads).
 func (s *Client) poll(now time.Duration) {
@@ -166,31 +125,16 @@ func (s *Client) timeouts(now time.Duration) {
 		return
 	}
 	if s.phase == phaseLoad {
-		// A state that makes no progress, or comes slower than
-		// minStateRate, is a server that does not serve.
-		srv := s.cfg.Server.String()
-		switch {
-		case now-s.loadAt > s.cfg.DisconnectTimeout:
-			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
-				s.stTick, (now - s.loadAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
-		case s.tooSlow(now):
-			s.fail(&ServerError{Server: srv, Misbehaved: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
-				s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.loadStart).Round(time.Millisecond))})
+		// A state that makes no progress, or comes too slowly, is a
+		// server that does not serve.
+		if why := s.st.stalled(now, s.cfg.DisconnectTimeout, s.cfg.HandshakeTimeout); why != "" {
+			s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true, Reason: why})
 		}
 		return
 	}
 	if s.endKnown && now-s.endHeard > s.cfg.DisconnectTimeout {
 		s.fail(fmt.Errorf("%w: the server ended the match at tick %d, and its last inputs did not arrive within %v", ErrUnverified, s.endT, s.cfg.DisconnectTimeout))
 	}
-}
-
-// tooSlow reports whether the state being received has fallen behind
-// minStateRate, counted from the handshake timeout after its welcome: a
-// state of n bytes may take that timeout and a second for each
-// minStateRate bytes, and no longer, however its slices trickle in.
-func (s *Client) tooSlow(now time.Duration) bool {
-	late := now - s.loadStart - s.cfg.HandshakeTimeout
-	return late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second)
 }
 
 // call sends a join (a probe's, for a Probe), ten times a second.
@@ -200,7 +144,7 @@ func (s *Client) call(now time.Duration) {
 	}
 	s.callAt = now
 	p := &s.sp
-	*p = sPacket{nonce: s.nonce, isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: fnv64([]byte(s.cfg.Params)),
+	*p = sPacket{nonce: s.nonce, isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: paramsHash(s.cfg.Params),
 		sim: s.cfg.Sim, cookie: s.challenge, secret: s.cfg.Secret}
 	if s.cfg.Spectate {
 		p.flags |= joinSpectator
@@ -235,7 +179,7 @@ func (s *Client) onWelcome(now time.Duration) {
 		if !s.probing {
 			// Our params are not the server's: it sent its own.
 			s.fail(&FingerprintError{Player: -1, Server: true, Addr: s.cfg.Server, Field: fieldNames[fieldParams],
-				Ours: fnv64([]byte(s.cfg.Params)), Theirs: fnv64(p.data), OursText: s.cfg.Params, TheirsText: s.set.Params, Refused: true})
+				Ours: paramsHash(s.cfg.Params), Theirs: paramsHash(string(p.data)), OursText: s.cfg.Params, TheirsText: s.set.Params, Refused: true})
 		}
 		return
 	}
@@ -251,10 +195,10 @@ func (s *Client) onWelcome(now time.Duration) {
 		s.fail(&ServerError{Server: s.cfg.Server.String(), Reason: fmt.Sprintf("its state of %d bytes (%d compressed) is over ClientConfig.MaxState (%d)", p.raw, p.size, s.cfg.MaxState)})
 		return
 	}
-	if s.phase == phaseLoad && int(p.state) == s.stTick && s.stHash == p.hash {
+	if s.phase == phaseLoad && int(p.state) == s.st.tick && s.st.hash == p.hash {
 		return // a repeat
 	}
-	if s.phase == phasePlay && (s.resyncAsk < 0 && int(p.state) <= s.stTick || int(p.state) < s.stTick) {
+	if s.phase == phasePlay && (s.resyncAsk < 0 && int(p.state) <= s.st.tick || int(p.state) < s.st.tick) {
 		return // an old one
 	}
 	if s.players != 0 && s.players != int(p.players) {
@@ -263,16 +207,18 @@ func (s *Client) onWelcome(now time.Duration) {
 	}
 	// A server that sends state after state, none of them verified,
 	// keeps a client from playing: it stops, saying so.
-	s.loads++
-	if s.loads > maxStatesInRow {
-		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true,
-			Reason: fmt.Sprintf("it sent %d states in a row with none verified (the last of tick %d)", s.loads, p.state)})
+	if why := s.st.again(int(p.state)); why != "" {
+		s.fail(&ServerError{Server: s.cfg.Server.String(), Misbehaved: true, Reason: why})
+		return
+	}
+	if s.rec != nil && int(p.state) != s.recNext {
+		s.fail(fmt.Errorf("netplay: server %v sends its state of tick %d: a recording needs every tick from %d, so this client cannot record (record on the server)", s.cfg.Server, p.state, s.recNext))
 		return
 	}
 	first := s.players == 0
 	s.token, s.secret = p.ctoken, p.secret
 	if first {
-		s.setup(int(p.players), int(p.every))
+		s.setup(int(p.players), s.size, clientRing, s.cfg.MaxPrediction+3, int(p.every), 0)
 		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: s.cfg.Params}
 	} else {
 		s.stats.Resyncs++
@@ -282,102 +228,40 @@ func (s *Client) onWelcome(now time.Duration) {
 	if p.verify == 0 {
 		s.vTick = -1
 	}
-	s.seat = -1
+	s.local = -1
 	if p.seat != seatSpectator {
-		s.seat = int(p.seat)
+		s.local = int(p.seat)
 	}
 	s.srvTick, s.srvAt = int(p.tick), now
 	s.phase = phaseLoad
-	s.stTick, s.stLen, s.stRaw, s.stHash = int(p.state), int(p.size), int(p.raw), p.hash
-	s.loadAt, s.loadStart = now, now
-	if cap(s.stBuf) < s.stLen {
-		s.stBuf = make([]byte, s.stLen)
-	}
-	s.stBuf = s.stBuf[:s.stLen]
-	n := chunks(s.stLen)
-	if cap(s.stGot) < n {
-		s.stGot = make([]bool, n)
-	}
-	s.stGot = s.stGot[:n]
-	clear(s.stGot)
-	s.stHave, s.stCount = 0, 0
-	s.stats.StateBytes = s.stRaw
+	s.st.begin(int(p.state), int(p.size), int(p.raw), p.hash, now)
+	s.stats.StateBytes = s.st.raw
 	s.sendUpdate(now)
-}
-
-// setup sizes the client's rings once it knows the server's seats.
-func (s *Client) setup(players, every int) {
-	s.players, s.every = players, every
-	s.final = make([]byte, clientRing*players*s.size)
-	s.used = make([]byte, clientRing*players*s.size)
-	s.mine = make([]byte, clientRing*s.size)
-	n := s.cfg.MaxPrediction + 3
-	s.states = make([][]byte, n)
-	s.stateTick = make([]int, n)
 }
 
 // onChunk takes a slice of the state; with the last, it loads it.
 func (s *Client) onChunk(now time.Duration) {
 	p := &s.sp
-	if s.phase != phaseLoad || int(p.state) != s.stTick || int(p.size) != s.stLen {
+	if s.phase != phaseLoad || int(p.state) != s.st.tick || int(p.size) != s.st.size {
 		s.stats.PacketsStale++
 		return
 	}
-	i := int(p.index)
-	if s.stGot[i] {
-		return
-	}
-	copy(s.stBuf[i*chunkData:], p.data)
-	s.stGot[i] = true
-	s.stCount++
-	s.loadAt = now
-	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
-		s.stHave++
-	}
-	if s.stHave == len(s.stGot) {
+	if s.st.take(int(p.index), p.data, now) {
 		s.load(now)
 	}
 }
 
 // load loads the received state: the client now runs from its tick.
 func (s *Client) load(now time.Duration) {
-	// Inflate: exactly the announced length, and nothing after it.
-	if cap(s.stState) < s.stRaw {
-		s.stState = make([]byte, s.stRaw)
-	}
-	s.stState = s.stState[:s.stRaw]
-	zr := flate.NewReader(bytes.NewReader(s.stBuf))
-	_, err := io.ReadFull(zr, s.stState)
-	var one [1]byte
-	if n, _ := zr.Read(one[:]); err == nil && n != 0 {
-		err = fmt.Errorf("more than the %d bytes announced", s.stRaw)
-	}
-	if err != nil {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v does not inflate: %w", s.stTick, s.cfg.Server, err))
+	if err := s.st.load(s.saver, "server "+s.cfg.Server.String()); err != nil {
+		s.fail(err)
 		return
 	}
-	if h := fnv64(s.stState); h != s.stHash {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from server %v has hash %016x, not the %016x it announced", s.stTick, s.cfg.Server, h, s.stHash))
-		return
-	}
-	if err := s.saver.Load(s.stState); err != nil {
-		s.fail(fmt.Errorf("netplay: load the state of tick %d from server %v: %w", s.stTick, s.cfg.Server, err))
-		return
-	}
-	s.tick, s.recv = s.stTick, s.stTick
-	s.firstWrong = noTick
-	for i := range s.finalTick {
-		s.finalTick[i] = -1
-	}
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	s.mineHashes = [8]tickHash{}
-	s.nextCheck = s.stTick
+	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
 	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
-	s.srvAck = s.stTick
+	s.srvAck = s.st.tick
 	s.sendUpdate(now)
 }
 
@@ -395,15 +279,9 @@ func (s *Client) onFinal(now time.Duration) {
 		s.srvTick, s.srvAt = int(p.tick), now
 	}
 	if p.flags&finalEcho != 0 {
-		if rtt := time.Duration(us(now)-p.echo-p.hold) * time.Microsecond; rtt > 0 && rtt < 10*time.Second {
-			if s.rtt == 0 {
-				s.rtt = rtt
-			} else {
-				s.rtt += (rtt - s.rtt) / 8
-			}
-		}
+		s.rt.measure(now, p.echo, p.hold)
 	}
-	s.ts, s.tsAt = p.ts, now
+	s.rt.heard(p.ts, now)
 	if a := int(p.ack); a > s.srvAck {
 		s.srvAck = a
 	}
@@ -414,16 +292,17 @@ func (s *Client) onFinal(now time.Duration) {
 		if !s.vSrv.ok && !s.vDone {
 			s.vSrv = tickHash{tick: s.vTick, hash: p.hash, ok: true}
 		}
-	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.stTick {
+	} else if p.flags&finalHash != 0 && int(p.hashTick) > s.lastSrv && int(p.hashTick) >= s.st.tick {
 		s.vDone = s.vDone || s.vMine.ok
 		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
 	rowLen := 4 + s.players*s.size
 	start := int(p.start)
+	final := s.confirmed()
 	for k := range int(p.count) {
 		f := start + k
-		if f < s.recv || s.finalTick[f%clientRing] == f {
+		if f < final || s.rowTick[f%clientRing] == f {
 			continue
 		}
 		if f >= s.floor()+clientRing {
@@ -435,18 +314,9 @@ func (s *Client) onFinal(now time.Duration) {
 			s.stats.PacketsBad++
 			return
 		}
-		copy(s.rowOf(s.final, f), r[4:])
-		s.finalMask[f%clientRing] = mask
-		s.finalTick[f%clientRing] = f
+		s.putRow(f, r[4:], mask)
 	}
-	// The rows that arrived in order become final.
-	for s.finalTick[s.recv%clientRing] == s.recv {
-		f := s.recv
-		if f < s.tick && s.firstWrong > f && (s.finalMask[f%clientRing] != s.usedMask[f%clientRing] || string(s.rowOf(s.used, f)) != string(s.rowOf(s.final, f))) {
-			s.firstWrong = f
-		}
-		s.recv++
-	}
+	s.settle() // the rows that arrived in order become final
 }
 
 // zeroSeats reports whether the empty seats of a row have zero inputs, as
@@ -471,18 +341,13 @@ func (s *Client) sendUpdate(now time.Duration) {
 		return
 	}
 	p := &s.sp
-	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.recv), ts: us(now), state: uint32(s.stTick)}
-	if s.tsAt != 0 {
-		p.echo, p.hold = s.ts, us(now-s.tsAt)
+	*p = sPacket{token: s.token, isize: uint8(s.size), ack: uint32(s.confirmed()), ts: us(now), state: uint32(s.st.tick)}
+	if ts, hold, ok := s.rt.echo(now); ok {
+		p.echo, p.hold = ts, hold
 	}
 	if s.phase == phaseLoad {
 		p.flags |= updateLoading
-		p.have = uint32(s.stHave)
-		for d := range 64 {
-			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
-				p.mask |= 1 << d
-			}
-		}
+		p.have, p.mask = uint32(s.st.have), s.st.mask()
 	} else if s.phase == phasePlay {
 		if s.resyncAsk >= 0 {
 			p.flags |= updateResync
@@ -490,12 +355,12 @@ func (s *Client) sendUpdate(now time.Duration) {
 		} else if h := s.vMine; h.ok && !s.vDone {
 			p.flags |= updateHash
 			p.hashTick, p.hash = uint32(h.tick), h.hash
-		} else if h := s.mineHashes[max(s.lastSrv, 0)/s.every%len(s.mineHashes)]; h.ok && h.tick == s.lastSrv {
+		} else if h, ok := s.ourHash(s.lastSrv); ok {
 			p.flags |= updateHash
-			p.hashTick, p.hash = uint32(h.tick), h.hash
+			p.hashTick, p.hash = uint32(s.lastSrv), h
 		}
-		if s.seat >= 0 {
-			from := max(s.srvAck, s.tick-clientRing/2, s.recv-clientRing/2)
+		if s.local >= 0 {
+			from := max(s.srvAck, s.tick-clientRing/2, s.confirmed()-clientRing/2)
 			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
 			if count > 0 {
 				p.start, p.count = uint32(from), uint8(count)
@@ -505,14 +370,14 @@ func (s *Client) sendUpdate(now time.Duration) {
 	if s.phase == phaseLoad {
 		// The slices past the mask's, to the end of the server's
 		// window, in the tail: the server resends only what is missing.
-		if n := min(len(s.stGot)-(s.stHave+65), chunkWindow-64); n > 0 {
+		if n := min(len(s.st.got)-(s.st.have+65), chunkWindow-64); n > 0 {
 			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
 		}
 		b := p.appendUpdateHead(s.wbuf[:0])
 		for k := range int(p.count) * s.size {
 			var c byte
 			for d := range 8 {
-				if i := s.stHave + 65 + 8*k + d; i < len(s.stGot) && s.stGot[i] {
+				if s.st.arrived(s.st.have + 65 + 8*k + d) {
 					c |= 1 << d
 				}
 			}
@@ -523,16 +388,50 @@ func (s *Client) sendUpdate(now time.Duration) {
 	}
 	b := p.appendUpdateHead(s.wbuf[:0])
 	for k := range int(p.count) {
-		b = append(b, s.mineAt(int(p.start)+k)...)
+		b = append(b, s.ownInput(int(p.start)+k)...)
 	}
 	s.write(b)
 }
 
-// write sends b to the server.
-func (s *Client) write(b []byte) {
-	s.stats.PacketsOut++
-	s.stats.BytesOut += uint64(len(b))
-	s.tr.WriteTo(b, s.cfg.Server)
+// Probe asks a server, before a client of it is made, for its match's
+// settings, without taking a seat: so that a runner can take the server's
+// Params (a game's flags) and build the game for the match's players
+// before its loop runs, and learn that a server answers at the address at
+// all. The server keeps nothing of it.
+type Probe struct{ c *Client }
+
+// NewProbe makes a probe of the server at cfg.Server. Only cfg.Server,
+// InputSize (any valid size), the timeouts, Clock and Seed matter: a
+// probe asks whatever the server's settings are.
+func NewProbe(cfg ClientConfig, tr Transport) (*Probe, error) {
+	c, err := newClient(cfg, nil, tr)
+	if err != nil {
+		return nil, err
+	}
+	c.probing = true
+	return &Probe{c: c}, nil
 }
 
-var _ engine.Game = (*Client)(nil)
+// Poll calls the server (ten times a second) and reads its answers. It
+// returns the server's settings once it sent them (Players 0 before); an
+// error wrapping ErrNotServer if a peer-to-peer host answered, or a
+// *DisconnectError once ClientConfig.HandshakeTimeout passed without the
+// settings.
+func (p *Probe) Poll() (Settings, error) {
+	s := p.c
+	if s.err != nil {
+		return Settings{}, s.err
+	}
+	now := s.clock.Now()
+	s.poll(now)
+	if s.err == nil && s.set.Players == 0 {
+		s.timeouts(now)
+	}
+	if s.err != nil {
+		return Settings{}, s.err
+	}
+	if s.set.Players == 0 {
+		s.call(now)
+	}
+	return s.set, nil
+}

@@ -7,10 +7,12 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // fnvPrime is FNV-1a's 64-bit prime.
-const fnvPrime = 1099511628211
+const fnvPrime = fnv.Prime
 
 // oldCookie is the join cookie before version 5: FNV-1a seeded with the
 // key, then a linear fold to 32 bits. Kept here to show how it broke.

@@ -53,7 +53,7 @@ func ExampleSession() {
 	for i := range 2 {
 		games[i] = &walker{me: i}
 		link := netplay.NewSimTransport(net.Listen(addrs[i]), netplay.NetSim{Latency: 50 * time.Millisecond}, clk, uint64(i))
-		s, err := netplay.NewSession(netplay.Config{Players: 2, Local: i, Addrs: addrs, InputSize: 1,
+		s, err := netplay.NewSession(netplay.SessionConfig{Players: 2, Local: i, Addrs: addrs, InputSize: 1,
 			Params: "walker", Clock: clk, Seed: uint64(i + 1)}, games[i], link)
 		if err != nil {
 			panic(err)
@@ -96,21 +96,21 @@ func ExampleParseNetSim() {
 
 // A host seats three players: the joiners know only its address, and
 // take seats 2 and 3 in the order they call (the one at .3 first); once
-// the table is full each one's Config names every player's address, for
-// NewSession (or hand the lobby itself to NewSession as Config.Lobby, and
+// the table is full each one's SessionConfig names every player's address, for
+// NewSession (or hand the lobby itself to NewLobbySession, and
 // the session seats the players as its loop runs).
 func ExampleLobby() {
 	net := netplay.NewMemNet()
 	clk := &clock{}
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
-	host, err := netplay.NewLobby(netplay.Config{Players: 3, InputSize: 1, Params: "walker", Clock: clk, Seed: 1},
+	host, err := netplay.NewLobby(netplay.SessionConfig{Players: 3, InputSize: 1, Params: "walker", Clock: clk, Seed: 1},
 		net.Listen(hostAddr))
 	if err != nil {
 		panic(err)
 	}
 	var joiners []*netplay.Lobby
 	for i, a := range []string{"10.0.0.3:7000", "10.0.0.2:7000"} {
-		j, err := netplay.NewLobby(netplay.Config{Host: hostAddr, InputSize: 1, Params: "walker", Clock: clk, Seed: uint64(i + 2)},
+		j, err := netplay.NewLobby(netplay.SessionConfig{Host: hostAddr, InputSize: 1, Params: "walker", Clock: clk, Seed: uint64(i + 2)},
 			net.Listen(netip.MustParseAddrPort(a)))
 		if err != nil {
 			panic(err)

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // fuzzSession returns a session whose handshake with player 1 is done,
@@ -13,7 +15,7 @@ import (
 func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := NewSession(Config{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Sim: 0xb1,
+	s, err := NewSession(SessionConfig{Players: 2, Addrs: []netip.AddrPort{addr(0), addr(1)}, InputSize: 2, Params: "test", Sim: 0xb1,
 		Clock: clk, Seed: 1, HashEvery: 1}, &testGame{players: 2}, net.Listen(addr(0)))
 	if err != nil {
 		tb.Fatal(err)
@@ -30,7 +32,7 @@ func fuzzSession(tb testing.TB) (*Session, *MemConn, *fakeClock) {
 func fuzzSpectator(tb testing.TB, nonce uint32) (*Session, *MemConn) {
 	net := NewMemNet()
 	clk := &fakeClock{now: time.Second}
-	s, err := NewSession(Config{Players: 2, Spectate: true, Host: addr(1), InputSize: 2, Params: "test", Sim: 0xb1,
+	s, err := NewSession(SessionConfig{Players: 2, Spectate: true, Host: addr(1), InputSize: 2, Params: "test", Sim: 0xb1,
 		Clock: clk, Seed: 2, HashEvery: 1, MaxState: 1 << 16}, &testGame{players: 2}, net.Listen(addr(2)))
 	if err != nil {
 		tb.Fatal(err)
@@ -47,12 +49,12 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	s, _, _ := fuzzSession(tb)
 	var p packet
 	p.nonce, p.echo, p.players, p.player, p.isize, p.tps = 99, s.nonce, 2, 1, 2, 60
-	p.params, p.sim = fnvString("test"), 0xb1
+	p.params, p.sim = paramsHash("test"), 0xb1
 	hello := p.appendHello(nil)
 	p = packet{token: s.nonce, tick: 5, adv: -3, flags: flagHash | flagEcho, ack: 2, ts: 1000, echoTs: 900, hold: 50,
 		hashTick: 1, hash: 0x1234, start: 0, count: 3, first: 1, per: 1, size: 2}
 	input := append(p.appendInputHead(nil), 1, 0, 2, 0, 0, 1)
-	p = packet{nonce: 99, echo: 7, players: 3, player: 1, isize: 2, hflags: sitReady, tps: 60, params: fnvString("test"), sim: 0xb1}
+	p = packet{nonce: 99, echo: 7, players: 3, player: 1, isize: 2, hflags: sitReady, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	sit := p.appendSit(nil)
 	p = packet{token: 5, nonce: 7, player: 2, players: 3, seated: 3, hflags: seatRoster}
 	p.roster[1], p.roster[2] = addr(1), netip.MustParseAddrPort("[2001:db8::1]:7000")
@@ -63,7 +65,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		state[i] = byte(i * 7)
 	}
 	return [][]byte{
-		appendOffer(nil, s.nonce, 600, len(state), fnv64(state)),
+		appendOffer(nil, s.nonce, 600, len(state), engine.StateHash(state)),
 		appendGot(nil, s.nonce, 600, 1, 0b101),
 		appendChunk(nil, s.nonce, 600, 0, state),
 		appendChunk(nil, s.nonce, 600, 1, state),
@@ -90,7 +92,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 // inputs' length matching its counts; and a session that receives the
 // datagram from a peer (a player's from a player, a spectator's from its
 // host) must count it once, as handled or as dropped, without panicking,
-// take no more than Config.MaxState for a state, and run a tick after it.
+// take no more than SessionConfig.MaxState for a state, and run a tick after it.
 func FuzzDecode(f *testing.F) {
 	for _, b := range fuzzSeeds(f) {
 		f.Add(b)
@@ -125,8 +127,8 @@ func FuzzDecode(f *testing.F) {
 		sp, host := fuzzSpectator(t, nonce)
 		host.WriteTo(b, addr(2))
 		sp.Update(tick)
-		if st := sp.Stats(); st.PacketsBad+st.PacketsStale+st.PacketsUnknown > 1 || cap(sp.stBuf) > sp.cfg.MaxState {
-			t.Fatalf("spectator: one datagram counted %d times as dropped; %d bytes taken for a state", st.PacketsBad+st.PacketsStale+st.PacketsUnknown, cap(sp.stBuf))
+		if st := sp.Stats(); st.PacketsBad+st.PacketsStale+st.PacketsUnknown > 1 || cap(sp.st.buf) > sp.cfg.MaxState {
+			t.Fatalf("spectator: one datagram counted %d times as dropped; %d bytes taken for a state", st.PacketsBad+st.PacketsStale+st.PacketsUnknown, cap(sp.st.buf))
 		}
 		sp.Update(tick)
 	})

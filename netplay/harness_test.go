@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // fakeClock is the tests' clock: it moves when the harness moves it.
@@ -65,7 +67,7 @@ func (g *testGame) Update(t engine.Tick) error {
 	for p := range g.players {
 		in := t.Input.Player(p)
 		g.pos[p] += int64(in[0]) - 1
-		g.h = (g.h ^ uint64(g.pos[p]) ^ uint64(in[1])<<32) * 1099511628211
+		g.h = fnv.Uint64(g.h, uint64(g.pos[p])^uint64(in[1])<<32)
 	}
 	g.n++
 	if t.N < histLen {
@@ -108,20 +110,77 @@ func (g *testGame) Load(src []byte) error {
 	return nil
 }
 
-// node is one peer of a harness: a session, its game, its timestep and
-// its frame timing.
-type node struct {
-	s      *Session
-	g      *testGame
+// program is one program of a harness world, in any role: the Match its
+// loop runs, its transport, timestep and frame timing on the world's
+// fake clock.
+type program struct {
+	game   engine.Game // the Session, the Server or the Client
 	ts     engine.Timestep
 	conn   *MemConn
 	sim    *SimTransport
 	frames engine.Frames
-	skew   float64 // the node's clock runs this much fast: 0.01 is 1 %
+	skew   float64 // the program's clock runs this much fast: 0.01 is 1 %
 	next   time.Duration
 	last   time.Duration
 	err    error
-	off    bool // no longer run (a vanished peer)
+	off    bool // no longer run (a vanished peer, a killed process)
+}
+
+func (p *program) prog() *program { return p }
+
+// step runs the frame of the running program whose frame comes first in
+// ps, once the stopped ones have let out their last datagrams (flush:
+// their byes still go out, as from a process that lingers), and reports
+// false when none runs.
+func step[P interface{ prog() *program }](clock *fakeClock, ps []P, flush func(P)) bool {
+	var first *program
+	for _, p := range ps {
+		if m := p.prog(); !m.off && m.err == nil && (first == nil || m.next < first.next) {
+			first = m
+		}
+	}
+	if first == nil {
+		return false
+	}
+	clock.now = first.next
+	for _, p := range ps {
+		if m := p.prog(); m.err != nil && !m.off {
+			flush(p)
+		}
+	}
+	first.frame()
+	return true
+}
+
+// frame runs the program's frame due now, as a loop does (Begin, the
+// ticks due, Draw), and sets the time of its next one.
+func (p *program) frame() {
+	d := p.next - p.last
+	if p.skew != 0 {
+		d += time.Duration(float64(d) * p.skew)
+	}
+	p.last = p.next
+	f := p.ts.Advance(d)
+	if b, ok := p.game.(engine.Beginner); ok {
+		if err := b.Begin(f); err != nil {
+			p.err = err
+		}
+	}
+	for i := 0; i < f.Ticks && p.err == nil; i++ {
+		if err := p.game.Update(f.Tick(i)); err != nil {
+			p.err = err
+		}
+	}
+	p.game.Draw(f)
+	iv, _ := p.frames.Next()
+	p.next += iv
+}
+
+// node is one peer of a harness: a session and its game.
+type node struct {
+	program
+	s *Session
+	g *testGame
 }
 
 // world runs peers in one process over a MemNet, each with its own frame
@@ -143,7 +202,7 @@ type worldOpts struct {
 	spectators int // fed by player 0
 	sim        NetSim
 	seed       uint64
-	tweak      func(i int, c *Config)               // change node i's config
+	tweak      func(i int, c *SessionConfig)        // change node i's config
 	jitter     bool                                 // frame intervals of 15 to 18.3 ms instead of 16.67
 	noScaler   bool                                 // the sessions may not slow the timesteps
 	pad        int                                  // testGame.pad
@@ -152,9 +211,7 @@ type worldOpts struct {
 
 func newWorld(tb testing.TB, o worldOpts) *world {
 	tb.Helper()
-	if o.players == 0 {
-		o.players = 2
-	}
+	o.players = cmp.Or(o.players, 2)
 	w := &world{clock: &fakeClock{now: time.Second}, net: NewMemNet()}
 	addrs := make([]netip.AddrPort, o.players)
 	for i := range addrs {
@@ -165,19 +222,20 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		specs = append(specs, addr(o.players+i))
 	}
 	for i := range o.players + o.spectators {
-		c := Config{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1,
+		c := SessionConfig{Players: o.players, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1,
 			Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		if i == 0 {
 			c.Spectators = specs
 		}
 		if i >= o.players {
-			c = Config{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Sim: 0xb1,
+			c = SessionConfig{Players: o.players, Spectate: true, Host: addrs[0], InputSize: 2, Params: "test", Sim: 0xb1,
 				Clock: w.clock, Seed: o.seed*100 + uint64(i) + 1}
 		}
 		if o.tweak != nil {
 			o.tweak(i, &c)
 		}
-		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}, conn: w.net.Listen(addr(i))}
+		n := &node{g: &testGame{player: i, players: o.players, pad: o.pad}}
+		n.conn = w.net.Listen(addr(i))
 		n.sim = NewSimTransport(n.conn, o.sim, w.clock, o.seed*1000+uint64(i))
 		var game engine.Game = n.g
 		if o.wrap != nil {
@@ -187,7 +245,7 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		n.s = s
+		n.s, n.game = s, s
 		if !o.noScaler {
 			s.SetTimeScaler(&n.ts)
 		}
@@ -211,45 +269,24 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 // step runs the frame of the node due first, and reports false when no
 // node runs.
 func (w *world) step() bool {
-	var n *node
-	for _, m := range w.nodes {
-		if !m.off && m.err == nil && (n == nil || m.next < n.next) {
-			n = m
-		}
-	}
-	if n == nil {
-		return false
-	}
-	w.clock.now = n.next
-	for _, m := range w.nodes {
-		if m.err != nil && !m.off {
-			m.sim.Flush() // a stopped peer's last datagrams (its byes) still go out, as from a process that lingers
-		}
-	}
-	d := n.next - n.last
-	if n.skew != 0 {
-		d += time.Duration(float64(d) * n.skew)
-	}
-	n.last = n.next
-	f := n.ts.Advance(d)
-	if err := n.s.Begin(f); err != nil {
-		n.err = err
-	}
-	for i := 0; i < f.Ticks && n.err == nil; i++ {
-		if err := n.s.Update(f.Tick(i)); err != nil {
-			n.err = err
-		}
-	}
-	n.s.Draw(f)
-	iv, _ := n.frames.Next()
-	n.next += iv
-	return true
+	return step(w.clock, w.nodes, func(m *node) { m.sim.Flush() })
 }
 
 // run steps until the clock passes d more, or every node stopped.
 func (w *world) run(d time.Duration) {
 	end := w.clock.now + d
 	for w.clock.now < end && w.step() {
+	}
+}
+
+// runInStep runs the world for d, fails on any node's error, and fails
+// unless want ticks or more are final, and the same, on every node.
+func (w *world) runInStep(tb testing.TB, d time.Duration, want int) {
+	tb.Helper()
+	w.run(d)
+	w.noErrors(tb)
+	if n := w.sameHistory(tb); n < want {
+		tb.Fatalf("%d ticks the same on every node, want %d or more", n, want)
 	}
 }
 
@@ -266,7 +303,7 @@ func (w *world) noErrors(tb testing.TB) {
 // final returns how many ticks of n's game are final: confirmed, run, and
 // not waiting for a rollback.
 func (n *node) final() int {
-	return min(n.s.confirmedTicks(), n.s.firstWrong, n.s.tick, histLen)
+	return min(n.s.confirmed(), n.s.firstWrong, n.s.tick, histLen)
 }
 
 // sameHistory checks that every game has the same hash after each tick

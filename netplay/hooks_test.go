@@ -99,6 +99,23 @@ func runLoop(t *testing.T, game engine.Game, p *worldPlat) {
 	}
 }
 
+// peerHooks runs node k of a world of peers made with o, its game a
+// hookGame, in a real engine.Loop, and returns the hookGame.
+func peerHooks(t *testing.T, o worldOpts, k, frames int) *hookGame {
+	var h *hookGame
+	o.wrap = func(i int, g *testGame) engine.Game {
+		if i != k {
+			return g
+		}
+		h = newHookGame(g, frames)
+		return h
+	}
+	w := newWorld(t, o)
+	w.nodes[k].off = true
+	runLoop(t, w.nodes[k].s, &worldPlat{clk: w.clock, run: w.run})
+	return h
+}
+
 // Every optional hook reaches a game through every role as it reaches it
 // alone, run by a real engine.Loop: Begin, End, Draw, QualityChanged
 // (at the start, and as the governor moves), SuspendChanged (a minimized window, and back),
@@ -112,32 +129,8 @@ func TestEveryHookThroughEveryRole(t *testing.T) {
 		local int
 		run   func(t *testing.T) *hookGame
 	}{
-		{"peer", 1, func(t *testing.T) *hookGame {
-			var h *hookGame
-			w := newWorld(t, worldOpts{seed: 40, wrap: func(i int, g *testGame) engine.Game {
-				if i != 1 {
-					return g
-				}
-				h = newHookGame(g, frames)
-				return h
-			}})
-			w.nodes[1].off = true
-			runLoop(t, w.nodes[1].s, &worldPlat{clk: w.clock, run: w.run})
-			return h
-		}},
-		{"peer spectator", -1, func(t *testing.T) *hookGame {
-			var h *hookGame
-			w := newWorld(t, worldOpts{seed: 41, spectators: 1, wrap: func(i int, g *testGame) engine.Game {
-				if i != 2 {
-					return g
-				}
-				h = newHookGame(g, frames)
-				return h
-			}})
-			w.nodes[2].off = true
-			runLoop(t, w.nodes[2].s, &worldPlat{clk: w.clock, run: w.run})
-			return h
-		}},
+		{"peer", 1, func(t *testing.T) *hookGame { return peerHooks(t, worldOpts{seed: 40}, 1, frames) }},
+		{"peer spectator", -1, func(t *testing.T) *hookGame { return peerHooks(t, worldOpts{seed: 41, spectators: 1}, 2, frames) }},
 		{"server client", 1, func(t *testing.T) *hookGame {
 			var h *hookGame
 			w := newSWorld(t, ServerConfig{Players: 2}, 0, 42)

@@ -28,7 +28,7 @@ func TestLateSpectator(t *testing.T) {
 	const end = 1500
 	const pad = 12_000
 	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: lateLink, seed: 21, pad: pad,
-		tweak: func(i int, c *Config) { c.EndTick = end }})
+		tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	sp := w.nodes[3]
 	sp.off = true
 	w.run(10 * time.Second)
@@ -44,10 +44,10 @@ func TestLateSpectator(t *testing.T) {
 	var loadedAt, presentAt time.Duration
 	backlog := 0
 	for stop := w.clock.now + 30*time.Second; w.clock.now < stop && w.step(); {
-		if loadedAt == 0 && sp.s.stTick >= 0 && !sp.s.loading {
-			loadedAt, backlog = w.clock.now, sp.s.confirmedTicks()-sp.s.tick
+		if loadedAt == 0 && sp.s.st.tick >= 0 && !sp.s.st.on {
+			loadedAt, backlog = w.clock.now, sp.s.confirmed()-sp.s.tick
 		}
-		if loadedAt != 0 && presentAt == 0 && sp.s.tick >= sp.s.confirmedTicks()-4 {
+		if loadedAt != 0 && presentAt == 0 && sp.s.tick >= sp.s.confirmed()-4 {
 			presentAt = w.clock.now
 		}
 	}
@@ -60,7 +60,7 @@ func TestLateSpectator(t *testing.T) {
 		}
 	}
 	st, hs := sp.s.Stats(), host.s.Stats()
-	from := sp.s.stTick
+	from := sp.s.st.tick
 	t.Logf("the spectator loaded the state of tick %d (%d bytes in %d chunks sent), ran the %d ticks it had then %v later, and was verified %v after its first hello; %d hashes compared; the host sent %d states",
 		from, st.StateBytes, hs.ChunksSent, backlog, presentAt-loadedAt, st.Catchup, st.Hashes, hs.StatesSent)
 	if n := uint64(chunks(st.StateBytes)); hs.ChunksSent < n || hs.ChunksSent > n+n/4 {
@@ -87,11 +87,11 @@ func TestLateSpectator(t *testing.T) {
 }
 
 // A late spectator checks the size of its host's state against
-// Config.MaxState before it allocates anything for it, and stops naming
+// SessionConfig.MaxState before it allocates anything for it, and stops naming
 // both; the match goes on.
 func TestLateSpectatorStateTooLarge(t *testing.T) {
 	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 20 * time.Millisecond}, seed: 22, pad: 1000,
-		tweak: func(i int, c *Config) {
+		tweak: func(i int, c *SessionConfig) {
 			if c.Spectate {
 				c.MaxState = 1000
 			}
@@ -101,11 +101,11 @@ func TestLateSpectatorStateTooLarge(t *testing.T) {
 	w.run(3 * time.Second)
 	w.wake(sp)
 	w.run(2 * time.Second)
-	if sp.err == nil || !strings.Contains(sp.err.Error(), "a state of 1048 bytes, over Config.MaxState (1000)") {
+	if sp.err == nil || !strings.Contains(sp.err.Error(), "a state of 1048 bytes, over SessionConfig.MaxState (1000)") {
 		t.Fatalf("the spectator: %v, want its host's state refused as too large", sp.err)
 	}
-	if sp.s.stBuf != nil || w.nodes[0].err != nil || w.nodes[1].err != nil {
-		t.Errorf("the spectator allocated %d bytes; the players: %v, %v", cap(sp.s.stBuf), w.nodes[0].err, w.nodes[1].err)
+	if sp.s.st.buf != nil || w.nodes[0].err != nil || w.nodes[1].err != nil {
+		t.Errorf("the spectator allocated %d bytes; the players: %v, %v", cap(sp.s.st.buf), w.nodes[0].err, w.nodes[1].err)
 	}
 }
 
@@ -119,8 +119,8 @@ func TestLateSpectatorZeroAllocs(t *testing.T) {
 	w.wake(sp)
 	w.run(3 * time.Second)
 	w.noErrors(t)
-	if sp.s.stTick < 100 || sp.s.Stats().Catchup == 0 {
-		t.Fatalf("the spectator loaded the state of tick %d, caught up in %v", sp.s.stTick, sp.s.Stats().Catchup)
+	if sp.s.st.tick < 100 || sp.s.Stats().Catchup == 0 {
+		t.Fatalf("the spectator loaded the state of tick %d, caught up in %v", sp.s.st.tick, sp.s.Stats().Catchup)
 	}
 	hashes := sp.s.Stats().Hashes
 	allocs := testing.AllocsPerRun(3000, func() { w.step() })
@@ -146,11 +146,11 @@ func TestLateSpectatorLargeStateSlowLink(t *testing.T) {
 	w.noErrors(t)
 	st, hs := sp.s.Stats(), host.s.Stats()
 	t.Logf("the spectator loaded the state of tick %d (%d bytes in %d chunks sent), and was verified %v after its first hello; %d hashes compared",
-		sp.s.stTick, st.StateBytes, hs.ChunksSent, st.Catchup, st.Hashes)
-	if sp.s.stTick < 250 || st.Hashes < 3 || st.Catchup <= 0 || st.Catchup > 2*time.Second || hs.StatesSent != 1 || hs.ChunksSent < 206 {
-		t.Errorf("spectator: from tick %d, %d hashes, caught up in %v; the host sent %d states, %d chunks", sp.s.stTick, st.Hashes, st.Catchup, hs.StatesSent, hs.ChunksSent)
+		sp.s.st.tick, st.StateBytes, hs.ChunksSent, st.Catchup, st.Hashes)
+	if sp.s.st.tick < 250 || st.Hashes < 3 || st.Catchup <= 0 || st.Catchup > 2*time.Second || hs.StatesSent != 1 || hs.ChunksSent < 206 {
+		t.Errorf("spectator: from tick %d, %d hashes, caught up in %v; the host sent %d states, %d chunks", sp.s.st.tick, st.Hashes, st.Catchup, hs.StatesSent, hs.ChunksSent)
 	}
-	for k := sp.s.stTick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
+	for k := sp.s.st.tick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
 		if sp.g.after[k] != host.g.after[k] {
 			t.Fatalf("tick %d: the spectator's hash %x, the host's %x", k, sp.g.after[k], host.g.after[k])
 		}
@@ -192,8 +192,8 @@ func TestSpectatorRingKeepsTicksNotRun(t *testing.T) {
 		}
 		s.takeRows(start, 64, rows)
 	}
-	if s.recv[0] != ringLen || s.row(s.real, 0)[0] != 1 {
-		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.real, 0)[0])
+	if s.recv[0] != ringLen || s.row(s.rows, 0)[0] != 1 {
+		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.rows, 0)[0])
 	}
 }
 
@@ -226,8 +226,8 @@ func TestStalledSpectatorIsSentAState(t *testing.T) {
 	sp, host := w.nodes[2], w.nodes[0]
 	w.run(3 * time.Second)
 	hashes := sp.s.Stats().Hashes
-	if sp.s.stTick >= 0 || hashes == 0 {
-		t.Fatalf("the spectator: state of tick %d loaded, %d hashes compared", sp.s.stTick, hashes)
+	if sp.s.st.tick >= 0 || hashes == 0 {
+		t.Fatalf("the spectator: state of tick %d loaded, %d hashes compared", sp.s.st.tick, hashes)
 	}
 	stalled := sp.s.Tick()
 	sp.skew = -1 // its frames run no tick
@@ -237,12 +237,12 @@ func TestStalledSpectatorIsSentAState(t *testing.T) {
 	w.noErrors(t)
 	hs, st := host.s.Stats(), sp.s.Stats()
 	t.Logf("the spectator stalled at tick %d, loaded the state of tick %d, and is at tick %d (the host at %d); %d hashes compared since",
-		stalled, sp.s.stTick, sp.s.Tick(), host.s.Tick(), st.Hashes-hashes)
-	if hs.StatesSent != 1 || hs.SpectatorsDropped != 0 || sp.s.stTick <= int(stalled)+ringLen || st.Hashes-hashes < 2 || sp.s.Tick()+30 < host.s.Tick() {
+		stalled, sp.s.st.tick, sp.s.Tick(), host.s.Tick(), st.Hashes-hashes)
+	if hs.StatesSent != 1 || hs.SpectatorsDropped != 0 || sp.s.st.tick <= int(stalled)+ringLen || st.Hashes-hashes < 2 || sp.s.Tick()+30 < host.s.Tick() {
 		t.Errorf("host: %d states sent, %d spectators dropped; the spectator from tick %d, %d hashes compared since, at tick %d",
-			hs.StatesSent, hs.SpectatorsDropped, sp.s.stTick, st.Hashes-hashes, sp.s.Tick())
+			hs.StatesSent, hs.SpectatorsDropped, sp.s.st.tick, st.Hashes-hashes, sp.s.Tick())
 	}
-	for k := sp.s.stTick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
+	for k := sp.s.st.tick; k < int(min(sp.s.Tick(), host.s.Tick())); k++ {
 		if sp.g.after[k] != host.g.after[k] {
 			t.Fatalf("tick %d: the spectator's hash %x, the host's %x", k, sp.g.after[k], host.g.after[k])
 		}

@@ -20,8 +20,8 @@ type lobbyTable struct {
 }
 
 // lobbyCfg is the test world's game (harness_test.go's fingerprint).
-func lobbyCfg(clk *fakeClock, seed uint64) Config {
-	return Config{InputSize: 2, Params: "test", Sim: 0xb1, Clock: clk, Seed: seed}
+func lobbyCfg(clk *fakeClock, seed uint64) SessionConfig {
+	return SessionConfig{InputSize: 2, Params: "test", Sim: 0xb1, Clock: clk, Seed: seed}
 }
 
 // newLobbyTable makes a host for players players at addr(0).
@@ -131,11 +131,11 @@ func TestLobbySeatsByArrival(t *testing.T) {
 		}
 
 		// The mesh, from the lobbies' Configs, at the addresses they name.
-		byPlayer := map[int]Config{0: hc}
+		byPlayer := map[int]SessionConfig{0: hc}
 		for _, j := range lt.joiners {
 			byPlayer[j.Config().Local] = j.Config()
 		}
-		w := newWorld(t, worldOpts{players: players, seed: uint64(players), tweak: func(i int, c *Config) {
+		w := newWorld(t, worldOpts{players: players, seed: uint64(players), tweak: func(i int, c *SessionConfig) {
 			lc := byPlayer[i]
 			for p := range lc.Addrs {
 				if p != i && lc.Addrs[p] != addr(p) {
@@ -144,11 +144,7 @@ func TestLobbySeatsByArrival(t *testing.T) {
 			}
 			c.Players, c.Local, c.Addrs = lc.Players, lc.Local, lc.Addrs
 		}})
-		w.run(3 * time.Second)
-		w.noErrors(t)
-		if n := w.sameHistory(t); n < 120 {
-			t.Fatalf("%d players: %d ticks final on every peer, want 120 or more", players, n)
-		}
+		w.runInStep(t, 3*time.Second, 120)
 	}
 }
 
@@ -243,7 +239,7 @@ func TestLobbyForgedSeats(t *testing.T) {
 		t.Fatalf("joiner stats: unknown %d stale %d bad %d, want 1 1 2", st.PacketsUnknown, st.PacketsStale, st.PacketsBad)
 	}
 	// A forged sit from the seated address with another nonce is stale.
-	sit := packet{nonce: 555, players: 3, isize: 2, tps: 60, params: fnvString("test")}
+	sit := packet{nonce: 555, players: 3, isize: 2, tps: 60, params: paramsHash("test")}
 	lt.net.Listen(addr(1)).WriteTo(sit.appendSit(nil), addr(0))
 	if err := lt.host.Poll(); err != nil || lt.host.Stats().PacketsStale != 1 {
 		t.Fatalf("forged sit: %v, stale %d", err, lt.host.Stats().PacketsStale)
@@ -280,7 +276,7 @@ func TestLobbyNoHost(t *testing.T) {
 	}
 }
 
-// TestSessionWithLobby: four sessions made with Config.Lobby, a host's
+// TestSessionWithLobby: four sessions made with NewLobbySession, a host's
 // and three joiners' that arrive one by one (each learns the count, then
 // makes its session): they run no tick while seating, then play a match
 // of 200 ticks to its end, every peer in one state, hashes compared.
@@ -295,10 +291,10 @@ func TestSessionWithLobby(t *testing.T) {
 	}
 	newPeer := func(l *Lobby, at netip.AddrPort, seed uint64) *peer {
 		c := lobbyCfg(clk, seed)
-		c.Lobby, c.EndTick = l, 200
+		c.EndTick = 200
 		p := &peer{g: &testGame{player: l.Local(), players: 4}}
 		var err error
-		if p.s, err = NewSession(c, p.g, net.Listen(at)); err != nil {
+		if p.s, err = NewLobbySession(l, c, p.g, net.Listen(at)); err != nil {
 			t.Fatal(err)
 		}
 		if p.ts, err = newTimestep(60); err != nil {
@@ -419,7 +415,7 @@ func TestLobbyRefusesOtherVersions(t *testing.T) {
 	old := lt.net.Listen(addrStranger)
 	hello := forgedHello(5, 1, nil)
 	hello[2] = 2
-	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: fnvString("test")}).appendSit(nil)
+	sit := (&packet{nonce: 6, isize: 2, tps: 60, params: paramsHash("test")}).appendSit(nil)
 	sit[2] = ProtocolVersion + 1
 	for _, b := range [][]byte{hello, sit} {
 		old.WriteTo(b, addr(0))

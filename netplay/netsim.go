@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"net/netip"
@@ -116,9 +117,7 @@ type SimTransport struct {
 // NewSimTransport returns inner degraded as sim says, timed by clock (nil:
 // the monotonic clock) and seeded by seed.
 func NewSimTransport(inner Transport, sim NetSim, clock engine.Clock, seed uint64) *SimTransport {
-	if clock == nil {
-		clock = engine.NewMonoClock()
-	}
+	clock = cmp.Or[engine.Clock](clock, engine.NewMonoClock())
 	t := &SimTransport{inner: inner, sim: sim, clock: clock}
 	t.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	return t

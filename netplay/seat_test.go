@@ -35,7 +35,7 @@ var seatHost = netip.MustParseAddrPort("10.0.0.1:7000")
 func newSeatRig(t *testing.T, seats int) *seatRig {
 	r := &seatRig{t: t, clk: &fakeClock{}, net: NewMemNet()}
 	r.host = NewAccept(r.net.Listen(seatHost), seats)
-	cfg := Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}}
+	cfg := SessionConfig{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}}
 	for i := range seats {
 		cfg.Spectators = append(cfg.Spectators, SpectatorSeat(i))
 	}
@@ -44,7 +44,7 @@ func newSeatRig(t *testing.T, seats int) *seatRig {
 }
 
 // add makes a session over tr with cfg, for player (-1: a spectator).
-func (r *seatRig) add(cfg Config, tr Transport, player int) *seatPeer {
+func (r *seatRig) add(cfg SessionConfig, tr Transport, player int) *seatPeer {
 	cfg.InputSize, cfg.Params, cfg.Sim, cfg.Clock, cfg.Seed = 2, "test", 0xb1, r.clk, uint64(len(r.peers)+1)
 	p := &seatPeer{g: &testGame{player: player, players: 2}}
 	s, err := NewSession(cfg, p.g, tr)
@@ -60,13 +60,13 @@ func (r *seatRig) add(cfg Config, tr Transport, player int) *seatPeer {
 
 // join adds the joiner, from 10.0.0.2.
 func (r *seatRig) join() *seatPeer {
-	return r.add(Config{Local: 1, Addrs: []netip.AddrPort{seatHost, {}}}, r.net.Listen(netip.MustParseAddrPort("10.0.0.2:6000")), 1)
+	return r.add(SessionConfig{Local: 1, Addrs: []netip.AddrPort{seatHost, {}}}, r.net.Listen(netip.MustParseAddrPort("10.0.0.2:6000")), 1)
 }
 
 // spectate adds a spectator calling from 10.0.1.k.
 func (r *seatRig) spectate(k byte) *seatPeer {
 	a := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 1, k}), 5000)
-	return r.add(Config{Spectate: true, Host: seatHost}, r.net.Listen(a), -1)
+	return r.add(SessionConfig{Spectate: true, Host: seatHost}, r.net.Listen(a), -1)
 }
 
 // run runs frames frames of every peer that runs; the host must not fail.
@@ -132,7 +132,7 @@ func TestSpectatorSeatsFullThenFreed(t *testing.T) {
 	late := r.spectate(4)
 	r.run(60 * 2)
 	h := r.peers[0]
-	from := late.s.stTick
+	from := late.s.st.tick
 	if late.err != nil || !late.s.Running() || from < 200 || late.s.Tick() < h.s.Tick()-10 || late.s.Stats().Hashes == 0 {
 		t.Fatalf("the late spectator: %v, from the state of tick %d, at tick %d (the host's %d), %d hashes compared",
 			late.err, from, late.s.Tick(), h.s.Tick(), late.s.Stats().Hashes)

@@ -38,7 +38,7 @@ func serverSeeds() [][]byte {
 	loading := append(p.appendUpdateHead(nil), 0xff, 0, 1, 0x80, 0, 0, 0, 3)
 	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 1, hashTick: 60, hash: 1}
 	final := append(p.appendFinalHead(nil), 2, 0, 0, 0, 1, 2, 0, 0)
-	join := sPacket{nonce: 5, isize: 2, tps: 60, params: fnv64([]byte("test")), sim: 0xb1}
+	join := sPacket{nonce: 5, isize: 2, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	rejoin := sPacket{nonce: 5, isize: 2, flags: joinSpectator, tps: 60, params: 1, sim: 2, cookie: 77, secret: 9}
 	probe := sPacket{nonce: 5, isize: 1, flags: joinProbe, tps: 30, cookie: 77}
 	welcome := sPacket{token: 5, secret: 77, ctoken: 8, seat: 1, players: 2, every: 60, tick: 30, size: 300,

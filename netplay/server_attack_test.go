@@ -36,7 +36,7 @@ func validCookie(s *Server, a netip.AddrPort, nonce uint32) uint64 {
 
 // testJoin is a join of the sworld's game.
 func testJoin(nonce uint32, cookie uint64, spectator bool) []byte {
-	p := sPacket{nonce: nonce, cookie: cookie, isize: 2, tps: 60, params: fnv64([]byte("test")), sim: 0xb1}
+	p := sPacket{nonce: nonce, cookie: cookie, isize: 2, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	if spectator {
 		p.flags = joinSpectator
 	}
@@ -389,9 +389,7 @@ func TestRejoinWithSecret(t *testing.T) {
 			if withSecret && (took > 500*time.Millisecond || b.cl.Seat() != seat) || !withSecret && took < DefaultDisconnectTimeout {
 				t.Errorf("seated after %v in seat %d", took, b.cl.Seat())
 			}
-			w.run(20 * time.Second)
-			w.noErrors(t)
-			w.endsOnServer(t)
+			w.endsOnServer(t, 20*time.Second)
 		})
 	}
 }
@@ -417,9 +415,7 @@ func TestTransferRateShared(t *testing.T) {
 		worst = max(worst, total-last)
 		last = total
 	}
-	w.run(20 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 20*time.Second)
 	t.Logf("the most the server sent in a second: %d bytes (budget %d)", worst, rate/8)
 	// The budget, and the final inputs beside it.
 	if worst > rate/8*11/10+20_000 {

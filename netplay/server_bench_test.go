@@ -55,9 +55,7 @@ func BenchmarkServerMatch(b *testing.B) {
 						w.step()
 					}
 					r0, c0 = w.srv.srv.stats.InputsReplaced, w.srv.srv.stats.clientTicks
-					w.run(40 * time.Second)
-					w.noErrors(b)
-					w.endsOnServer(b)
+					w.endsOnServer(b, 40*time.Second)
 				}
 				reportMatch(b, w, n)
 				st := w.srv.srv.Stats()

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // seatGame is the server tests' game: each seated player walks by its
@@ -49,18 +51,21 @@ func (g *seatGame) Update(t engine.Tick) error {
 		if g.in[p] {
 			b := in.Player(p)
 			g.pos[p] += int64(b[0]) - 1
-			g.h = (g.h ^ uint64(g.pos[p]) ^ uint64(b[1])<<32) * 1099511628211
+			g.h = fnv.Uint64(g.h, uint64(g.pos[p])^uint64(b[1])<<32)
 		}
 	}
 	if g.bad > 0 && (int(t.N) == g.bad || g.worse && int(t.N) > g.bad) {
 		g.h++
 	}
-	g.h = (g.h ^ g.n) * 1099511628211
+	g.h = fnv.Uint64(g.h, g.n)
 	g.n++
 	return nil
 }
 
 func (g *seatGame) Draw(engine.Frame) {}
+
+// Begin takes the seat the client plays (Frame.Local): Input writes it.
+func (g *seatGame) Begin(f engine.Frame) error { g.seat = f.Local; return nil }
 
 func (g *seatGame) Save(dst []byte) []byte {
 	g.saves++
@@ -97,23 +102,15 @@ func (g *seatGame) Load(src []byte) error {
 }
 
 // hash is the game's state hash, as the server and the client take it.
-func (g *seatGame) hash() uint64 { return fnv64(g.Save(nil)) }
+func (g *seatGame) hash() uint64 { return engine.StateHash(g.Save(nil)) }
 
-// snode is one program of a server world: the server or a client, its
-// game, its timestep and transport.
+// snode is one program of a server world: the server or a client, and
+// its game.
 type snode struct {
-	game   engine.Game // the Server or the Client
-	g      *seatGame
-	srv    *Server
-	cl     *Client
-	ts     engine.Timestep
-	conn   *MemConn
-	sim    *SimTransport
-	frames engine.Frames
-	next   time.Duration
-	last   time.Duration
-	err    error
-	off    bool
+	program
+	g   *seatGame
+	srv *Server
+	cl  *Client
 }
 
 // sworld runs a server and its clients in one process over a MemNet on
@@ -184,7 +181,8 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 		x ^= x << 17
 		g.pad[i] = byte(x)
 	}
-	n := &snode{g: g, conn: w.net.Listen(serverAddr)}
+	n := &snode{g: g}
+	n.conn = w.net.Listen(serverAddr)
 	n.sim = NewSimTransport(n.conn, NetSim{}, w.clock, seed*1000)
 	w.links = &links{inner: n.sim, to: map[netip.AddrPort]*SimTransport{}}
 	var sg engine.Game = g
@@ -206,9 +204,7 @@ func newSWorldWrapped(tb testing.TB, cfg ServerConfig, state int, seed uint64,
 }
 
 func (w *sworld) start(tb testing.TB, n *snode, tps int, delay time.Duration) {
-	if tps == 0 {
-		tps = 60
-	}
+	tps = cmp.Or(tps, 60)
 	var err error
 	n.ts, err = engine.NewTimestep(engine.Config{TPS: tps})
 	if err != nil {
@@ -229,7 +225,8 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 		tweak(&c)
 	}
 	g := &seatGame{pad: make([]byte, w.state)}
-	n := &snode{g: g, conn: w.net.Listen(clientAddr(i))}
+	n := &snode{g: g}
+	n.conn = w.net.Listen(clientAddr(i))
 	n.sim = NewSimTransport(n.conn, sim, w.clock, w.seed*1000+uint64(i)+1)
 	if w.links.to[clientAddr(i)] == nil {
 		down := NewSimTransport(w.links.inner, sim, w.clock, w.seed*1000+uint64(i)+500)
@@ -252,44 +249,12 @@ func (w *sworld) join(tb testing.TB, i int, sim NetSim, delay time.Duration, twe
 
 // step runs the program whose frame is due first.
 func (w *sworld) step() bool {
-	var n *snode
-	for _, m := range w.nodes {
-		if !m.off && m.err == nil && (n == nil || m.next < n.next) {
-			n = m
+	return step(w.clock, w.nodes, func(m *snode) {
+		m.sim.Flush()
+		if m.srv != nil {
+			w.links.flush()
 		}
-	}
-	if n == nil {
-		return false
-	}
-	w.clock.now = n.next
-	for _, m := range w.nodes {
-		if m.err != nil && !m.off {
-			m.sim.Flush()
-			if m.srv != nil {
-				w.links.flush()
-			}
-		}
-	}
-	if n.cl != nil {
-		// The seat game's Input writes the seat the client was given.
-		n.g.seat = n.cl.Seat()
-	}
-	d := n.next - n.last
-	n.last = n.next
-	f := n.ts.Advance(d)
-	if b, ok := n.game.(engine.Beginner); ok {
-		if err := b.Begin(f); err != nil {
-			n.err = err
-		}
-	}
-	for i := 0; i < f.Ticks && n.err == nil; i++ {
-		if err := n.game.Update(f.Tick(i)); err != nil {
-			n.err = err
-		}
-	}
-	iv, _ := n.frames.Next()
-	n.next += iv
-	return true
+	})
 }
 
 func (w *sworld) run(d time.Duration) {

@@ -10,10 +10,13 @@ import (
 	"github.com/fixstep/fixstep/engine"
 )
 
-// endsOnServer checks that every client still running ended the match
-// with engine.ErrStopped in the server's state.
-func (w *sworld) endsOnServer(tb testing.TB) {
+// endsOnServer runs the world for d, fails on any error but the end, and
+// checks that every client still running ended the match with
+// engine.ErrStopped in the server's state.
+func (w *sworld) endsOnServer(tb testing.TB, d time.Duration) {
 	tb.Helper()
+	w.run(d)
+	w.noErrors(tb)
 	if !errors.Is(w.srv.err, engine.ErrStopped) {
 		tb.Fatalf("server: %v, want the end", w.srv.err)
 	}
@@ -37,9 +40,7 @@ func TestServerTwoClients(t *testing.T) {
 	w := newSWorld(t, ServerConfig{Players: 4, EndTick: 600}, 0, 1)
 	a := w.join(t, 0, NetSim{Latency: 20 * time.Millisecond}, 0, nil)
 	b := w.join(t, 1, NetSim{Latency: 30 * time.Millisecond}, 300*time.Millisecond, nil)
-	w.run(20 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 20*time.Second)
 	for i, n := range []*snode{a, b} {
 		st := n.cl.Stats()
 		t.Logf("client %d:%s", i, n.cl.Report())
@@ -78,9 +79,7 @@ func TestServerJoinLeaveLossyLinks(t *testing.T) {
 		flood.WriteTo(garbage, serverAddr)
 	}
 	k2 := w.join(t, 3, link, 0, func(c *ClientConfig) { c.Seed = 99 })
-	w.run(80 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 80*time.Second)
 	st := w.srv.srv.Stats()
 	t.Logf("server:%s", w.srv.srv.Report())
 	for i, n := range []*snode{a, b, c, k2} {
@@ -105,9 +104,7 @@ func TestServerSnapBack(t *testing.T) {
 	a := w.join(t, 0, NetSim{Latency: 30 * time.Millisecond}, 0, nil)
 	b := w.join(t, 1, NetSim{Latency: 30 * time.Millisecond}, 0, nil)
 	b.g.bad = 400
-	w.run(30 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 30*time.Second)
 	t.Logf("server:%s", w.srv.srv.Report())
 	t.Logf("snapped:%s", b.cl.Report())
 	if st := b.cl.Stats(); st.Desyncs != 1 || st.Resyncs != 1 {
@@ -230,9 +227,7 @@ func TestServerSpectatorJoinsLate(t *testing.T) {
 	w.join(t, 0, NetSim{Latency: 40 * time.Millisecond, Loss: 0.03}, 0, nil)
 	w.join(t, 1, NetSim{Latency: 40 * time.Millisecond, Loss: 0.03}, 0, nil)
 	s := w.join(t, 2, NetSim{Latency: 75 * time.Millisecond, Loss: 0.04}, 9*time.Second, func(c *ClientConfig) { c.Spectate = true })
-	w.run(40 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 40*time.Second)
 	st := s.cl.Stats()
 	t.Logf("spectator:%s", s.cl.Report())
 	if st.Seat != -1 || st.Predicted != 0 || st.Rollbacks != 0 || st.Hashes == 0 || st.Catchup == 0 || st.Stalls != 0 {
@@ -278,9 +273,7 @@ func TestServerJoinerFarBehind(t *testing.T) {
 		w.join(t, i, link, time.Duration(i)*10*time.Millisecond, nil)
 	}
 	j := w.join(t, 3, link, 10*time.Second, nil)
-	w.run(40 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 40*time.Second)
 	st := j.cl.Stats()
 	t.Logf("joiner:%s", j.cl.Report())
 	if st.Desyncs != 0 || st.Resyncs != 0 || st.Catchup == 0 {
@@ -320,9 +313,7 @@ func TestServerManySlowTransfers(t *testing.T) {
 	for i := range 6 {
 		js = append(js, w.join(t, i, NetSim{Latency: 100 * time.Millisecond, Loss: 0.05}, time.Duration(i)*110*time.Millisecond, nil))
 	}
-	w.run(40 * time.Second)
-	w.noErrors(t)
-	w.endsOnServer(t)
+	w.endsOnServer(t, 40*time.Second)
 	if n := len(w.srv.srv.cps); n <= checkpoints {
 		t.Errorf("%d checkpoints kept: the transfers did not overlap as meant", n)
 	}

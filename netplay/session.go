@@ -1,38 +1,18 @@
 package netplay
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
-	"math/bits"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
 )
 
-// ErrClosed is what Update returns after Close.
-var ErrClosed = errors.New("netplay: session closed")
-
-// ErrUnverified is wrapped by the error Update returns when a match
-// reached its end (Config.EndTick) without a single state hash compared
-// with a player: the peers might have played different matches, and
-// nothing says they did not.
-var ErrUnverified = errors.New("netplay: nothing verified")
-
 // ringLen is how many ticks of inputs a session keeps per player: more
 // than the farthest a peer can get ahead of another's confirmed tick
 // (about 3·MaxPredictionTicks + 2·MaxInputDelay), and a spectator's window.
 const ringLen = 128
-
-// noTick marks "no tick": no wrong prediction pending.
-const noTick = int(^uint(0) >> 1)
-
-// TimeScaler is what a Session slows when this peer runs ahead of the
-// others: the loop's timestep (engine.Loop.Timestep()) is one.
-type TimeScaler interface {
-	SetTimeScale(s float64) error
-}
 
 // Session runs a game over the network, rollback style: it is the
 // engine.Game an engine.Loop runs, and runs the game inside it.
@@ -46,11 +26,18 @@ type TimeScaler interface {
 // marked so in engine.Inputs. Ticks are numbered by the session, from 0:
 // a loop tick the session does not advance (the handshake is not done, it
 // is MaxPrediction ticks past the last confirmed one, or in lockstep an
-// input is missing) runs no game update, and Stats.Stalls counts it. Draw
+// input is missing) runs no game update, and SessionStats.Stalls counts it. Draw
 // is the game's, and shows the predicted present. When this peer runs
 // ahead of another, the session slows the loop's time scale a little (see
 // SetTimeScaler), so that it need not stall; the tick length never
 // changes.
+//
+// Inputs go to each peer redundantly, every tick, from the first it has
+// not acknowledged; a peer silent for DisconnectWarning counts as
+// interrupted, one silent for DisconnectTimeout as gone (a
+// *DisconnectError), and a player that times out another tells the rest
+// (a "gone" goodbye), so every peer stops naming the player that
+// vanished, not the one that told it.
 //
 // The game must implement engine.Saver (saves are the rollback's states)
 // and, unless spectating, engine.Inputter. Its Update must be a function
@@ -62,444 +49,62 @@ type TimeScaler interface {
 // rollbacks included, it allocates nothing (the game's Save and Update
 // must not either).
 type Session struct {
-	hooks
-	cfg      Config
-	game     engine.Game
-	saver    engine.Saver
-	inputter engine.Inputter
+	rollback // its local is our player: -1 for a spectator, or before the lobby seats us
+	cfg      SessionConfig
 	tr       Transport
 	clock    engine.Clock
-	scaler   TimeScaler
-	rec      TickListener
-	recNext  int // the next tick to give rec
 
-	peers         []peer
-	nonce         uint32 // ours: the token of every datagram to us
-	params, sim   uint64
-	players, size int
-	local         int    // our player, -1 for a spectator
-	num, den      uint64 // one tick lasts num/den ns
+	peers       []remote
+	nonce       uint32 // ours: the token of every datagram to us
+	params, sim uint64
 
-	tick       int             // the next tick to simulate
-	recv       [MaxPeers]int   // per player: the next tick whose input has not arrived
-	real       []byte          // ringLen rows of players·size: inputs as sent
-	used       []byte          // ringLen rows: the inputs the game was last given
-	usedPred   [ringLen]uint32 // the predicted mask of each used row
-	rowTick    [ringLen]int    // a spectator's: which tick each row of s.real holds
-	firstWrong int             // the first tick run on a wrong prediction, or noTick
-	states     [][]byte        // the game before tick stateTick[i], at i = tick % len
-	stateTick  []int           // which tick states[i] precedes; -1: none
-	hashes     [8]tickHash     // our confirmed hashes, by checkpoint
-	lastHash   tickHash        // the newest of them, or final
-	final      tickHash        // our hash of the state at Config.EndTick
-	finalState []byte          // that state
-	endAt      time.Duration   // when final was taken
-	nextHash   int             // the next checkpoint: the state before that tick
-	started    bool            // every player answered the handshake
-	calling    bool            // the handshake began, at callStart
+	lastHash   tickHash      // the newest of our confirmed hashes, or final
+	final      tickHash      // our hash of the state at SessionConfig.EndTick
+	finalState []byte        // that state
+	endAt      time.Duration // when final was taken
+	started    bool          // every player answered the handshake
+	calling    bool          // the handshake began, at callStart
 	callStart  time.Duration
-	checkedDt  bool            // the loop's tick length was checked
-	scale      float64         // the time scale set last
 	slowing    bool            // the time sync is slowing the clock
-	err        error           // why the session stopped
 	byeSent    bool            // the bye for err went out
 	in, out    [MaxPacket]byte // the datagram read and the one written
 	pk, opk    packet          // decoded in, encoded out
 	hk         packet          // a hello an Accept transport asks about
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
-	lobby      *Lobby          // Config.Lobby until it is done, then nil
-	stats      Stats
+	lobby      *Lobby          // the lobby seating the players (NewLobbySession) until it is done, then nil
+	stats      SessionStats
 
 	// A late spectator's state from its host (late.go).
-	stTick  int           // the state's tick, -1 before an offer
-	stLen   int           // its length
-	stHash  uint64        // its FNV-1a hash
-	stBuf   []byte        // its bytes as they arrive
-	stGot   []bool        // the chunks arrived
-	stHave  int           // the chunks arrived in order
-	loading bool          // the state is coming: no tick runs
-	gotDue  bool          // a got is due: a chunk or offer of a loaded state came
-	loaded  bool          // a state was loaded, and no hash compared since
-	stCount int           // the chunks arrived, in any order
-	stAt    time.Duration // when the offer, or the last new chunk, came
-	stStart time.Duration // when the offer came
-	stLoads int           // states offered since a hash last matched
+	st     receiver // the state, tick -1 before an offer
+	gotDue bool     // a got is due: a chunk or offer of a loaded state came
+	loaded bool     // a state was loaded, and no hash compared since
 }
 
-// tickHash is the hash of a confirmed state: the state before tick.
-type tickHash struct {
-	tick int
-	hash uint64
-	ok   bool
+var _ Match = (*Session)(nil)
+
+// Settings returns the match's players, tick rate, input size and Params.
+func (s *Session) Settings() Settings {
+	return Settings{Players: s.players, TPS: s.cfg.TPS, InputSize: s.size, Params: s.cfg.Params}
 }
-
-// NewSession returns a session that runs game with the peers cfg names, over tr,
-// or an error naming the first invalid Config field or what the game
-// lacks. Nothing is sent until the first Update (or Begin).
-func NewSession(cfg Config, game engine.Game, tr Transport) (*Session, error) {
-	c, err := cfg.withDefaults()
-	if err != nil {
-		return nil, err
-	}
-	s := &Session{cfg: c, game: game, tr: tr, clock: c.Clock, players: c.Players, size: c.InputSize,
-		local: c.Local, firstWrong: noTick, scale: 1, stTick: -1}
-	var ok bool
-	if s.saver, ok = game.(engine.Saver); !ok {
-		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
-	}
-	if !c.Spectate {
-		if s.inputter, ok = game.(engine.Inputter); !ok {
-			return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Inputter", game)
-		}
-	} else {
-		s.local = -1
-	}
-	s.hooks = findHooks(game)
-	if s.clock == nil {
-		s.clock = engine.NewMonoClock()
-	}
-	seed := c.Seed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	rng := rand.NewPCG(seed, seed^0x5851f42d4c957f2d)
-	for s.nonce == 0 {
-		s.nonce = uint32(rng.Uint64())
-	}
-	s.params, s.sim = fnvString(c.Params), c.Sim
-	g := gcd(uint64(time.Second), uint64(c.TPS))
-	s.num, s.den = uint64(time.Second)/g, uint64(c.TPS)/g
-
-	seen := func(a netip.AddrPort) bool {
-		for i := range s.peers {
-			if s.peers[i].addr == a {
-				return true
-			}
-		}
-		return false
-	}
-	if c.Spectate {
-		s.peers = append(s.peers, peer{addr: c.Host, kind: peerHost, player: -1})
-	}
-	for p, a := range c.Addrs {
-		if p == c.Local || c.Spectate || c.Lobby != nil {
-			continue
-		}
-		if seen(a) {
-			return nil, fmt.Errorf("netplay: Config.Addrs[%d] = %v: named twice", p, a)
-		}
-		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
-	}
-	for i, a := range c.Spectators {
-		if seen(a) {
-			return nil, fmt.Errorf("netplay: Config.Spectators[%d] = %v: named twice", i, a)
-		}
-		s.peers = append(s.peers, peer{addr: a, kind: peerSpectator, player: -1})
-	}
-	row := s.players * s.size
-	s.real = make([]byte, ringLen*row)
-	s.used = make([]byte, ringLen*row)
-	n := c.MaxPrediction + 3 // the states from the last confirmed tick to now
-	if c.Spectate {
-		n = 1 // a spectator saves only to hash
-	}
-	s.states = make([][]byte, n)
-	s.stateTick = make([]int, n)
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	for i := range s.rowTick {
-		s.rowTick[i] = -1
-	}
-	if s.local >= 0 {
-		// Inputs of the first InputDelay ticks are zero on every peer.
-		s.recv[s.local] = c.InputDelay
-	}
-	if a, ok := tr.(*Accept); ok {
-		a.seatable, s.acc = s.seatable, a
-	}
-	s.nextHash = c.HashEvery
-	s.stats.TimeScale = 1
-	if c.Lobby != nil {
-		s.lobby, s.cfg.Addrs = c.Lobby, nil
-	}
-	return s, nil
-}
-
-// seat polls the lobby, mirroring its counts in the session's stats, and
-// once it is done makes the player peers from the addresses it found.
-func (s *Session) seat() {
-	l := s.lobby
-	err := l.Poll()
-	ls, st := &l.stats, &s.stats
-	st.PacketsIn, st.PacketsOut, st.BytesIn, st.BytesOut = ls.PacketsIn, ls.PacketsOut, ls.BytesIn, ls.BytesOut
-	st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes = ls.PacketsBad, ls.PacketsStale, ls.PacketsUnknown, ls.Refused, ls.Probes
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	if !l.Done() {
-		return
-	}
-	c := l.Config()
-	s.lobby, s.local, s.cfg.Local, s.cfg.Addrs = nil, c.Local, c.Local, c.Addrs
-	s.recv = [MaxPeers]int{}
-	s.recv[s.local] = s.cfg.InputDelay
-	for p, a := range c.Addrs {
-		if p == s.local {
-			continue
-		}
-		if s.peerAt(a) != nil || !a.IsValid() {
-			s.fail(fmt.Errorf("netplay: the lobby's address of player %d, %v, is no other peer's", p+1, a))
-			return
-		}
-		s.peers = append(s.peers, peer{addr: a, kind: peerPlayer, player: p})
-	}
-}
-
-// TickListener hears every tick of the match once it is final: every player's
-// input of it is confirmed and the tick has run on them. A recording of the
-// match is one (replay.RecordSession): either peer's file replays the
-// whole match, everyone's inputs included.
-type TickListener interface {
-	// Confirmed is called for tick n, 0, 1, 2 and on, with every player's
-	// input and the seats empty at it (engine.Inputs.Seated: a recording
-	// keeps them, so joins and leaves replay; every seat is occupied in a
-	// peer-to-peer match), and the game's state saved before the tick
-	// (engine.Saver's bytes), or nil where the session kept none (a
-	// spectator keeps one every HashEvery ticks). Both are valid during
-	// the call only. An error stops the session with it.
-	Confirmed(n uint64, in engine.Inputs, state []byte) error
-}
-
-// SetTickListener makes r hear every final tick of the match, from the next
-// Update on; call it before the loop runs. Nil takes it off.
-func (s *Session) SetTickListener(r TickListener) { s.rec = r }
-
-// SetTimeScaler gives the session the clock to slow when this peer runs
-// ahead: the loop's timestep, as in s.SetTimeScaler(loop.Timestep()). The
-// session then owns its time scale; without one, a peer that runs ahead
-// stalls instead.
-func (s *Session) SetTimeScaler(ts TimeScaler) { s.scaler = ts }
 
 // Config returns the session's configuration, its defaults filled in.
-func (s *Session) Config() Config { return s.cfg }
+func (s *Session) Config() SessionConfig { return s.cfg }
 
 // Stats returns the session's counts, refreshed by every Update. The
 // pointer stays valid; read it from the loop's goroutine.
-func (s *Session) Stats() *Stats { return &s.stats }
-
-// Tick returns the next tick the session simulates: ticks 0 to Tick()-1
-// have run, the last ones perhaps on predicted inputs.
-func (s *Session) Tick() uint64 { return uint64(s.tick) }
+func (s *Session) Stats() *SessionStats { return &s.stats }
 
 // Confirmed returns how many ticks have every player's input: ticks 0 to
 // Confirmed()-1 will not roll back.
-func (s *Session) Confirmed() uint64 { return uint64(s.confirmedTicks()) }
+func (s *Session) Confirmed() uint64 { return uint64(s.confirmed()) }
 
 // Running reports whether every player answered the handshake, so the
 // game runs.
 func (s *Session) Running() bool { return s.started }
 
-// Err returns why the session stopped, or nil.
-func (s *Session) Err() error { return s.err }
-
-// Update runs one loop tick of the networked game (see Session). It
-// returns the game's errors, and a *FingerprintError, *engine.DesyncError or
-// *DisconnectError when the session stops; every later call returns the
-// same error.
-func (s *Session) Update(t engine.Tick) error {
-	if s.err != nil {
-		return s.err
-	}
-	if !s.checkedDt {
-		s.checkedDt = true
-		if want := time.Duration(s.num / s.den); t.Dt != want {
-			return s.fail(fmt.Errorf("netplay: the loop ticks every %v, but Config.TPS = %d ticks every %v", t.Dt, s.cfg.TPS, want))
-		}
-	}
-	now := s.clock.Now()
-	if s.lobby != nil {
-		if s.seat(); s.err != nil {
-			return s.stopped(now)
-		}
-		if s.lobby != nil {
-			s.stats.Waiting++
-			s.fillStats(now)
-			return nil
-		}
-	}
-	s.poll(now)
-	s.watch(now)
-	if s.err != nil {
-		return s.stopped(now)
-	}
-	if s.loading {
-		s.stats.Waiting++
-		s.send(now, false)
-		s.fillStats(now)
-		return nil
-	}
-	if !s.started {
-		s.started = s.allSynced()
-		if !s.started {
-			s.stats.Waiting++
-			if err := s.handshakeTimedOut(now); err != nil {
-				return s.stopped(now)
-			}
-			s.send(now, false)
-			s.fillStats(now)
-			return nil
-		}
-	}
-	if err := s.step(t); err != nil {
-		if s.err != nil {
-			return s.stopped(now)
-		}
-		return err
-	}
-	if s.ended(now) {
-		s.fail(engine.ErrStopped)
-	}
-	if s.err != nil {
-		return s.stopped(now)
-	}
-	s.send(now, false)
-	s.timeSync(now)
-	s.fillStats(now)
-	return nil
-}
-
-// handshakeTimedOut stops the session when a player or host at a known
-// address has not answered the handshake for HandshakeTimeout since the
-// first Update.
-func (s *Session) handshakeTimedOut(now time.Duration) error {
-	if !s.calling {
-		s.calling, s.callStart = true, now
-	}
-	if now-s.callStart < s.cfg.HandshakeTimeout {
-		return nil
-	}
-	for i := range s.peers {
-		p := &s.peers[i]
-		if p.kind != peerSpectator && !p.synced && !p.addr.Addr().IsUnspecified() {
-			return s.fail(&DisconnectError{Player: p.player, Addr: p.addr, Silence: now - s.callStart, Handshake: true})
-		}
-	}
-	return nil
-}
-
-// step runs the rollback, if one is due, and the next tick, if the
-// session may advance.
-func (s *Session) step(t engine.Tick) error {
-	if s.firstWrong != noTick {
-		if err := s.rollback(t); err != nil {
-			return err
-		}
-	}
-	if err := s.checkHashes(); err != nil {
-		return err
-	}
-	n := 1
-	if behind := s.confirmedTicks() - s.tick; s.local < 0 && behind > ringLen/4 {
-		n = catchUpTicks // a spectator far behind: one that joined late
-	} else if s.local < 0 && behind > 4 {
-		n = 2 // a spectator behind its host catches up
-	}
-	for i := range n {
-		if s.cfg.EndTick > 0 && uint64(s.tick) >= s.cfg.EndTick {
-			break // the match is over: waiting for the last inputs and acks
-		}
-		if !s.canAdvance() {
-			if i == 0 {
-				s.stats.Stalls++
-			}
-			break
-		}
-		if err := s.advance(t); err != nil {
-			return err
-		}
-		if err := s.checkHashes(); err != nil {
-			return err
-		}
-	}
-	return s.record()
-}
-
-// record gives the recorder the ticks that became final: confirmed, and
-// run (again, after a rollback) on their confirmed inputs.
-func (s *Session) record() error {
-	if s.rec == nil {
-		return nil
-	}
-	for final := min(s.confirmedTicks(), s.tick); s.recNext < final; s.recNext++ {
-		n := s.recNext
-		var state []byte
-		if i := n % len(s.states); s.stateTick[i] == n {
-			state = s.states[i]
-		}
-		if err := s.rec.Confirmed(uint64(n), engine.NewInputs(s.row(s.real, n), s.size, 0), state); err != nil {
-			return s.fail(fmt.Errorf("netplay: record tick %d: %w", n, err))
-		}
-	}
-	return nil
-}
-
-// ended reports whether the match is over (Config.EndTick): every tick
-// ran on confirmed inputs, every peer has ours or ended too, and, unless
-// HashEvery turned the desync check off, a state hash was compared with
-// each player (the host, for a spectator). Once every tick ran it hashes
-// the end state: that hash goes to the peers in every datagram and in the
-// bye, so a match shorter than HashEvery still compares one. A player
-// that sent no hash to compare by then, or DisconnectTimeout after we
-// reached the end, stops the session with an error wrapping ErrUnverified.
-func (s *Session) ended(now time.Duration) bool {
-	end := int(min(s.cfg.EndTick, uint64(noTick)))
-	if end == 0 || s.tick < end || s.confirmedTicks() < end || s.firstWrong != noTick || s.recNext < end && s.rec != nil {
-		return false
-	}
-	if s.cfg.HashEvery > 0 && !s.final.ok {
-		s.finalState = s.saver.Save(s.finalState[:0])
-		s.final = tickHash{tick: end, hash: fnv64(s.finalState), ok: true}
-		s.lastHash, s.endAt = s.final, now
-		for i := range s.peers {
-			if p := &s.peers[i]; p.kind != peerSpectator && p.final.ok {
-				s.theirFinal(p, p.final.hash)
-			}
-		}
-		if s.err != nil {
-			return false
-		}
-	}
-	for i := range s.peers {
-		p := &s.peers[i]
-		if p.synced && !p.done && p.kind != peerHost && p.ack < end {
-			return false
-		}
-	}
-	if s.cfg.HashEvery <= 0 {
-		return true
-	}
-	for i := range s.peers {
-		p := &s.peers[i]
-		if p.kind == peerSpectator || p.compared > 0 {
-			continue
-		}
-		if p.done || now-s.endAt > s.cfg.DisconnectTimeout {
-			who := fmt.Sprintf("%s (%v)", playerName(p.player), s.callerOf(p))
-			if p.kind == peerHost {
-				who = fmt.Sprintf("the host (%v)", s.callerOf(p))
-			}
-			s.fail(fmt.Errorf("%w: the match ended at tick %d, and %s sent no state hash to compare", ErrUnverified, end, who))
-		}
-		return false
-	}
-	return true
-}
-
 // theirFinal stores p's hash of the end state and compares it with ours,
 // once, if we have it.
-func (s *Session) theirFinal(p *peer, h uint64) {
+func (s *Session) theirFinal(p *remote, h uint64) {
 	if p.finalDone {
 		return
 	}
@@ -510,186 +115,19 @@ func (s *Session) theirFinal(p *peer, h uint64) {
 	}
 }
 
-// confirmedTicks returns the number of ticks whose inputs all arrived.
-func (s *Session) confirmedTicks() int {
-	c := s.recv[0]
-	for p := 1; p < s.players; p++ {
-		c = min(c, s.recv[p])
-	}
-	return c
-}
-
 // floor returns the oldest tick whose input row must be kept: the last
 // confirmed one (predictions repeat it) and the oldest a peer or a
 // spectator still needs from us. A row may be written for ticks below
 // floor+ringLen only.
 func (s *Session) floor() int {
-	f := s.confirmedTicks() - 1
+	f := s.confirmed() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && p.kind != peerHost && (!p.late || p.xOn) {
+		if p.synced && p.kind != remoteHost && (!p.late || p.xOn) {
 			f = min(f, p.ack)
 		}
 	}
 	return f
-}
-
-// canAdvance reports whether the next tick may run: at most MaxPrediction
-// ticks past the last confirmed one, with room for the local input.
-func (s *Session) canAdvance() bool {
-	if s.tick >= s.confirmedTicks()+s.cfg.MaxPrediction {
-		return false
-	}
-	return s.local < 0 || s.tick+s.cfg.InputDelay < s.floor()+ringLen
-}
-
-// advance reads the local input and runs the next tick for the first time.
-func (s *Session) advance(t engine.Tick) error {
-	f := s.tick
-	if s.local >= 0 {
-		g := f + s.cfg.InputDelay
-		dst := s.input(s.real, s.local, g)
-		clear(dst)
-		s.inputter.Input(s.gameTick(t, g, false), dst)
-		s.recv[s.local] = g + 1
-	}
-	if s.local >= 0 || f == s.nextHash {
-		s.save(f)
-	}
-	gt := s.gameTick(t, f, false)
-	gt.Input = s.inputsFor(f)
-	if !gt.Input.Confirmed() {
-		s.stats.Predicted++
-	}
-	if err := s.game.Update(gt); err != nil {
-		return err
-	}
-	s.tick++
-	return nil
-}
-
-// rollback loads the state before the first tick run on a wrong
-// prediction and runs that tick and the ones after it again, up to the
-// present, with the inputs known now.
-func (s *Session) rollback(t engine.Tick) error {
-	from := s.firstWrong
-	s.firstWrong = noTick
-	i := from % len(s.states)
-	if s.stateTick[i] != from {
-		return s.fail(fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, s.tick))
-	}
-	if err := s.saver.Load(s.states[i]); err != nil {
-		return s.fail(fmt.Errorf("netplay: load the state before tick %d: %w", from, err))
-	}
-	for f := from; f < s.tick; f++ {
-		if f > from {
-			s.save(f)
-		}
-		gt := s.gameTick(t, f, true)
-		gt.Input = s.inputsFor(f)
-		if err := s.game.Update(gt); err != nil {
-			return fmt.Errorf("netplay: tick %d run again after a rollback: %w", f, err)
-		}
-	}
-	d := s.tick - from
-	s.stats.Rollbacks++
-	s.stats.RollbackTicks += uint64(d)
-	s.stats.RollbackTicksMax = max(s.stats.RollbackTicksMax, d)
-	return nil
-}
-
-// save saves the game before tick f.
-func (s *Session) save(f int) {
-	i := f % len(s.states)
-	s.states[i] = s.saver.Save(s.states[i][:0])
-	s.stateTick[i] = f
-}
-
-// input returns player p's input of tick f in ring (s.real or s.used).
-func (s *Session) input(ring []byte, p, f int) []byte {
-	o := (f%ringLen*s.players + p) * s.size
-	return ring[o : o+s.size : o+s.size]
-}
-
-// row returns every player's input of tick f in ring.
-func (s *Session) row(ring []byte, f int) []byte {
-	n := s.players * s.size
-	o := f % ringLen * n
-	return ring[o : o+n : o+n]
-}
-
-// inputsFor decides tick f's inputs: each player's that arrived, or a
-// prediction, the player's last input repeated (zero before the first).
-// It keeps them in s.used, where a late input is compared with them.
-func (s *Session) inputsFor(f int) engine.Inputs {
-	var pred uint32
-	for p := range s.players {
-		dst := s.input(s.used, p, f)
-		switch r := s.recv[p]; {
-		case f < r:
-			copy(dst, s.input(s.real, p, f))
-		case r > 0:
-			pred |= 1 << p
-			copy(dst, s.input(s.real, p, r-1))
-		default:
-			pred |= 1 << p
-			clear(dst)
-		}
-	}
-	s.usedPred[f%ringLen] = pred
-	return engine.NewInputs(s.row(s.used, f), s.size, pred)
-}
-
-// gameTick returns the loop's tick t renumbered as the session's tick f.
-func (s *Session) gameTick(t engine.Tick, f int, rerun bool) engine.Tick {
-	t.N = uint64(f)
-	hi, lo := bits.Mul64(uint64(f), s.num)
-	q, _ := bits.Div64(hi%s.den, lo, s.den) // hi < den for any tick count a game reaches
-	t.Time = time.Duration(q)
-	t.Rerun = rerun
-	t.Input = engine.Inputs{}
-	return t
-}
-
-// checkHashes hashes the saved states that became confirmed, every
-// HashEvery ticks, and compares them with the peers' hashes.
-func (s *Session) checkHashes() error {
-	every := s.cfg.HashEvery
-	if every <= 0 {
-		return nil
-	}
-	ct := s.confirmedTicks()
-	for s.nextHash <= ct && s.nextHash < s.tick {
-		c := s.nextHash
-		s.nextHash += every
-		i := c % len(s.states)
-		if s.stateTick[i] != c {
-			continue // not saved: cannot happen, as the ring is deep enough
-		}
-		h := tickHash{tick: c, hash: fnv64(s.states[i]), ok: true}
-		s.hashes[c/every%len(s.hashes)] = h
-		s.lastHash = h
-		for j := range s.peers {
-			p := &s.peers[j]
-			if p.kind == peerSpectator {
-				continue
-			}
-			if theirs, ok := p.hashAt(c, every); ok {
-				s.compareHash(p, c, h.hash, theirs)
-			}
-		}
-	}
-	return s.err
-}
-
-// ourHash returns our hash of the state before tick c, if we have it.
-func (s *Session) ourHash(c int) (uint64, bool) {
-	every := s.cfg.HashEvery
-	if every <= 0 || c <= 0 || c%every != 0 {
-		return 0, false
-	}
-	h := s.hashes[c/every%len(s.hashes)]
-	return h.hash, h.ok && h.tick == c
 }
 
 // desync is the error a desync before tick n with the peer at index
@@ -700,10 +138,10 @@ func desync(n uint64, player int, ours, theirs uint64) error {
 }
 
 // compareHash stops the session on a mismatch.
-func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
+func (s *Session) compareHash(p *remote, c int, ours, theirs uint64) {
 	if ours == theirs {
 		s.stats.Hashes++
-		s.stLoads = 0
+		s.st.verified()
 		p.compared++
 		if s.loaded {
 			s.loaded = false
@@ -718,80 +156,182 @@ func (s *Session) compareHash(p *peer, c int, ours, theirs uint64) {
 // fail stops the session with err, unless it stopped already, and
 // returns the error it stopped with.
 func (s *Session) fail(err error) error {
-	if s.err == nil {
-		s.err = err
-	}
+	s.err = cmp.Or(s.err, err)
 	return s.err
 }
 
-// Close tells the other peers this one leaves (three byes, in case of
-// loss) and stops the session: later Updates return ErrClosed. It does
-// not close the transport, which the caller owns.
-func (s *Session) Close() error {
-	if s.err == nil {
-		s.err = ErrClosed
-		s.bye(byeQuit, 0, 0)
-	}
-	return nil
-}
-
-// Draw draws the game: the predicted present, on a frame whose Local is
-// this peer's player (-1 for a spectator, or before the lobby seated it).
-func (s *Session) Draw(f engine.Frame) { s.drawGame(f, s.Local()) }
-
-// Local returns this peer's player: Config.Local, or the seat its lobby
+// Local returns this peer's player: SessionConfig.Local, or the seat its lobby
 // gave it (-1 before); -1 for a spectator.
-func (s *Session) Local() int {
-	if s.lobby != nil {
-		return -1
-	}
-	return s.local
-}
-
-// Begin reads what the peers sent and sends keep-alives, then runs the
-// game's Begin, if it has one: so a frame without a tick (a paused loop,
-// a high frame rate) still keeps the peers in touch.
-func (s *Session) Begin(f engine.Frame) error {
-	if s.err != nil {
-		return s.err
-	}
-	now := s.clock.Now()
-	if s.lobby != nil {
-		if s.seat(); s.err != nil {
-			return s.stopped(now)
-		}
-	}
-	if s.lobby == nil {
-		s.poll(now)
-		s.watch(now)
-		if s.err != nil {
-			return s.stopped(now)
-		}
-		s.send(now, true)
-	}
-	return s.beginGame(f, s.Local())
-}
+func (s *Session) Local() int { return s.local }
 
 // fillStats refreshes the stats that are states, not counts.
 func (s *Session) fillStats(now time.Duration) {
 	st := &s.stats
-	st.Tick, st.Confirmed = uint64(s.tick), uint64(s.confirmedTicks())
+	s.fill()
 	st.RTT, st.Interrupted = 0, 0
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind != peerSpectator {
-			st.RTT = max(st.RTT, p.rtt)
+		if p.kind != remoteSpectator {
+			st.RTT = max(st.RTT, p.rt.rtt)
 		}
 		if p.interrupted {
 			st.Interrupted++
 		}
 	}
-	st.TimeScale = s.scale
 }
 
-func gcd(a, b uint64) uint64 {
-	for b != 0 {
-		a, b = b, a%b
+// Report returns the session's figures as "key=value" fields for the end
+// of a stats line, each after a space:
+//
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
+//
+// hashes_checked is SessionStats.Hashes: desyncs=0 says something only when it
+// is not 0. states_sent is a host's SessionStats.StatesSent, catchup_ms a late
+// spectator's SessionStats.Catchup.
+func (s *Session) Report() string {
+	st := &s.stats
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
+		st.StatesSent, st.Catchup.Milliseconds())
+}
+
+// remoteKind is what a remote address is to this session.
+type remoteKind uint8
+
+const (
+	remotePlayer    remoteKind = iota // another player
+	remoteSpectator                   // a spectator this peer feeds
+	remoteHost                        // the player that feeds this spectator
+)
+
+// remote is what a session knows of one remote address: another player,
+// a spectator it feeds, or the host that feeds it.
+type remote struct {
+	addr   netip.AddrPort
+	kind   remoteKind
+	player int // the player, -1 for a spectator or a host
+
+	nonce   uint32 // theirs: the token of our datagrams to them; 0 until known
+	knowsMe bool   // they sent our nonce back
+	synced  bool   // the handshake is done: nonce known and knowsMe
+	done    bool   // its match ended at our EndTick (a bye): it is silent now, and needs nothing
+
+	helloSent          bool
+	lastHello          time.Duration
+	lastRecv, lastSend time.Duration
+	sentAck            int  // the ack we last sent
+	ackSent            bool // sentAck is valid
+	ack                int  // the next tick of what we send them that they lack
+	next               int  // the first tick of what we send them never sent yet
+
+	rt roundTrip // the round trip to them
+
+	remoteTick int           // their next tick, as of remoteAt
+	remoteAt   time.Duration // when we learned it
+	remoteAdv  float64       // their smoothed advantage over us, ticks
+	adv        float64       // our smoothed advantage over them, ticks
+	advOK      bool          // remoteTick is known
+	advInit    bool          // adv has a first value
+
+	theirs      [4]tickHash // their confirmed hashes, by checkpoint
+	final       tickHash    // their hash of the state at SessionConfig.EndTick
+	finalDone   bool        // final was compared with ours
+	compared    uint64      // their hashes compared equal with ours
+	interrupted bool        // silent past DisconnectWarning
+
+	// A spectator fed from a state (late.go).
+	late   bool          // it called too late to be fed from tick 0, or fell too far behind
+	xOn    bool          // xTick's state is taken and being sent
+	x      sender        // the state's chunks sent, and acknowledged
+	xHash  uint64        // its hash
+	xBuf   []byte        // the state
+	xSeen  bool          // a got named xTick: the offer arrived
+	xDone  bool          // every chunk arrived
+	xTries int           // states begun since it last ran on from one
+	xOffer time.Duration // when the offer was last sent
+}
+
+// hashAt returns their hash of the state before tick c, if they sent it.
+func (p *remote) hashAt(c, every int) (uint64, bool) {
+	h := p.theirs[c/every%len(p.theirs)]
+	return h.hash, h.ok && h.tick == c
+}
+
+// allSynced reports whether every player (or the host) finished the
+// handshake.
+func (s *Session) allSynced() bool {
+	for i := range s.peers {
+		if p := &s.peers[i]; p.kind != remoteSpectator && !p.synced {
+			return false
+		}
 	}
-	return a
+	return true
+}
+
+// peerAt returns the peer at addr, or nil.
+func (s *Session) peerAt(a netip.AddrPort) *remote {
+	for i := range s.peers {
+		if p := &s.peers[i]; p.addr == a {
+			return p
+		}
+	}
+	return nil
+}
+
+// spectatorJoinBy is the last tick a spectator may call at to be fed
+// every input from tick 0 (a host keeps them half its ring ahead); a
+// later one is sent a state.
+const spectatorJoinBy = ringLen / 2
+
+// freeSeat makes spectator p's seat free again for a new caller: on an
+// Accept transport, the seat; the peer as before anyone called (its state
+// buffers kept, for the next).
+func (s *Session) freeSeat(p *remote) {
+	if s.acc != nil {
+		s.acc.release(p.addr)
+	}
+	*p = remote{addr: p.addr, kind: remoteSpectator, player: -1, xBuf: p.xBuf[:0], x: sender{at: p.x.at[:0]}}
+}
+
+// refuseCaller answers a hello of n bytes from a caller (at to) with a
+// refuse of field, if that is no larger: the caller stops, naming why,
+// and this session goes on. SessionStats.Refused counts it; SessionStats.Probes a
+// server's probe told this is a host.
+func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
+	if field == fieldHost {
+		s.stats.Probes++
+	} else {
+		s.stats.Refused++
+	}
+	if refuseLen > n {
+		return
+	}
+	b := appendRefuse(s.out[:0], field, ours, theirs)
+	if s.tr.WriteTo(b, to) == nil {
+		s.stats.PacketsOut++
+		s.stats.BytesOut += uint64(len(b))
+	}
+}
+
+// callerOf returns p's address as errors name it: the real one behind an
+// Accept transport's stand-in.
+func (s *Session) callerOf(p *remote) netip.AddrPort {
+	if a, ok := s.tr.(interface {
+		Caller(netip.AddrPort) netip.AddrPort
+	}); ok {
+		return a.Caller(p.addr)
+	}
+	return p.addr
+}
+
+// write sends b to p, counting it. A transport that cannot send stops
+// the session.
+func (s *Session) write(b []byte, p *remote) {
+	if err := s.tr.WriteTo(b, p.addr); err != nil {
+		s.fail(fmt.Errorf("netplay: send to %v: %w", p.addr, err))
+		return
+	}
+	p.lastSend = s.clock.Now()
+	s.stats.PacketsOut++
+	s.stats.BytesOut += uint64(len(b))
 }

@@ -15,11 +15,7 @@ import (
 // frame or two, the same history, no desync.
 func TestPerfectLink(t *testing.T) {
 	w := newWorld(t, worldOpts{})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 500 {
-		t.Fatalf("only %d ticks compared", n)
-	}
+	w.runInStep(t, 10*time.Second, 500)
 	for i, n := range w.nodes {
 		st := n.s.Stats()
 		if st.Tick < 580 || st.Desyncs != 0 || st.Hashes < 8 || st.PacketsBad != 0 {
@@ -39,11 +35,7 @@ func TestRollbackUnderBadLink(t *testing.T) {
 	for _, players := range []int{2, 3, 4} {
 		t.Run(string(rune('0'+players))+"players", func(t *testing.T) {
 			w := newWorld(t, worldOpts{players: players, sim: sim, seed: 3, jitter: true})
-			w.run(20 * time.Second)
-			w.noErrors(t)
-			if n := w.sameHistory(t); n < 1000 {
-				t.Fatalf("only %d ticks compared", n)
-			}
+			w.runInStep(t, 20*time.Second, 1000)
 			for i, n := range w.nodes {
 				st := n.s.Stats()
 				t.Logf("node %d:%s ticks=%d confirmed=%d hashes=%d stalls=%d", i, n.s.Report(), st.Tick, st.Confirmed, st.Hashes, st.Stalls)
@@ -70,7 +62,7 @@ func TestRollbackUnderBadLink(t *testing.T) {
 // The same seed gives the same run: every count and every hash.
 func TestDeterministicRun(t *testing.T) {
 	sim := NetSim{Latency: 30 * time.Millisecond, Jitter: 15 * time.Millisecond, Loss: 0.1}
-	var first [2]Stats
+	var first [2]SessionStats
 	for run := range 2 {
 		w := newWorld(t, worldOpts{sim: sim, seed: 9, jitter: true})
 		w.run(5 * time.Second)
@@ -90,7 +82,7 @@ func TestDeterministicRun(t *testing.T) {
 // sees has every input confirmed.
 func TestLockstep(t *testing.T) {
 	w := newWorld(t, worldOpts{sim: NetSim{Latency: 30 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05}, seed: 4,
-		tweak: func(i int, c *Config) { c.MaxPrediction = Lockstep }})
+		tweak: func(i int, c *SessionConfig) { c.MaxPrediction = Lockstep }})
 	w.run(10 * time.Second)
 	w.noErrors(t)
 	w.sameHistory(t)
@@ -109,7 +101,7 @@ func TestLockstep(t *testing.T) {
 // one: behind a link of 200 ms each way, it stalls.
 func TestStallAtMaxPrediction(t *testing.T) {
 	w := newWorld(t, worldOpts{sim: NetSim{Latency: 200 * time.Millisecond}, seed: 5,
-		tweak: func(i int, c *Config) { c.MaxPrediction = 4 }})
+		tweak: func(i int, c *SessionConfig) { c.MaxPrediction = 4 }})
 	for range 2000 {
 		w.step()
 		for i, n := range w.nodes {
@@ -159,15 +151,15 @@ func TestTimeSync(t *testing.T) {
 func TestFingerprintMismatch(t *testing.T) {
 	for _, tc := range []struct {
 		field string
-		tweak func(c *Config)
+		tweak func(c *SessionConfig)
 	}{
-		{"game params", func(c *Config) { c.Params = "other level" }},
-		{"simulation", func(c *Config) { c.Sim = 0xb2 }},
-		{"tick rate", func(c *Config) { c.TPS = 30 }},
-		{"input size", func(c *Config) { c.InputSize = 3 }},
+		{"game params", func(c *SessionConfig) { c.Params = "other level" }},
+		{"simulation", func(c *SessionConfig) { c.Sim = 0xb2 }},
+		{"tick rate", func(c *SessionConfig) { c.TPS = 30 }},
+		{"input size", func(c *SessionConfig) { c.InputSize = 3 }},
 	} {
 		t.Run(tc.field, func(t *testing.T) {
-			w := newWorld(t, worldOpts{tweak: func(i int, c *Config) {
+			w := newWorld(t, worldOpts{tweak: func(i int, c *SessionConfig) {
 				if i == 1 {
 					tc.tweak(c)
 				}
@@ -241,7 +233,7 @@ func TestNoAmplification(t *testing.T) {
 	drain(probe)
 	var pk packet
 	pk.nonce, pk.players, pk.player, pk.isize, pk.tps = 77, 2, 1, 2, 60
-	pk.params, pk.sim = fnvString("test"), 0xb1
+	pk.params, pk.sim = paramsHash("test"), 0xb1
 	hello := pk.appendHello(nil)
 	pk.params = 1
 	wrong := pk.appendHello(nil)
@@ -360,11 +352,7 @@ func TestGarbage(t *testing.T) {
 // players' history; its host compares hashes with it too.
 func TestSpectator(t *testing.T) {
 	w := newWorld(t, worldOpts{spectators: 1, sim: NetSim{Latency: 30 * time.Millisecond, Jitter: 10 * time.Millisecond, Loss: 0.03}, seed: 11})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 550 {
-		t.Fatalf("%d ticks compared", n)
-	}
+	w.runInStep(t, 10*time.Second, 550)
 	sp := w.nodes[2]
 	st := sp.s.Stats()
 	t.Logf("spectator:%s ticks=%d", sp.s.Report(), st.Tick)
@@ -407,12 +395,8 @@ func TestDesync(t *testing.T) {
 // a tick: every datagram fits in MaxPacket, and the spectator keeps up
 // over a lossy link.
 func TestLargeInputs(t *testing.T) {
-	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *Config) { c.InputSize = 64 }})
-	w.run(10 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 550 {
-		t.Fatalf("%d ticks compared", n)
-	}
+	w := newWorld(t, worldOpts{players: 4, spectators: 1, sim: badLink, seed: 13, tweak: func(i int, c *SessionConfig) { c.InputSize = 64 }})
+	w.runInStep(t, 10*time.Second, 550)
 	for i, n := range w.nodes {
 		if st := n.sim.Stats(); st.Overflow != 0 || n.conn.Dropped() != 0 {
 			t.Errorf("node %d: %d datagrams overflowed, %d dropped", i, st.Overflow, n.conn.Dropped())
@@ -450,7 +434,7 @@ func (r *tape) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 	return nil
 }
 
-// A match with an end (Config.EndTick), three players and a spectator on
+// A match with an end (SessionConfig.EndTick), three players and a spectator on
 // a bad link: every peer stops with engine.ErrStopped after exactly
 // EndTick ticks, all in the same state, and every peer's recorder heard
 // every tick once, in order, with the same inputs, and the state before
@@ -458,7 +442,7 @@ func (r *tape) Confirmed(n uint64, in engine.Inputs, state []byte) error {
 // that the game had after the tick before, as finally run.
 func TestEndTickAndRecorder(t *testing.T) {
 	const end = 600
-	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 17, tweak: func(i int, c *Config) { c.EndTick = end }})
+	w := newWorld(t, worldOpts{players: 3, spectators: 1, sim: badLink, seed: 17, tweak: func(i int, c *SessionConfig) { c.EndTick = end }})
 	tapes := make([]*tape, len(w.nodes))
 	for i, n := range w.nodes {
 		tapes[i] = &tape{states: map[uint64][]byte{}}
@@ -502,7 +486,7 @@ func TestEndTickAndRecorder(t *testing.T) {
 
 // A peer whose match ends earlier than ours is one that left.
 func TestEarlierEndIsALeaver(t *testing.T) {
-	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, tweak: func(i int, c *Config) { c.EndTick = uint64(100 * (i + 1)) }})
+	w := newWorld(t, worldOpts{sim: NetSim{Latency: 20 * time.Millisecond}, tweak: func(i int, c *SessionConfig) { c.EndTick = uint64(100 * (i + 1)) }})
 	w.run(10 * time.Second)
 	var de *DisconnectError
 	if w.nodes[0].err != engine.ErrStopped || !errors.As(w.nodes[1].err, &de) || !de.Left {
@@ -525,11 +509,7 @@ func TestPausedPeerFreezesTheMatch(t *testing.T) {
 		t.Errorf("while 1 paused: node 0 at tick %d with %d stalls, node 1 at %d", a.Tick(), a.Stats().Stalls, b.Tick())
 	}
 	w.nodes[1].ts.SetPaused(false)
-	w.run(5 * time.Second)
-	w.noErrors(t)
-	if n := w.sameHistory(t); n < 400 {
-		t.Fatalf("%d ticks compared after the pause", n)
-	}
+	w.runInStep(t, 5*time.Second, 400)
 }
 
 // A joiner whose host is not there stops after HandshakeTimeout with an
@@ -538,12 +518,12 @@ func TestHandshakeTimeout(t *testing.T) {
 	clk := &fakeClock{}
 	net := NewMemNet()
 	hostAddr := netip.MustParseAddrPort("10.0.0.1:7000")
-	join, err := NewSession(Config{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, InputSize: 2, Clock: clk},
+	join, err := NewSession(SessionConfig{Local: 1, Addrs: []netip.AddrPort{hostAddr, {}}, InputSize: 2, Clock: clk},
 		&testGame{player: 1, players: 2}, net.Listen(netip.MustParseAddrPort("10.0.0.2:7000")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, err := NewSession(Config{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, InputSize: 2, Clock: clk},
+	host, err := NewSession(SessionConfig{Local: 0, Addrs: []netip.AddrPort{{}, Unknown}, InputSize: 2, Clock: clk},
 		&testGame{player: 0, players: 2}, NewAccept(net.Listen(netip.MustParseAddrPort("10.0.0.3:7000")), 0))
 	if err != nil {
 		t.Fatal(err)

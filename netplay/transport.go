@@ -28,6 +28,10 @@ type Transport interface {
 // peers at 60 TPS, and a bound on what a flood can make it keep.
 const queueLen = 256
 
+// maxReads bounds the datagrams one poll of a role reads, so a flood
+// cannot hold up a frame: twice what the transports queue.
+const maxReads = 2 * queueLen
+
 // datagramQueue is a bounded ring of datagrams, preallocated.
 type datagramQueue struct {
 	buf     [queueLen][MaxPacket]byte

@@ -49,7 +49,7 @@ func TestUDPLoopback(t *testing.T) {
 	errs := make([]error, 2)
 	for i := range 2 {
 		g := &loopGame{testGame: &testGame{player: i, players: 2}, ticks: ticks}
-		s, err := NewSession(Config{Players: 2, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1}, g, conns[i])
+		s, err := NewSession(SessionConfig{Players: 2, Local: i, Addrs: addrs, InputSize: 2, Params: "test", Sim: 0xb1}, g, conns[i])
 		if err != nil {
 			t.Fatal(err)
 		}

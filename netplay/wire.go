@@ -1,9 +1,13 @@
 package netplay
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
-	"net/netip"
+	"math/rand/v2"
+
+	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // The wire format. Every datagram starts with an 8-byte header:
@@ -17,16 +21,9 @@ import (
 //	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
 //	                 and sit)
 //
-// All integers are little-endian. After the header:
-//
-//	hello (40 bytes in all; the handshake, sent until answered, answered
-//	with a hello of the same size):
-//	8  nonce u32     the sender's, never 0
-//	12 echo u32      the receiver's nonce as the sender knows it, 0 if not
-//	16 players u8, player u8 (0xff: a spectator), input size u8, flags u8
-//	20 tps u32
-//	24 params u64    FNV-1a of Config.Params
-//	32 sim u64       Config.Sim
+// All integers are little-endian. After the header, the kinds every
+// role speaks (the peer-to-peer ones: wire_session.go; a server's and its
+// clients': wire_server.go):
 //
 //	refuse (25 bytes; the answer to a hello whose fingerprint differs; its
 //	layout is the same in every protocol version):
@@ -45,25 +42,6 @@ import (
 //	9  ours u64      the refuser's value
 //	17 theirs u64    the value the hello carried
 //
-//	input (50 bytes + inputs; inputs, acks, time sync, RTT, desync
-//	hashes and keep-alives in one kind):
-//	8  tick u32      the sender's next tick to simulate
-//	12 adv i8        the sender's frame advantage over the receiver, 1/8 ticks
-//	13 flags u8      1: hash valid, 2: echo valid
-//	14 ack u32       the next tick of the receiver's inputs the sender needs
-//	18 ts u32        the sender's clock, µs
-//	22 echo u32      the last ts the sender got from the receiver
-//	26 hold u32      µs between receiving echo and sending this
-//	30 hashed u32    the ticks run by the confirmed state hashed (a multiple
-//	                 of Config.HashEvery)
-//	34 hash u64      FNV-1a of the game's saved state
-//	42 start u32     the tick of the first input carried
-//	46 count u8      ticks of inputs carried
-//	47 first u8      the player of the first input of each tick
-//	48 per u8        players per tick (1 between players; all, to spectators)
-//	49 size u8       the input size
-//	50 inputs        count·per·size bytes, tick by tick
-//
 //	bye (21 bytes; a peer leaves):
 //	8  reason u8     1 quit, 2 desync, 3 done (the match reached its end),
 //	                 4 gone (another player vanished: the sender stops),
@@ -71,58 +49,25 @@ import (
 //	                 server drops a client that acknowledges nothing)
 //	9  tick u32      the tick a desync names; the end tick, for done; the
 //	                 player that vanished, for gone
-//	13 hash u64      for done, FNV-1a of the game's state after the end
+//	13 hash u64      for done, the state hash of the game's state after the end
 //	                 tick (the state before tick EndTick); 0 otherwise,
 //	                 or when the sender's desync check is off
 //
-//	sit (88 bytes; a joiner asks a Lobby's host for a seat, until the
-//	host sends the roster; as large as the answer, which is never larger):
-//	8  nonce u32     the joiner's, never 0
-//	12 echo u32      the host's nonce as the joiner knows it, 0 if not
-//	16 players u8    the players the joiner asks for: 0 any, else 2 to 4
-//	17 seat u8       the seat the host gave it, 0 before
-//	18 input size u8, flags u8 (1: ready: sim is the joiner's, else 0)
-//	20 tps u32
-//	24 params u64    FNV-1a of Config.Params
-//	32 sim u64       Config.Sim, once ready
-//	40 zero          48 bytes
-//
-//	seat (88 bytes; the host's answer to a sit; token: the joiner's nonce):
-//	8  nonce u32     the host's, never 0
-//	12 seat u8       the joiner's player, 1 to players-1
-//	13 players u8    2 to 4
-//	14 seated u8     the players seated so far, the host included
-//	15 flags u8      1: the roster follows (every seat is taken and ready)
-//	16 roster        4 addresses of 18 bytes (IPv6 or IPv4-mapped u8[16],
-//	                 port u16): player p's at 16+18p; zero for the host
-//	                 (the joiner has its address), without the roster, and
-//	                 past players
-//
-//	offer (24 bytes; a host to a spectator that finished the handshake
-//	too late to be fed from tick 0, or fell too far behind; sent until a
-//	got names its state; token: the spectator's nonce):
-//	8  state u32     the tick of the state that follows (the state before
-//	                 that tick), in chunks (kind 9, as a server's: state,
-//	                 index, length, data); the inputs from that tick on
-//	                 follow in input datagrams, as to any spectator
-//	12 length u32    its length in bytes
-//	16 hash u64      its FNV-1a hash
-//
-//	got (24 bytes; a spectator to its host, while the state comes, and
-//	again for a chunk or offer of a state it has loaded; token: the
-//	host's nonce):
-//	8  state u32     the offer's state
-//	12 have u32      the chunks received in order
-//	16 mask u64      of the next 64 chunks, those received (a selective
-//	                 ack; zero when none)
+//	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
+//	or a late spectator's, from its peer-to-peer host: see wire_session.go's offer):
+//	8  state u32     the state's tick
+//	12 index u32     the slice's index: it holds bytes index·chunkData on
+//	16 length u32    the state's length
+//	20 data          up to chunkData bytes
 //
 // Version 2 added the bye's hash and the refuse fields 8 (spectator
 // seats) and 9 (too late to watch); version 3 the sit and the seat, the
 // refuse field 10 (table) and the bye reason 4 (gone); version 4 the
-// server's kinds (swire.go), the bye reason 5 (diverged), and the late
-// spectator's offer and got; version 5 the server's cookie kind, the
-// join's secret and probe, the welcome's settings (swire.go), the refuse
-// field 12 (address) and the bye reason 6 (stalled).
+// server's kinds (wire_server.go), the bye reason 5 (diverged), and the
+// late spectator's offer and got; version 5 the server's cookie kind (a
+// MAC of 64 bits), the join's secret and probe, the welcome's secret,
+// token and settings, the refuse field 12 (address) and the bye reason 6
+// (stalled).
 
 // Protocol limits.
 const (
@@ -130,6 +75,11 @@ const (
 	// bytes: 508 is the largest UDP payload that every IPv4 path carries
 	// without fragmentation (576-byte minimum reassembly, less headers).
 	MaxPacket = 508
+	// MaxPeers is the most players a session connects, peer to peer: a
+	// seat's roster holds that many addresses.
+	MaxPeers = 4
+	// maxInputSize is engine.MaxInputSize, for the decoders' bounds.
+	maxInputSize = engine.MaxInputSize
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
 	ProtocolVersion = 5
@@ -177,7 +127,7 @@ const (
 const (
 	byeQuit   = 1
 	byeDesync = 2
-	byeDone   = 3 // the match ended at the bye's tick (Config.EndTick)
+	byeDone   = 3 // the match ended at the bye's tick (SessionConfig.EndTick)
 	byeGone   = 4 // the player of the bye's tick vanished: the sender stops
 	// byeDiverged: a Server drops a client whose state kept differing
 	// from its own; tick is how many times in a row it was sent the
@@ -221,194 +171,29 @@ var (
 	errJoin    = errors.New("netplay: a server's join, to a peer-to-peer host")
 )
 
-// packet is one decoded datagram: fixed fields, and for an input packet
-// the inputs as a view of the datagram (no copy).
-type packet struct {
-	version uint8
-	kind    uint8
-	token   uint32
-
-	// hello
-	nonce, echo            uint32
-	players, player, isize uint8
-	hflags                 uint8
-	tps                    uint32
-	params, sim            uint64
-
-	// refuse
-	field        uint8
-	ours, theirs uint64
-
-	// input
-	tick                    uint32
-	adv                     int8
-	flags                   uint8
-	ack                     uint32
-	ts, echoTs, hold        uint32
-	hashTick                uint32
-	hash                    uint64
-	start                   uint32
-	count, first, per, size uint8
-	inputs                  []byte
-
-	// bye
-	reason uint8
-	// bye's tick is in tick, its hash in hash
-
-	// sit: nonce, echo, players, player (the seat), isize, hflags, tps,
-	// params and sim as in a hello. seat: nonce, player (the seat),
-	// players, hflags, and:
-	seated uint8
-	roster [MaxPeers]netip.AddrPort
-
-	// offer: state, length, and the hash in hash. chunk: state, index,
-	// length, and a view of its data. got: state, have and mask.
-	state, index, length uint32
-	data                 []byte
-	have                 uint32
-	mask                 uint64
-}
-
 var le = binary.LittleEndian
 
-// decode reads b into p. It checks every length and count against b
-// and the package limits before it reads, and keeps a view of b's inputs.
-// A refuse is read whatever its version; other kinds must be of
-// ProtocolVersion (errVersion, with p.version and p.kind filled in).
-func (p *packet) decode(b []byte) error {
-	if len(b) < headerLen {
-		return errShort
+// newNonce returns a handshake nonce, never 0, drawn from seed (0: a
+// random one) and salt, so that roles of one seed (a lobby and its
+// session) draw different ones.
+func newNonce(seed, salt uint64) uint32 {
+	seed = cmp.Or(seed, rand.Uint64())
+	rng := rand.NewPCG(seed, seed^salt)
+	for {
+		if n := uint32(rng.Uint64()); n != 0 {
+			return n
+		}
 	}
-	if len(b) > MaxPacket {
-		return errLong
-	}
-	if b[0] != 'f' || b[1] != 'x' {
-		return errMagic
-	}
-	p.version, p.kind, p.token = b[2], b[3], le.Uint32(b[4:])
-	if p.kind != kindRefuse && p.version != ProtocolVersion {
-		return errVersion
-	}
-	switch p.kind {
-	case kindHello:
-		if len(b) != helloLen {
-			return errLength
-		}
-		if p.token != 0 {
-			return errField
-		}
-		p.nonce, p.echo = le.Uint32(b[8:]), le.Uint32(b[12:])
-		p.players, p.player, p.isize, p.hflags = b[16], b[17], b[18], b[19]
-		p.tps = le.Uint32(b[20:])
-		p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
-		if p.nonce == 0 {
-			return errField
-		}
-	case kindRefuse:
-		if len(b) != refuseLen {
-			return errLength
-		}
-		if p.token != 0 {
-			return errField
-		}
-		p.field, p.ours, p.theirs = b[8], le.Uint64(b[9:]), le.Uint64(b[17:])
-		if p.field < fieldVersion || p.field > fieldAddr {
-			return errField
-		}
-	case kindInput:
-		if len(b) < inputHead {
-			return errShort
-		}
-		p.tick = le.Uint32(b[8:])
-		p.adv = int8(b[12])
-		p.flags = b[13]
-		p.ack = le.Uint32(b[14:])
-		p.ts, p.echoTs, p.hold = le.Uint32(b[18:]), le.Uint32(b[22:]), le.Uint32(b[26:])
-		p.hashTick, p.hash = le.Uint32(b[30:]), le.Uint64(b[34:])
-		p.start = le.Uint32(b[42:])
-		p.count, p.first, p.per, p.size = b[46], b[47], b[48], b[49]
-		if p.flags&^(flagHash|flagEcho) != 0 || p.size == 0 || int(p.size) > maxInputSize ||
-			p.per > MaxPeers || int(p.first)+int(p.per) > MaxPeers || (p.count > 0 && p.per == 0) {
-			return errField
-		}
-		if n := int(p.count) * int(p.per) * int(p.size); len(b) != inputHead+n {
-			return errLength
-		}
-		p.inputs = b[inputHead:]
-	case kindBye:
-		if len(b) != byeLen {
-			return errLength
-		}
-		p.reason, p.tick, p.hash = b[8], le.Uint32(b[9:]), le.Uint64(b[13:])
-		if p.reason < byeQuit || p.reason > byeStalled || p.reason == byeGone && p.tick >= MaxPeers {
-			return errField
-		}
-	case kindSit:
-		return p.decodeSit(b)
-	case kindSeat:
-		return p.decodeSeat(b)
-	case kindJoin:
-		if len(b) != joinLen {
-			return errLength
-		}
-		return errJoin // answered with a refuse of fieldHost
-	case kindOffer:
-		if len(b) != offerLen {
-			return errLength
-		}
-		p.state, p.length, p.hash = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint64(b[16:])
-		if p.token == 0 {
-			return errField
-		}
-	case kindGot:
-		if len(b) != gotLen {
-			return errLength
-		}
-		p.state, p.have, p.mask = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint64(b[16:])
-		if p.token == 0 {
-			return errField
-		}
-	case kindChunk:
-		var err error
-		p.state, p.index, p.length, p.data, err = decodeChunk(b)
-		return err
-	default:
-		return errKind
-	}
-	return nil
 }
 
-// appendOffer appends an offer of a state of tick state.
-func appendOffer(dst []byte, token, state uint32, length int, hash uint64) []byte {
-	dst = appendHeader(dst, kindOffer, token)
-	dst = le.AppendUint32(dst, state)
-	dst = le.AppendUint32(dst, uint32(length))
-	return le.AppendUint64(dst, hash)
-}
-
-// appendGot appends a got.
-func appendGot(dst []byte, token, state, have uint32, mask uint64) []byte {
-	dst = appendHeader(dst, kindGot, token)
-	dst = le.AppendUint32(dst, state)
-	dst = le.AppendUint32(dst, have)
-	return le.AppendUint64(dst, mask)
-}
+// paramsHash is the hash of a game's Params that a hello, a sit and a
+// join carry: FNV-1a, 64 bits.
+func paramsHash(params string) uint64 { return fnv.String(fnv.Offset, params) }
 
 // appendHeader appends the 8-byte header of kind to dst.
 func appendHeader(dst []byte, kind uint8, token uint32) []byte {
 	dst = append(dst, 'f', 'x', ProtocolVersion, kind)
 	return le.AppendUint32(dst, token)
-}
-
-// appendHello appends p as a hello.
-func (p *packet) appendHello(dst []byte) []byte {
-	dst = appendHeader(dst, kindHello, 0)
-	dst = le.AppendUint32(dst, p.nonce)
-	dst = le.AppendUint32(dst, p.echo)
-	dst = append(dst, p.players, p.player, p.isize, p.hflags)
-	dst = le.AppendUint32(dst, p.tps)
-	dst = le.AppendUint64(dst, p.params)
-	return le.AppendUint64(dst, p.sim)
 }
 
 // appendRefuse appends a refuse of field.
@@ -419,109 +204,12 @@ func appendRefuse(dst []byte, field uint8, ours, theirs uint64) []byte {
 	return le.AppendUint64(dst, theirs)
 }
 
-// appendInputHead appends p's fixed input fields; the caller appends
-// count·per·size bytes of inputs after them.
-func (p *packet) appendInputHead(dst []byte) []byte {
-	dst = appendHeader(dst, kindInput, p.token)
-	dst = le.AppendUint32(dst, p.tick)
-	dst = append(dst, byte(p.adv), p.flags)
-	dst = le.AppendUint32(dst, p.ack)
-	dst = le.AppendUint32(dst, p.ts)
-	dst = le.AppendUint32(dst, p.echoTs)
-	dst = le.AppendUint32(dst, p.hold)
-	dst = le.AppendUint32(dst, p.hashTick)
-	dst = le.AppendUint64(dst, p.hash)
-	dst = le.AppendUint32(dst, p.start)
-	return append(dst, p.count, p.first, p.per, p.size)
-}
-
 // appendBye appends a bye.
 func appendBye(dst []byte, token uint32, reason uint8, tick uint32, hash uint64) []byte {
 	dst = appendHeader(dst, kindBye, token)
 	dst = append(dst, reason)
 	dst = le.AppendUint32(dst, tick)
 	return le.AppendUint64(dst, hash)
-}
-
-// encode appends p in its kind's layout, inputs included: the fuzz test's
-// round trip.
-func (p *packet) encode(dst []byte) []byte {
-	switch p.kind {
-	case kindHello:
-		return p.appendHello(dst)
-	case kindRefuse:
-		dst = appendRefuse(dst, p.field, p.ours, p.theirs)
-		dst[2] = p.version
-		return dst
-	case kindInput:
-		return append(p.appendInputHead(dst), p.inputs...)
-	case kindBye:
-		return appendBye(dst, p.token, p.reason, p.tick, p.hash)
-	case kindSit:
-		return p.appendSit(dst)
-	case kindSeat:
-		return p.appendSeat(dst)
-	case kindOffer:
-		return appendOffer(dst, p.token, p.state, int(p.length), p.hash)
-	case kindGot:
-		return appendGot(dst, p.token, p.state, p.have, p.mask)
-	case kindChunk:
-		dst = appendHeader(dst, kindChunk, p.token)
-		dst = le.AppendUint32(dst, p.state)
-		dst = le.AppendUint32(dst, p.index)
-		dst = le.AppendUint32(dst, p.length)
-		return append(dst, p.data...)
-	}
-	return dst
-}
-
-// decodeSit reads a sit: b has the header of one.
-func (p *packet) decodeSit(b []byte) error {
-	if len(b) != sitLen {
-		return errLength
-	}
-	p.nonce, p.echo = le.Uint32(b[8:]), le.Uint32(b[12:])
-	p.players, p.player, p.isize, p.hflags = b[16], b[17], b[18], b[19]
-	p.tps = le.Uint32(b[20:])
-	p.params, p.sim = le.Uint64(b[24:]), le.Uint64(b[32:])
-	switch {
-	case p.token != 0 || p.nonce == 0 || p.hflags&^sitReady != 0 || p.hflags&sitReady == 0 && p.sim != 0,
-		p.players == 1 || p.players > MaxPeers, p.player >= MaxPeers, !zero(b[40:]):
-		return errField
-	}
-	return nil
-}
-
-// decodeSeat reads a seat: b has the header of one.
-func (p *packet) decodeSeat(b []byte) error {
-	if len(b) != seatLen {
-		return errLength
-	}
-	p.nonce = le.Uint32(b[8:])
-	p.player, p.players, p.seated, p.hflags = b[12], b[13], b[14], b[15]
-	roster := p.hflags&seatRoster != 0
-	switch {
-	case p.token == 0 || p.nonce == 0 || p.hflags&^seatRoster != 0,
-		p.players < 2 || p.players > MaxPeers, p.player < 1 || p.player >= p.players,
-		p.seated < 2 || p.seated > p.players, roster && p.seated != p.players:
-		return errField
-	}
-	for i := range MaxPeers {
-		e := b[16+i*addrLen : 16+(i+1)*addrLen]
-		if i == 0 || !roster || i >= int(p.players) {
-			if !zero(e) {
-				return errField
-			}
-			p.roster[i] = netip.AddrPort{}
-			continue
-		}
-		a := netip.AddrPortFrom(netip.AddrFrom16([16]byte(e[:16])).Unmap(), le.Uint16(e[16:]))
-		if a.Port() == 0 || a.Addr().IsUnspecified() {
-			return errField
-		}
-		p.roster[i] = a
-	}
-	return nil
 }
 
 // zeros pads sits and empty roster entries without allocating.
@@ -537,31 +225,88 @@ func zero(b []byte) bool {
 	return true
 }
 
-// appendSit appends p as a sit.
-func (p *packet) appendSit(dst []byte) []byte {
-	dst = appendHeader(dst, kindSit, 0)
-	dst = le.AppendUint32(dst, p.nonce)
-	dst = le.AppendUint32(dst, p.echo)
-	dst = append(dst, p.players, p.player, p.isize, p.hflags)
-	dst = le.AppendUint32(dst, p.tps)
-	dst = le.AppendUint64(dst, p.params)
-	dst = le.AppendUint64(dst, p.sim)
-	return append(dst, zeros[:sitLen-40]...)
+// Server datagram kinds.
+const (
+	kindJoin    = 7
+	kindWelcome = 8
+	kindChunk   = 9
+	kindUpdate  = 10
+	kindFinal   = 11
+	kindCookie  = 14
+)
+
+// Sizes of the server datagrams' fixed parts.
+const (
+	joinLen     = 56
+	cookieLen   = 24
+	welcomeHead = 64
+	chunkHead   = 20
+	updateHead  = 60
+	finalHead   = 52
+	// chunkData is the most state bytes one chunk carries.
+	chunkData = MaxPacket - chunkHead
+	// MaxServerParams is the longest ServerConfig.Params, in bytes: what
+	// a welcome carries whole.
+	MaxServerParams = MaxPacket - welcomeHead
+)
+
+// Join, welcome and update flags.
+const (
+	joinSpectator = 1
+	joinProbe     = 2
+	updateHash    = 1
+	updateResync  = 2
+	updateLoading = 4
+	finalHash     = 1
+	finalEcho     = 2
+)
+
+// Welcome seats that are not seats.
+const (
+	seatSpectator = 0xff
+	seatNone      = 0xfe
+)
+
+// MaxSeats is the most players a Server seats.
+const MaxSeats = 32
+
+// decodeChunk reads a chunk (the header is checked): a slice of a state,
+// from a Server to its Client or from a host to a late spectator.
+func decodeChunk(b []byte) (state, index, size uint32, data []byte, err error) {
+	if len(b) < chunkHead {
+		return 0, 0, 0, nil, errShort
+	}
+	state, index, size = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:])
+	data = b[chunkHead:]
+	// Every chunk but the last is full; the last holds the rest.
+	n := chunks(int(size))
+	if int64(index) >= int64(n) {
+		return 0, 0, 0, nil, errField
+	}
+	want := chunkData
+	if int(index) == n-1 {
+		want = int(size) - (n-1)*chunkData
+	}
+	if len(data) != want {
+		return 0, 0, 0, nil, errLength
+	}
+	return state, index, size, data, nil
 }
 
-// appendSeat appends p as a seat, with its token (the joiner's nonce).
-func (p *packet) appendSeat(dst []byte) []byte {
-	dst = appendHeader(dst, kindSeat, p.token)
-	dst = le.AppendUint32(dst, p.nonce)
-	dst = append(dst, p.player, p.players, p.seated, p.hflags)
-	for i := range MaxPeers {
-		a := p.roster[i]
-		if !a.IsValid() {
-			dst = append(dst, zeros[:addrLen]...)
-			continue
-		}
-		ip := a.Addr().As16()
-		dst = le.AppendUint16(append(dst, ip[:]...), a.Port())
+// chunks returns how many chunks carry n bytes of state (at least one).
+func chunks(n int) int {
+	if n <= 0 {
+		return 1
 	}
-	return dst
+	return (n + chunkData - 1) / chunkData
+}
+
+// appendChunk appends slice index of a state of tick state.
+func appendChunk(dst []byte, token, state uint32, index int, st []byte) []byte {
+	dst = appendHeader(dst, kindChunk, token)
+	dst = le.AppendUint32(dst, state)
+	dst = le.AppendUint32(dst, uint32(index))
+	dst = le.AppendUint32(dst, uint32(len(st)))
+	lo := index * chunkData
+	return append(dst, st[lo:min(lo+chunkData, len(st))]...)
 }

@@ -1,20 +1,18 @@
 package physics
 
-import "math"
+import (
+	"math"
+
+	"github.com/fixstep/fixstep/internal/fnv"
+)
 
 // Hash returns a stable 64-bit FNV-1a hash of the world's full state: every
 // body's kind, shape, position, previous position and velocity, and the
 // touching pairs. Two worlds that hash alike have evolved identically, so
 // hashes compare runs across frame rates, builds, CPUs and replays.
 func (w *World) Hash() uint64 {
-	h := uint64(14695981039346656037)
-	mix := func(v uint64) {
-		for range 8 {
-			h ^= v & 0xff
-			h *= 1099511628211
-			v >>= 8
-		}
-	}
+	h := fnv.Offset
+	mix := func(v uint64) { h = fnv.Uint64(h, v) }
 	mix(w.ticks)
 	for i := range w.bodies {
 		b := &w.bodies[i]

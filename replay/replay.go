@@ -49,6 +49,7 @@ import (
 	"os"
 
 	"github.com/fixstep/fixstep/engine"
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // Header is what a recording says of the run beside its inputs, and what
@@ -81,20 +82,17 @@ func newHasher(l *engine.Loop) (hasher, error) {
 	case !ok:
 		return hasher{}, fmt.Errorf("replay: the game (%T) does not implement engine.Saver: its state is what a recording checks", l.Game())
 	}
-	return hasher{game: g, inputs: fnvOffset}, nil
+	return hasher{game: g, inputs: fnv.Offset}, nil
 }
 
 // input adds a tick's input to the running hash, and its empty seats
 // when it has some (so a match of peers, whose seats are all occupied,
 // hashes as it did before seats were recorded).
 func (h *hasher) input(in engine.Inputs) {
-	for _, b := range in.Bytes() {
-		h.inputs = (h.inputs ^ uint64(b)) * fnvPrime
-	}
+	h.inputs = fnv.Bytes(h.inputs, in.Bytes())
 	if e := in.EmptySeats(); e != 0 {
-		for i := range 4 {
-			h.inputs = (h.inputs ^ uint64(e>>(8*i)&0xff)) * fnvPrime
-		}
+		le := [4]byte{byte(e), byte(e >> 8), byte(e >> 16), byte(e >> 24)}
+		h.inputs = fnv.Bytes(h.inputs, le[:])
 	}
 }
 
@@ -104,23 +102,12 @@ func (h *hasher) hash() uint64 {
 	return h.hashState(h.state)
 }
 
-// hashState returns the hash of a saved state and of the inputs so far.
+// hashState returns the hash a recording holds: the state hash of a saved
+// state (engine.StateHash), continued over the hash of the inputs so far,
+// so it checks both.
 func (h *hasher) hashState(state []byte) uint64 {
-	x := uint64(fnvOffset)
-	for _, b := range state {
-		x = (x ^ uint64(b)) * fnvPrime
-	}
-	for i := range 8 {
-		x = (x ^ h.inputs>>(8*i)&0xff) * fnvPrime
-	}
-	return x
+	return fnv.Uint64(engine.StateHash(state), h.inputs)
 }
-
-// FNV-1a, 64 bits.
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
 
 // hashEvery is the ticks between two state hashes: a second of game time.
 func hashEvery(l *engine.Loop) uint64 {
@@ -179,7 +166,7 @@ func RecordSession(path string, tps, players, inputSize int, h Header) (*Recorde
 	if err != nil {
 		return nil, err
 	}
-	r.h.inputs = fnvOffset
+	r.h.inputs = fnv.Offset
 	return r, nil
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Run is a run's recording or its replay, as a game's -record and -replay
-// flags ask (app.Flags has them): Start makes it, Close ends it, Report
+// flags ask (package app runs them): Start makes it, Close ends it, Report
 // says what it did. A nil *Run, for a run with neither, does nothing.
 type Run struct {
 	Recorder *Recorder // -record, or nil

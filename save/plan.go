@@ -3,12 +3,13 @@ package save
 import (
 	"encoding"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fixstep/fixstep/internal/fnv"
 )
 
 // kind is what a node saves: a scalar of a fixed width, or how it walks
@@ -112,9 +113,7 @@ func planOf(t reflect.Type) (*plan, error) {
 	if err != nil {
 		p = fmt.Errorf("%w: %s%s", ErrType, t, err.Error())
 	} else {
-		h := fnv.New64a()
-		h.Write([]byte(c.shape.String()))
-		p = &plan{root: root, shape: h.Sum64(), name: t.String()}
+		p = &plan{root: root, shape: fnv.String(fnv.Offset, c.shape.String()), name: t.String()}
 	}
 	p, _ = plans.LoadOrStore(t, p)
 	return unpack(p)

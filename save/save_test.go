@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/fixstep/fixstep/internal/fnv"
 	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/save"
 )
@@ -531,9 +531,7 @@ func golden() *every {
 // TestGoldenBytes: the same state saves to the same bytes everywhere.
 func TestGoldenBytes(t *testing.T) {
 	b := save.MustFor[every]().Append(nil, golden())
-	h := fnv.New64a()
-	h.Write(b)
-	if got := h.Sum64(); got != goldenSave {
+	if got := fnv.Bytes(fnv.Offset, b); got != goldenSave {
 		t.Errorf("the save's hash %#x, want %#x (%d bytes: % x)", got, uint64(goldenSave), len(b), b)
 	}
 }

@@ -9,12 +9,23 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/cmd/demo/arena"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/input"
 	"github.com/fixstep/fixstep/netplay"
 	"github.com/fixstep/fixstep/physics"
+)
+
+// The runner's hooks the demo has: a signature that drifts from app's
+// would leave a hook silently uncalled.
+var (
+	_ app.Attacher   = (*game)(nil)
+	_ app.Starter    = (*game)(nil)
+	_ app.Configurer = (*game)(nil)
+	_ app.Opener     = (*game)(nil)
+	_ app.Reporter   = (*game)(nil)
 )
 
 // game is the demo as package app runs it: the scene (package arena, the
@@ -33,10 +44,9 @@ type game struct {
 	keys    input.State // the devices: the window fills it
 	overlay gfx.Overlay
 	loop    *engine.Loop
-	net     *netplay.Session // -host, -join or -spectate; nil alone
-	local   int              // this machine's player, -1 for a spectator
+	net     netplay.Match // the networked match, in any role; nil alone
 
-	lastRollbackTicks uint64 // Stats.RollbackTicks at the last frame
+	lastRollbackTicks uint64 // MatchStats.RollbackTicks at the last frame
 
 	// Headless: the progress line every second (not with -ticks or
 	// -replay), and -seconds on a real clock.
@@ -107,17 +117,8 @@ func (g *game) Close() error {
 	return g.err
 }
 
-// Attach keeps the loop and the netplay session, for the overlay.
-func (g *game) Attach(l *engine.Loop, s *netplay.Session) {
-	g.loop, g.net, g.local = l, s, 0
-	if s != nil {
-		if c := s.Config(); c.Spectate {
-			g.local = -1
-		} else {
-			g.local = c.Local
-		}
-	}
-}
+// Attach keeps the loop and the networked match, for the overlay.
+func (g *game) Attach(l *engine.Loop, m netplay.Match) { g.loop, g.net = l, m }
 
 // Report is the demo's fields of the stats line: the bounces played (or,
 // without an audio device, counted).
@@ -262,7 +263,7 @@ func (g *game) Draw(f engine.Frame) {
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), a, gfx.RGBA(0.35, 0.38, 0.45, 1))
 		case arena.PlayerOf(b.Tag) >= 0:
 			p := arena.PlayerOf(b.Tag)
-			if p == g.local { // this machine's player has a white rim
+			if p == f.Local { // this machine's player has a white rim
 				r.Rect(x, y, float32(2*b.HalfW)+0.16, float32(2*b.HalfH)+0.16, 0, gfx.White)
 			}
 			r.Rect(x, y, float32(2*b.HalfW), float32(2*b.HalfH), 0, playerColors[p])
@@ -425,12 +426,13 @@ func hsv(h, s, v float64) (float32, float32, float32) {
 	return float32(r), float32(g), float32(b)
 }
 
-// appendNet appends the overlay's netplay lines: the round trip, the
-// rollbacks (the last frame's depth and the deepest), how far this peer
-// runs ahead of the other (the frame advantage, which the time sync
-// brings to 0), and the ticks run on predictions.
+// appendNet appends the overlay's netplay lines, in any role: the round
+// trip, the rollbacks (the last frame's depth and the deepest), how far
+// this machine runs ahead of where its time sync aims (a peer's frame
+// advantage, a client's lead over its target, which the time sync brings
+// to 0), and the ticks run on predictions.
 func (g *game) appendNet(b []byte) []byte {
-	st := g.net.Stats()
+	st := g.net.MatchStats()
 	b = append(b, "\nnet rtt "...)
 	b = strconv.AppendFloat(b, float64(st.RTT)/1e6, 'f', 1, 64)
 	b = append(b, "ms rollback "...)
@@ -444,7 +446,7 @@ func (g *game) appendNet(b []byte) []byte {
 	b = append(b, " predicted "...)
 	b = strconv.AppendUint(b, st.Predicted, 10)
 	if !g.net.Running() {
-		b = append(b, "\n  waiting for the other peer"...)
+		b = append(b, "\n  waiting for the others"...)
 	}
 	g.lastRollbackTicks = st.RollbackTicks
 	return b

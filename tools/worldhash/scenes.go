@@ -11,6 +11,7 @@ import (
 	"github.com/fixstep/fixstep/detmath"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/internal/fnv"
 	"github.com/fixstep/fixstep/physics"
 )
 
@@ -34,26 +35,9 @@ var scenes = []scene{
 
 const dt = 1.0 / 60
 
-// fnv mixes v into h, FNV-1a.
-func fnv(h, v uint64) uint64 {
-	for range 8 {
-		h ^= v & 0xff
-		h *= 1099511628211
-		v >>= 8
-	}
-	return h
-}
-
-const fnvStart = 14695981039346656037
-
 // worldHash is the world's own hash mixed with its snapshot's bytes.
 func worldHash(w *physics.World) uint64 {
-	h := fnv(fnvStart, w.Hash())
-	for _, b := range w.Snapshot(nil) {
-		h ^= uint64(b)
-		h *= 1099511628211
-	}
-	return h
+	return fnv.Bytes(fnv.Uint64(fnv.Offset, w.Hash()), w.Snapshot(nil))
 }
 
 // game is a game's own scene through the public API: 400 boxes and
@@ -192,7 +176,7 @@ func fast() (uint64, error) {
 		}
 		ids = append(ids, id)
 	}
-	h := uint64(fnvStart)
+	h := fnv.Offset
 	var q []physics.BodyID
 	var z physics.World
 	for tick := range 600 {
@@ -212,12 +196,12 @@ func fast() (uint64, error) {
 		}
 		w.Step(dt)
 		if hit, ok := w.RayCast(physics.Vec2{X: -9, Y: -9}, physics.Vec2{X: 9, Y: float64(tick%19) - 9}, 0); ok {
-			h = fnv(fnv(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12))
+			h = fnv.Uint64(fnv.Uint64(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12))
 		}
 		q = w.QueryAABB(physics.Vec2{X: -3, Y: -3}, physics.Vec2{X: 3, Y: 3}, 0, q[:0])
-		h = fnv(h, uint64(len(q)))
+		h = fnv.Uint64(h, uint64(len(q)))
 		if c, ok := w.Cast(paddle, physics.Vec2{Y: 5}); ok {
-			h = fnv(h, uint64(c.Fraction*1e12))
+			h = fnv.Uint64(h, uint64(c.Fraction*1e12))
 		}
 		if tick == 300 { // the rest of the run in a restored copy
 			if err := z.Restore(w.Snapshot(nil)); err != nil {
@@ -226,7 +210,7 @@ func fast() (uint64, error) {
 			w = &z
 		}
 	}
-	return fnv(h, worldHash(w)), nil
+	return fnv.Uint64(h, worldHash(w)), nil
 }
 
 // spin is rotation: 240 turning boxes, balls and convex polygons (a
@@ -279,7 +263,7 @@ func spin() (uint64, error) {
 			return 0, err
 		}
 	}
-	h := uint64(fnvStart)
+	h := fnv.Offset
 	var z physics.World
 	for tick := range 480 {
 		if tick > 0 && tick%120 == 0 {
@@ -292,10 +276,10 @@ func spin() (uint64, error) {
 		}
 		w.Step(dt)
 		if hit, ok := w.RayCast(physics.Vec2{X: -19, Y: 0.5 + float64(tick%9)}, physics.Vec2{X: 19, Y: 0.1 + float64(tick%7)}, 0); ok {
-			h = fnv(fnv(fnv(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12)), uint64(int64(hit.Normal.X*1e12)))
+			h = fnv.Uint64(fnv.Uint64(fnv.Uint64(h, uint64(hit.Body.Index())), uint64(hit.Fraction*1e12)), uint64(int64(hit.Normal.X*1e12)))
 		}
 		if c, ok := w.Cast(spinner, physics.Vec2{X: -3, Y: -1}); ok {
-			h = fnv(fnv(h, uint64(c.Fraction*1e12)), uint64(c.Body.Index()))
+			h = fnv.Uint64(fnv.Uint64(h, uint64(c.Fraction*1e12)), uint64(c.Body.Index()))
 		}
 		if tick == 240 { // the rest of the run in a restored copy
 			if err := z.Restore(w.Snapshot(nil)); err != nil {
@@ -304,7 +288,7 @@ func spin() (uint64, error) {
 			w = &z
 		}
 	}
-	return fnv(h, worldHash(w)), nil
+	return fnv.Uint64(h, worldHash(w)), nil
 }
 
 // demo is the demo's own world (cmd/demo/arena, 300 bodies, seed 1) for

@@ -21,6 +21,7 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 	"github.com/fixstep/fixstep/physics"
+	"github.com/fixstep/fixstep/save"
 )
 
 // The demo's actions: game code asks for these, never for keys.
@@ -95,21 +96,35 @@ const inJump = 1
 // at once is one clatter, not a hundred voices.
 const MaxSoundsPerTick = 3
 
-// Scene is the demo's world and the state of its game. Its zero value is
-// not usable: make one with New.
-type Scene struct {
+// State is what the scene's Update changes, all of it, and so all that
+// Save saves (with package save: the world first, whose snapshot Load
+// checks before anything else).
+type State struct {
+	// World holds every body: the walls, the players' boxes, the
+	// oscillator and the bouncers.
 	World physics.World
-	// In is the input the scene reads: the demo's actions.
-	In input.Actions
 	// Player and Osc are the first player's box and the oscillating box;
-	// Players holds every player's box, Player first. First is the Bodies
-	// index of the first bouncer.
+	// Players holds every player's box, Player first.
 	Player, Osc physics.BodyID
-	Players     []physics.BodyID
-	First       int
+	Players     []physics.BodyID `save:"max=4"`
 	// Grounded says whether each player stood on something after the last
 	// tick: it may jump.
 	Grounded [MaxPlayers]bool
+	held     [MaxPlayers]bool // each player's jump bit at the last tick
+	kicks    *rand.PCG        // the kicks' generator: seeded, so runs repeat exactly
+}
+
+// state is the scene's codec: Save, Load and Diff.
+var state = save.MustFor[State]()
+
+// Scene is the demo's world and the state of its game. Its zero value is
+// not usable: make one with New.
+type Scene struct {
+	State
+	// In is the input the scene reads: the demo's actions.
+	In input.Actions
+	// First is the Bodies index of the first bouncer.
+	First int
 	// LastEdge is the last action edge the local player made, for the
 	// overlay.
 	LastEdge string
@@ -131,12 +146,10 @@ type Scene struct {
 	// Debris is visual only: not in the world, its hash or Save.
 	Debris Debris
 
-	rngSrc    *rand.PCG // kicks; seeded, so runs repeat exactly; saved
-	rng       *rand.Rand
+	rng       *rand.Rand // over State's kicks
 	fx        *rand.Rand // debris: its own stream, so quality never changes the world
 	tickSound int
-	rerun     bool             // the tick being run is a rerun (engine.Tick.Rerun)
-	held      [MaxPlayers]bool // each player's jump bit at the last tick; saved
+	rerun     bool // the tick being run is a rerun (engine.Tick.Rerun)
 }
 
 // New makes a scene of one player: NewMatch(n, seed, 1, in).
@@ -185,8 +198,8 @@ func NewMatch(n int, seed uint64, players int, in input.Actions) (*Scene, error)
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, seed+1))
-	s.rngSrc = rand.NewPCG(seed, seed+2)
-	s.rng = rand.New(s.rngSrc)
+	s.kicks = rand.NewPCG(seed, seed+2)
+	s.rng = rand.New(s.kicks)
 	s.fx = rand.New(rand.NewPCG(seed, seed+3))
 	s.First = w.Len()
 	// Every product that is added to is rounded: float64(a*b) + c cannot
@@ -335,9 +348,6 @@ func (s *Scene) onGround() {
 	}
 }
 
-// Hash is the simulation's state hash, for determinism checks.
-func (s *Scene) Hash() uint64 { return s.World.Hash() }
-
 // BeginContact plays a bounce and throws debris where a fast bouncer hits
 // something: the scene is the world's ContactListener.
 func (s *Scene) BeginContact(c *physics.Contact) {
@@ -374,83 +384,17 @@ func (s *Scene) bounceSound(c *physics.Contact) {
 // EndContact does nothing.
 func (s *Scene) EndContact(a, b physics.BodyID) {}
 
-// Saved state: "FXDA", a version byte, the player count, a byte per
-// player (bit 0 Grounded, bit 1 jump held), the kicks' generator
-// (rngBytes) and the world's snapshot.
-const (
-	saveMagic   = "FXDA"
-	saveVersion = 2
-	rngBytes    = 20 // rand.PCG's binary form
-)
-
-// head returns the size of a saved scene's header: magic, version, count,
-// a byte per player, the generator.
-func head(players int) int { return 6 + players + rngBytes }
-
-// Save appends the scene's state to dst: the world's snapshot, whether
-// each player may jump and holds jump, and the kicks' random generator.
-// With room in dst it allocates nothing. The debris, the overlay's text
-// and the cube are left out: they never feed the next tick.
-func (s *Scene) Save(dst []byte) []byte {
-	dst = append(dst, saveMagic...)
-	dst = append(dst, saveVersion, byte(len(s.Players)))
-	for i := range s.Players {
-		var b byte
-		if s.Grounded[i] {
-			b |= 1
-		}
-		if s.held[i] {
-			b |= 2
-		}
-		dst = append(dst, b)
-	}
-	dst, _ = s.rngSrc.AppendBinary(dst) // a PCG never fails to encode
-	return s.World.Snapshot(dst)
-}
+// Save appends the scene's state (State, with package save) to dst. With
+// room in dst it allocates nothing. The debris, the overlay's text and
+// the cube are left out: they never feed the next tick.
+func (s *Scene) Save(dst []byte) []byte { return state.Append(dst, &s.State) }
 
 // Load puts back a state Save wrote, or returns an error and changes
-// nothing.
-func (s *Scene) Load(src []byte) error {
-	n := len(s.Players)
-	if len(src) < head(n) || string(src[:4]) != saveMagic || src[4] != saveVersion || int(src[5]) != n {
-		return fmt.Errorf("arena: not a saved scene of this version and %d players", n)
-	}
-	for _, b := range src[6 : 6+n] {
-		if b > 3 {
-			return fmt.Errorf("arena: saved player flags %#x", b)
-		}
-	}
-	var pcg rand.PCG
-	if err := pcg.UnmarshalBinary(src[6+n : head(n)]); err != nil {
-		return fmt.Errorf("arena: saved generator: %w", err)
-	}
-	if err := s.World.Restore(src[head(n):]); err != nil {
-		return err
-	}
-	for i, b := range src[6 : 6+n] {
-		s.Grounded[i], s.held[i] = b&1 != 0, b&2 != 0
-	}
-	*s.rngSrc = pcg
-	return nil
-}
+// nothing: a state of another layout, a damaged one, a world its
+// snapshot refuses.
+func (s *Scene) Load(src []byte) error { return state.Load(src, &s.State) }
 
-// Diff describes the first difference between two saved scenes: the
-// world's first body and field, for a sync test's report.
-func (s *Scene) Diff(a, b []byte) string {
-	n := len(s.Players)
-	if len(a) < head(n) || len(b) < head(n) {
-		return "arena: a saved scene is too short"
-	}
-	if d := physics.Diff(a[head(n):], b[head(n):]); d != "" {
-		return d
-	}
-	for i := range n {
-		if x, y := a[6+i], b[6+i]; x != y {
-			return fmt.Sprintf("player %d: Grounded %v != %v, jump held %v != %v", i+1, x&1 != 0, y&1 != 0, x&2 != 0, y&2 != 0)
-		}
-	}
-	if string(a[6+n:head(n)]) != string(b[6+n:head(n)]) {
-		return "the kicks' random generator is in another state"
-	}
-	return ""
-}
+// Diff describes the first difference between two saved scenes, by field
+// ("World: body 17 (tag 5) Vel.X: ...", "Grounded[1]: false != true"),
+// for a sync test's report.
+func (s *Scene) Diff(a, b []byte) string { return state.Diff(a, b) }

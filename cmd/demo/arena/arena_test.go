@@ -111,7 +111,7 @@ func TestSyncTestCatchesPlantedBugs(t *testing.T) {
 			t.Errorf("%s: CheckSync = %v, want a *engine.SyncError", name, err)
 			continue
 		}
-		if se.Tick != 200 || !strings.HasPrefix(se.Diff, "body ") {
+		if se.Tick != 200 || !strings.HasPrefix(se.Diff, "World: body ") {
 			t.Errorf("%s: %v, want tick 200 and the body that differs", name, se)
 		}
 		t.Logf("%s: %v", name, se)

@@ -223,9 +223,9 @@ func (w *aworld) onServer(b *testing.B) int {
 	if w.nodes[0].err != engine.ErrStopped {
 		b.Fatalf("server: %v, want the end", w.nodes[0].err)
 	}
-	want, n := w.nodes[0].sc.Hash(), 0
+	want, n := engine.StateHash(w.nodes[0].sc.Save(nil)), 0
 	for i, c := range w.nodes[1:] {
-		if c.err == engine.ErrStopped && c.sc.Hash() == want {
+		if c.err == engine.ErrStopped && engine.StateHash(c.sc.Save(nil)) == want {
 			n++
 		} else {
 			b.Logf("client %d did not end in the server's state: %v; %s", i, c.err, c.cl.Report())

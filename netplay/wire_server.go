@@ -1,7 +1,7 @@
 package netplay
 
-// The server's datagrams (Server and Client) share the 8-byte header, the
-// refuse and the bye of the peer-to-peer format (wire.go), and add:
+// The server's datagrams (Server and Client), beside the header, the
+// refuse, the bye and the chunk (wire.go):
 //
 //	join (56 bytes; a client asks for a seat, or a probe for the match's
 //	settings, until welcomed; larger than any answer sent before the
@@ -43,7 +43,7 @@ package netplay
 //	28 state u32     the tick of the state that follows (the state before
 //	                 that tick), in chunks
 //	32 length u32    the length of its compression, in bytes
-//	36 hash u64      the state's FNV-1a hash
+//	36 hash u64      its state hash (engine.StateHash)
 //	44 end u32       the match's last tick + 1 (0: none)
 //	48 verify u32    a tick soon after the state's whose hash the server
 //	                 sends first, so a joiner is verified at once
@@ -52,13 +52,6 @@ package netplay
 //	56 tps u32       the server's tick rate
 //	60 isize u8, 1 zero byte, plen u16
 //	64 params        plen bytes: the server's Params, whole
-//
-//	chunk (20 bytes + data; a slice of a state; token: the client's nonce,
-//	or a late spectator's, from its peer-to-peer host: see wire.go's offer):
-//	8  state u32     the state's tick
-//	12 index u32     the slice's index: it holds bytes index·chunkData on
-//	16 length u32    the state's length
-//	20 data          up to chunkData bytes
 //
 //	update (client to server; token: the welcome's token):
 //	8  ack u32       the next tick whose final inputs the client needs
@@ -94,66 +87,6 @@ package netplay
 //	48 count u8, size u8, 2 zero bytes
 //	52 rows          count rows: u32 mask of the empty seats, then
 //	                 players·size bytes of final inputs
-//
-// A server's bye (wire.go) to a client adds the reason 6 (stalled: the
-// client acknowledged nothing new for DisconnectTimeout while the server
-// had data for it; tick is the server's tick). Version 5 made the cookie
-// a MAC of 64 bits in a kind of its own, added the join's secret and
-// probe, and the welcome's secret, token and settings.
-
-import (
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"hash"
-	"net/netip"
-	"time"
-)
-
-// Server datagram kinds.
-const (
-	kindJoin    = 7
-	kindWelcome = 8
-	kindChunk   = 9
-	kindUpdate  = 10
-	kindFinal   = 11
-	kindCookie  = 14
-)
-
-// Sizes of the server datagrams' fixed parts.
-const (
-	joinLen     = 56
-	cookieLen   = 24
-	welcomeHead = 64
-	chunkHead   = 20
-	updateHead  = 60
-	finalHead   = 52
-	// chunkData is the most state bytes one chunk carries.
-	chunkData = MaxPacket - chunkHead
-	// MaxServerParams is the longest ServerConfig.Params, in bytes: what
-	// a welcome carries whole.
-	MaxServerParams = MaxPacket - welcomeHead
-)
-
-// Join, welcome and update flags.
-const (
-	joinSpectator = 1
-	joinProbe     = 2
-	updateHash    = 1
-	updateResync  = 2
-	updateLoading = 4
-	finalHash     = 1
-	finalEcho     = 2
-)
-
-// Welcome seats that are not seats.
-const (
-	seatSpectator = 0xff
-	seatNone      = 0xfe
-)
-
-// MaxSeats is the most players a Server seats.
-const MaxSeats = 32
 
 // sPacket is one decoded server datagram: the fields of every server
 // kind, and views of the datagram for data and inputs.
@@ -284,29 +217,6 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 	return nil
 }
 
-// decodeChunk reads a chunk (the header is checked): a slice of a state,
-// from a Server to its Client or from a host to a late spectator.
-func decodeChunk(b []byte) (state, index, size uint32, data []byte, err error) {
-	if len(b) < chunkHead {
-		return 0, 0, 0, nil, errShort
-	}
-	state, index, size = le.Uint32(b[8:]), le.Uint32(b[12:]), le.Uint32(b[16:])
-	data = b[chunkHead:]
-	// Every chunk but the last is full; the last holds the rest.
-	n := chunks(int(size))
-	if int64(index) >= int64(n) {
-		return 0, 0, 0, nil, errField
-	}
-	want := chunkData
-	if int(index) == n-1 {
-		want = int(size) - (n-1)*chunkData
-	}
-	if len(data) != want {
-		return 0, 0, 0, nil, errLength
-	}
-	return state, index, size, data, nil
-}
-
 // decodeAny reads the header of b and, for a server kind, the rest into
 // sp; for the peer-to-peer kinds it serves (refuse, bye) it fills pk.
 func decodeAny(b []byte, sp *sPacket, pk *packet) (kind uint8, err error) {
@@ -330,14 +240,6 @@ func decodeAny(b []byte, sp *sPacket, pk *packet) (kind uint8, err error) {
 		return kind, pk.decode(b)
 	}
 	return kind, errKind
-}
-
-// chunks returns how many chunks carry n bytes of state (at least one).
-func chunks(n int) int {
-	if n <= 0 {
-		return 1
-	}
-	return (n + chunkData - 1) / chunkData
 }
 
 // appendJoin appends a join: p's nonce, isize, flags, tps, params, sim,
@@ -381,16 +283,6 @@ func (p *sPacket) appendWelcome(dst []byte) []byte {
 	return append(dst, p.data...)
 }
 
-// appendChunk appends slice index of a state of tick state.
-func appendChunk(dst []byte, token, state uint32, index int, st []byte) []byte {
-	dst = appendHeader(dst, kindChunk, token)
-	dst = le.AppendUint32(dst, state)
-	dst = le.AppendUint32(dst, uint32(index))
-	dst = le.AppendUint32(dst, uint32(len(st)))
-	lo := index * chunkData
-	return append(dst, st[lo:min(lo+chunkData, len(st))]...)
-}
-
 // appendUpdateHead appends p's fixed update fields; the caller appends
 // count·size bytes of inputs.
 func (p *sPacket) appendUpdateHead(dst []byte) []byte {
@@ -423,106 +315,4 @@ func (p *sPacket) appendFinalHead(dst []byte) []byte {
 	dst = le.AppendUint64(dst, p.hash)
 	dst = le.AppendUint32(dst, p.start)
 	return append(dst, p.count, p.isize, 0, 0)
-}
-
-// encode appends p in its kind's layout: the fuzz test's round trip.
-func (p *sPacket) encode(dst []byte) []byte {
-	switch p.kind {
-	case kindJoin:
-		return p.appendJoin(dst)
-	case kindCookie:
-		return appendCookie(dst, p.token, p.cookie, p.players)
-	case kindWelcome:
-		return p.appendWelcome(dst)
-	case kindChunk:
-		dst = appendHeader(dst, kindChunk, p.token)
-		dst = le.AppendUint32(dst, p.state)
-		dst = le.AppendUint32(dst, p.index)
-		dst = le.AppendUint32(dst, p.size)
-		return append(dst, p.data...)
-	case kindUpdate:
-		return append(p.appendUpdateHead(dst), p.inputs...)
-	case kindFinal:
-		return append(p.appendFinalHead(dst), p.inputs...)
-	}
-	return dst
-}
-
-// cookieEpoch is how long a server keeps one cookie key: a cookie is
-// valid in the epoch it was made in and the next, 30 to 60 s, long enough
-// for a handshake over the worst link, too short to be worth hoarding.
-const cookieEpoch = 30 * time.Second
-
-// cookieJar makes and checks a server's cookies: HMAC-SHA-256, truncated
-// to 64 bits, of an address, its port and a client's nonce, under a key
-// from crypto/rand that changes every cookieEpoch (the current key and
-// the one before are kept). It keeps no state per address, and makes a
-// cookie without allocating.
-type cookieJar struct {
-	macs   [2]hash.Hash // by epoch parity
-	keys   [2][32]byte  // their keys
-	epochs [2]int64     // the epoch of each, -1 none
-	msg    [22]byte
-	sum    []byte
-}
-
-func newCookieJar() cookieJar {
-	return cookieJar{epochs: [2]int64{-1, -1}, sum: make([]byte, 0, sha256.Size)}
-}
-
-// mac returns the cookie of a and nonce under the key of epoch e (made
-// when e is new), or 0 when that key is gone.
-func (j *cookieJar) mac(e int64, a netip.AddrPort, nonce uint32) uint64 {
-	if e < 0 {
-		return 0
-	}
-	k := e & 1
-	if j.epochs[k] != e {
-		if e <= j.epochs[k] || e < j.epochs[k^1] {
-			return 0 // an older epoch's key, dropped
-		}
-		// crypto/rand never fails (it crashes the program first); a key
-		// never reaches a game's state, and must differ on every run.
-		rand.Read(j.keys[k][:]) //fixvet:ignore a cookie key, not simulation
-		j.macs[k], j.epochs[k] = hmac.New(sha256.New, j.keys[k][:]), e
-	}
-	ip := a.Addr().As16()
-	copy(j.msg[:16], ip[:])
-	le.PutUint16(j.msg[16:], a.Port())
-	le.PutUint32(j.msg[18:], nonce)
-	h := j.macs[k]
-	h.Reset()
-	h.Write(j.msg[:])
-	j.sum = h.Sum(j.sum[:0])
-	if c := le.Uint64(j.sum); c != 0 {
-		return c
-	}
-	return 1
-}
-
-// cookie returns the cookie a join of nonce from a gets at now.
-func (j *cookieJar) cookie(now time.Duration, a netip.AddrPort, nonce uint32) uint64 {
-	return j.mac(int64(now/cookieEpoch), a, nonce)
-}
-
-// valid reports whether c is a cookie made for a and nonce in this epoch
-// or the one before.
-func (j *cookieJar) valid(now time.Duration, a netip.AddrPort, nonce uint32, c uint64) bool {
-	if c == 0 {
-		return false
-	}
-	e := int64(now / cookieEpoch)
-	var want [8]byte
-	for _, x := range []int64{e, e - 1} {
-		if x < 0 || j.epochs[x&1] != x {
-			continue // that epoch's key was never made, or is gone
-		}
-		le.PutUint64(want[:], j.mac(x, a, nonce))
-		var got [8]byte
-		le.PutUint64(got[:], c)
-		if hmac.Equal(want[:], got[:]) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"net/netip"
 	"time"
@@ -8,19 +9,26 @@ import (
 	"github.com/fixstep/fixstep/engine"
 )
 
-// Default values that zero Config fields stand for.
+// Default values that zero SessionConfig fields stand for.
 const (
 	DefaultInputDelay        = 2
 	DefaultMaxPrediction     = 8
 	DefaultDisconnectWarning = 500 * time.Millisecond
-	DefaultDisconnectTimeout = 2 * time.Second
-	DefaultHandshakeTimeout  = 10 * time.Second
 )
 
-// Limits a Config is checked against.
+// A session's protocol timing.
 const (
-	// MaxPeers is the most players a session connects, peer to peer.
-	MaxPeers = 4
+	// helloEvery is how often a hello (a lobby's sit) goes to a peer that
+	// has not answered.
+	helloEvery = 100 * time.Millisecond
+	// keepAliveEvery is the longest a session stays silent to a peer.
+	keepAliveEvery = 100 * time.Millisecond
+	// maxBurst is the most input datagrams a peer gets per update.
+	maxBurst = 4
+)
+
+// Limits a SessionConfig is checked against.
+const (
 	// MaxSpectators is the most spectators one peer feeds.
 	MaxSpectators = 8
 	// MaxInputDelay is the longest input delay, in ticks.
@@ -30,23 +38,20 @@ const (
 	MaxPredictionTicks = 30
 )
 
-// Special values of Config.InputDelay and Config.MaxPrediction, whose
+// Special values of SessionConfig.InputDelay and SessionConfig.MaxPrediction, whose
 // zero values mean their defaults.
 const (
-	// NoDelay as Config.InputDelay applies local input on the tick it is
+	// NoDelay as SessionConfig.InputDelay applies local input on the tick it is
 	// read, and predicts every remote input.
 	NoDelay = -1
-	// Lockstep as Config.MaxPrediction predicts nothing: each tick waits
+	// Lockstep as SessionConfig.MaxPrediction predicts nothing: each tick waits
 	// for every player's input, and nothing is ever rolled back.
 	Lockstep = -1
 )
 
-// maxInputSize is engine.MaxInputSize, for the decoder's bounds.
-const maxInputSize = engine.MaxInputSize
-
-// Config sets up a Session. Addrs (or Host, for a spectator) and InputSize
+// SessionConfig sets up a Session. Addrs (or Host, for a spectator) and InputSize
 // must be set; every other zero field means its default.
-type Config struct {
+type SessionConfig struct {
 	// Players is the number of players, 2 to MaxPeers. Zero means 2.
 	Players int
 	// Local is this peer's player, 0 to Players-1. Ignored by a spectator.
@@ -60,21 +65,13 @@ type Config struct {
 	// calls later, or falls 64 ticks behind, is sent this peer's state at
 	// its last confirmed tick, in acknowledged slices, then the inputs
 	// from that tick on, and runs them fast to the present (see
-	// Stats.Catchup). A spectator that goes silent past DisconnectTimeout
+	// SessionStats.Catchup). A spectator that goes silent past DisconnectTimeout
 	// (past DisconnectWarning, when 64 ticks behind), or is sent 4 states
 	// in a row without running on from one, is dropped; the game goes on,
 	// and the spectator's seat is free for another call. A late spectator
 	// cannot record the match (SetTickListener): it stops with an error
 	// instead.
 	Spectators []netip.AddrPort
-
-	// Lobby, when set, is the lobby that seats the match's players (see
-	// Lobby): a host's, or a joiner's that has its seat (Lobby.Players is
-	// known). The session polls it, running no tick, until it is done,
-	// then plays with the addresses it found: Players, Local and Addrs
-	// come from it, and are not set here. It must run on the session's
-	// transport (or the Transport under the session's Accept).
-	Lobby *Lobby
 
 	// Spectate makes the session a spectator's: it sends no input, runs
 	// confirmed ticks only (never predicts, never rolls back) and is fed
@@ -101,7 +98,7 @@ type Config struct {
 	MaxPrediction int
 
 	// DisconnectWarning is the silence after which a peer counts as
-	// interrupted (Stats.Interrupted). Zero means 500 ms.
+	// interrupted (SessionStats.Interrupted). Zero means 500 ms.
 	DisconnectWarning time.Duration
 	// DisconnectTimeout is the silence after which a player counts as gone:
 	// Update returns a *DisconnectError. Zero means 2 s.
@@ -155,66 +152,49 @@ type Config struct {
 
 // withDefaults returns c with its zero fields set to their defaults, or an
 // error naming the first invalid field.
-func (c Config) withDefaults() (Config, error) {
-	if c.Lobby != nil {
-		if c.Spectate || c.Local != 0 || len(c.Addrs) != 0 || c.Players != 0 {
-			return c, fmt.Errorf("netplay: Config.Lobby with Spectate, Local, Addrs or Players: the lobby finds them")
-		}
-		if c.Players = c.Lobby.Players(); c.Players == 0 {
-			return c, fmt.Errorf("netplay: Config.Lobby has no seat yet: the host has not said how many players its match has")
-		}
-		c.Local = c.Lobby.Local()
-		c.Addrs = make([]netip.AddrPort, c.Players)
-		for i := range c.Addrs {
-			c.Addrs[i] = seat(1 + i) // stand-ins until the lobby is done
-		}
-	}
-	if c.Players == 0 {
-		c.Players = 2
-	}
-	if c.TPS == 0 {
-		c.TPS = engine.DefaultTPS
-	}
+func (c SessionConfig) withDefaults() (SessionConfig, error) {
+	c.Players = cmp.Or(c.Players, 2)
+	c.TPS = cmp.Or(c.TPS, engine.DefaultTPS)
 	switch {
 	case c.Players < 2 || c.Players > MaxPeers:
-		return c, fmt.Errorf("netplay: Config.Players = %d: want 2 to %d", c.Players, MaxPeers)
+		return c, fmt.Errorf("netplay: SessionConfig.Players = %d: want 2 to %d", c.Players, MaxPeers)
 	case !c.Spectate && (c.Local < 0 || c.Local >= c.Players):
-		return c, fmt.Errorf("netplay: Config.Local = %d: want 0 to %d", c.Local, c.Players-1)
+		return c, fmt.Errorf("netplay: SessionConfig.Local = %d: want 0 to %d", c.Local, c.Players-1)
 	case !c.Spectate && len(c.Addrs) != c.Players:
-		return c, fmt.Errorf("netplay: Config.Addrs has %d addresses: want one per player (%d)", len(c.Addrs), c.Players)
+		return c, fmt.Errorf("netplay: SessionConfig.Addrs has %d addresses: want one per player (%d)", len(c.Addrs), c.Players)
 	case c.Spectate && !c.Host.IsValid():
-		return c, fmt.Errorf("netplay: Config.Host = %v: a spectator needs its host's address", c.Host)
+		return c, fmt.Errorf("netplay: SessionConfig.Host = %v: a spectator needs its host's address", c.Host)
 	case c.Spectate && len(c.Spectators) > 0:
-		return c, fmt.Errorf("netplay: Config.Spectators has %d addresses: a spectator feeds no one", len(c.Spectators))
+		return c, fmt.Errorf("netplay: SessionConfig.Spectators has %d addresses: a spectator feeds no one", len(c.Spectators))
 	case len(c.Spectators) > MaxSpectators:
-		return c, fmt.Errorf("netplay: Config.Spectators has %d addresses: at most %d", len(c.Spectators), MaxSpectators)
+		return c, fmt.Errorf("netplay: SessionConfig.Spectators has %d addresses: at most %d", len(c.Spectators), MaxSpectators)
 	case c.InputSize < 1 || c.InputSize > engine.MaxInputSize:
-		return c, fmt.Errorf("netplay: Config.InputSize = %d: want 1 to %d, the size of the game's input value", c.InputSize, engine.MaxInputSize)
+		return c, fmt.Errorf("netplay: SessionConfig.InputSize = %d: want 1 to %d, the size of the game's input value", c.InputSize, engine.MaxInputSize)
 	case c.InputDelay < NoDelay || c.InputDelay > MaxInputDelay:
-		return c, fmt.Errorf("netplay: Config.InputDelay = %d: want 1 to %d ticks, NoDelay or 0 for %d", c.InputDelay, MaxInputDelay, DefaultInputDelay)
+		return c, fmt.Errorf("netplay: SessionConfig.InputDelay = %d: want 1 to %d ticks, NoDelay or 0 for %d", c.InputDelay, MaxInputDelay, DefaultInputDelay)
 	case c.MaxPrediction < Lockstep || c.MaxPrediction > MaxPredictionTicks:
-		return c, fmt.Errorf("netplay: Config.MaxPrediction = %d: want 1 to %d ticks, Lockstep or 0 for %d", c.MaxPrediction, MaxPredictionTicks, DefaultMaxPrediction)
+		return c, fmt.Errorf("netplay: SessionConfig.MaxPrediction = %d: want 1 to %d ticks, Lockstep or 0 for %d", c.MaxPrediction, MaxPredictionTicks, DefaultMaxPrediction)
 	case c.DisconnectWarning < 0:
-		return c, fmt.Errorf("netplay: Config.DisconnectWarning = %v: must be positive (or zero for %v)", c.DisconnectWarning, DefaultDisconnectWarning)
+		return c, fmt.Errorf("netplay: SessionConfig.DisconnectWarning = %v: must be positive (or zero for %v)", c.DisconnectWarning, DefaultDisconnectWarning)
 	case c.DisconnectTimeout < 0:
-		return c, fmt.Errorf("netplay: Config.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
+		return c, fmt.Errorf("netplay: SessionConfig.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
 	case c.HandshakeTimeout < 0:
-		return c, fmt.Errorf("netplay: Config.HandshakeTimeout = %v: must be positive (or zero for %v)", c.HandshakeTimeout, DefaultHandshakeTimeout)
+		return c, fmt.Errorf("netplay: SessionConfig.HandshakeTimeout = %v: must be positive (or zero for %v)", c.HandshakeTimeout, DefaultHandshakeTimeout)
 	case c.MaxState < 0:
-		return c, fmt.Errorf("netplay: Config.MaxState = %d: must be positive (or zero for %d)", c.MaxState, DefaultMaxState)
+		return c, fmt.Errorf("netplay: SessionConfig.MaxState = %d: must be positive (or zero for %d)", c.MaxState, DefaultMaxState)
 	case c.TPS < 0 || c.TPS > engine.MaxTPS:
-		return c, fmt.Errorf("netplay: Config.TPS = %d: want 1 to %d (or zero for %d)", c.TPS, engine.MaxTPS, engine.DefaultTPS)
+		return c, fmt.Errorf("netplay: SessionConfig.TPS = %d: want 1 to %d (or zero for %d)", c.TPS, engine.MaxTPS, engine.DefaultTPS)
 	}
 	if !c.Spectate {
 		for p, a := range c.Addrs {
 			if p != c.Local && !a.IsValid() {
-				return c, fmt.Errorf("netplay: Config.Addrs[%d] = %v: not an address", p, a)
+				return c, fmt.Errorf("netplay: SessionConfig.Addrs[%d] = %v: not an address", p, a)
 			}
 		}
 	}
 	for i, a := range c.Spectators {
 		if !a.IsValid() {
-			return c, fmt.Errorf("netplay: Config.Spectators[%d] = %v: not an address", i, a)
+			return c, fmt.Errorf("netplay: SessionConfig.Spectators[%d] = %v: not an address", i, a)
 		}
 	}
 	switch c.InputDelay {
@@ -232,46 +212,46 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Spectate {
 		c.MaxPrediction, c.InputDelay = 0, 0
 	}
-	if c.DisconnectWarning == 0 {
-		c.DisconnectWarning = DefaultDisconnectWarning
-	}
-	if c.DisconnectTimeout == 0 {
-		c.DisconnectTimeout = DefaultDisconnectTimeout
-	}
-	if c.HandshakeTimeout == 0 {
-		c.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if c.HashEvery == 0 {
-		c.HashEvery = c.TPS
-	}
-	if c.MaxState == 0 {
-		c.MaxState = DefaultMaxState
-	}
+	c.DisconnectWarning = cmp.Or(c.DisconnectWarning, DefaultDisconnectWarning)
+	c.DisconnectTimeout = cmp.Or(c.DisconnectTimeout, DefaultDisconnectTimeout)
+	c.HandshakeTimeout = cmp.Or(c.HandshakeTimeout, DefaultHandshakeTimeout)
+	c.HashEvery = cmp.Or(c.HashEvery, c.TPS)
+	c.MaxState = cmp.Or(c.MaxState, DefaultMaxState)
 	return c, nil
 }
 
 // Validate reports the first invalid field of c, or nil.
-func (c Config) Validate() error {
+func (c SessionConfig) Validate() error {
 	_, err := c.withDefaults()
 	return err
 }
 
-// fnv64 is FNV-1a of b: the hash of params, builds and saved states.
-func fnv64(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
-
-// fnvString is fnv64 of a string, without converting it.
-func fnvString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
+// SessionStats is what a Session has counted. Session.Stats returns it; the
+// session updates it on its goroutine.
+type SessionStats struct {
+	MatchStats
+	// Interrupted is the number of peers silent for longer than
+	// SessionConfig.DisconnectWarning now; Interruptions counts how often one
+	// went silent that long.
+	Interrupted   int
+	Interruptions uint64
+	// SpectatorsDropped counts spectators dropped for going silent or
+	// never running on from the states sent to them, or that left; their
+	// seats are free again.
+	SpectatorsDropped uint64
+	// StatesSent counts, on a host, the states it began to send to
+	// spectators that called too late to be fed from tick 0 or fell too
+	// far behind (again for one that did not load it in time).
+	StatesSent uint64
+	// ChunksSent counts the slices of those states sent, resent ones
+	// included.
+	ChunksSent uint64
+	// Refused counts the hellos a host refused, going on with its match
+	// or on waiting for its peer: a caller on an Accept transport with
+	// another fingerprint (tick rate, params, build...), and a spectator
+	// with no seat free, or another game's. Probes counts the joins of a
+	// Server's Probe that a host answered with "a peer-to-peer host, not
+	// a server": a -spectate asks that first, so a host counts one for
+	// each spectator that watches it, and refuses none of them.
+	Refused, Probes uint64
 }

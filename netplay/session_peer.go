@@ -2,117 +2,12 @@ package netplay
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"net/netip"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
 )
-
-// Protocol timing.
-const (
-	// helloEvery is how often a hello goes to a peer that has not answered.
-	helloEvery = 100 * time.Millisecond
-	// keepAliveEvery is the longest a session stays silent to a peer.
-	keepAliveEvery = 100 * time.Millisecond
-	// maxReads bounds the datagrams one poll reads, so a flood cannot hold
-	// up a frame: twice what the transports queue.
-	maxReads = 2 * queueLen
-	// maxBurst is the most input datagrams a peer gets per update.
-	maxBurst = 4
-)
-
-// peerKind is what a remote peer is to this session.
-type peerKind uint8
-
-const (
-	peerPlayer    peerKind = iota // another player
-	peerSpectator                 // a spectator this peer feeds
-	peerHost                      // the player that feeds this spectator
-)
-
-// peer is what a session knows of one remote address.
-type peer struct {
-	addr   netip.AddrPort
-	kind   peerKind
-	player int // the player, -1 for a spectator or a host
-
-	nonce   uint32 // theirs: the token of our datagrams to them; 0 until known
-	knowsMe bool   // they sent our nonce back
-	synced  bool   // the handshake is done: nonce known and knowsMe
-	done    bool   // its match ended at our EndTick (a bye): it is silent now, and needs nothing
-
-	helloSent          bool
-	lastHello          time.Duration
-	lastRecv, lastSend time.Duration
-	sentAck            int  // the ack we last sent
-	ackSent            bool // sentAck is valid
-	ack                int  // the next tick of what we send them that they lack
-	next               int  // the first tick of what we send them never sent yet
-
-	rtt  time.Duration // smoothed round trip, 0 until measured
-	ts   uint32        // the newest clock reading they sent, µs
-	tsAt time.Duration // when it came
-	tsOK bool
-
-	remoteTick int           // their next tick, as of remoteAt
-	remoteAt   time.Duration // when we learned it
-	remoteAdv  float64       // their smoothed advantage over us, ticks
-	adv        float64       // our smoothed advantage over them, ticks
-	advOK      bool          // remoteTick is known
-	advInit    bool          // adv has a first value
-
-	theirs      [4]tickHash // their confirmed hashes, by checkpoint
-	final       tickHash    // their hash of the state at Config.EndTick
-	finalDone   bool        // final was compared with ours
-	compared    uint64      // their hashes compared equal with ours
-	interrupted bool        // silent past DisconnectWarning
-
-	// A spectator fed from a state (late.go).
-	late   bool            // it called too late to be fed from tick 0, or fell too far behind
-	xOn    bool            // xTick's state is taken and being sent
-	xTick  int             // the state's tick: the state before it
-	xHash  uint64          // its FNV-1a
-	xBuf   []byte          // the state
-	xAt    []time.Duration // per chunk: when it was last sent, -1 never
-	xHave  int             // the chunks it has, in order
-	xMask  uint64          // of the next 64, those it has
-	xSeen  bool            // a got named xTick: the offer arrived
-	xDone  bool            // every chunk arrived
-	xTries int             // states begun since it last ran on from one
-	xOffer time.Duration   // when the offer was last sent
-}
-
-// hashAt returns their hash of the state before tick c, if they sent it.
-func (p *peer) hashAt(c, every int) (uint64, bool) {
-	h := p.theirs[c/every%len(p.theirs)]
-	return h.hash, h.ok && h.tick == c
-}
-
-// us returns d in whole µs, wrapping: the wire's clock.
-func us(d time.Duration) uint32 { return uint32(d / time.Microsecond) }
-
-// allSynced reports whether every player (or the host) finished the
-// handshake.
-func (s *Session) allSynced() bool {
-	for i := range s.peers {
-		if p := &s.peers[i]; p.kind != peerSpectator && !p.synced {
-			return false
-		}
-	}
-	return true
-}
-
-// peerAt returns the peer at addr, or nil.
-func (s *Session) peerAt(a netip.AddrPort) *peer {
-	for i := range s.peers {
-		if p := &s.peers[i]; p.addr == a {
-			return p
-		}
-	}
-	return nil
-}
 
 // poll reads and handles every datagram waiting, up to maxReads.
 func (s *Session) poll(now time.Duration) {
@@ -136,7 +31,7 @@ func (s *Session) poll(now time.Duration) {
 		}
 		if err := s.pk.decode(s.in[:n]); err != nil {
 			if err == errVersion && s.pk.kind == kindHello && !p.synced {
-				if p.kind == peerSpectator { // a spectator's refusal does not stop the match
+				if p.kind == remoteSpectator { // a spectator's refusal does not stop the match
 					s.refuseCaller(p.addr, n, fieldVersion, ProtocolVersion, uint64(s.pk.version))
 					s.freeSeat(p)
 				} else {
@@ -151,9 +46,18 @@ func (s *Session) poll(now time.Duration) {
 	}
 }
 
-// handle acts on the decoded datagram s.pk of n bytes from p.
-func (s *Session) handle(p *peer, now time.Duration, n int) {
+// handle acts on the decoded datagram s.pk of n bytes from p. Past the
+// handshake's kinds (hello, refuse), a datagram must carry our nonce, and
+// a state's kinds come only once the handshake is done.
+func (s *Session) handle(p *remote, now time.Duration, n int) {
 	pk := &s.pk
+	switch pk.kind {
+	case kindInput, kindBye, kindOffer, kindChunk, kindGot:
+		if pk.token != s.nonce || !p.synced && pk.kind != kindInput && pk.kind != kindBye {
+			s.stats.PacketsStale++
+			return
+		}
+	}
 	switch pk.kind {
 	case kindHello:
 		s.onHello(p, now, n)
@@ -173,22 +77,10 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 		s.fail(&FingerprintError{Player: p.player, Addr: s.callerOf(p), Field: fieldNames[pk.field],
 			Ours: pk.theirs, Theirs: pk.ours, Refused: true})
 	case kindInput:
-		if pk.token != s.nonce {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onInput(p, now)
 	case kindBye:
-		if pk.token != s.nonce {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onBye(p, now)
 	case kindOffer, kindChunk, kindGot:
-		if pk.token != s.nonce || !p.synced {
-			s.stats.PacketsStale++
-			return
-		}
 		s.onState(p, now)
 	}
 }
@@ -200,10 +92,10 @@ func (s *Session) handle(p *peer, now time.Duration, n int) {
 //
 // Once the handshake with p is done, a hello changes nothing: it is p's
 // own, sent again before it heard from us (ignored), or a forgery or a
-// restarted peer (counted in Stats.PacketsStale). It is never compared
+// restarted peer (counted in SessionStats.PacketsStale). It is never compared
 // with our settings, so a forged one cannot make us refuse a partner
 // that plays.
-func (s *Session) onHello(p *peer, now time.Duration, n int) {
+func (s *Session) onHello(p *remote, now time.Duration, n int) {
 	pk := &s.pk
 	if p.synced {
 		if field, _, _ := s.differs(pk); field != 0 || pk.nonce != p.nonce || pk.echo != s.nonce {
@@ -211,15 +103,15 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 		}
 		return
 	}
-	if p.kind == peerSpectator {
+	if p.kind == remoteSpectator {
 		s.onSpectatorHello(p, now, n)
 		return
 	}
 	var want uint8 // what the peer must say it is
 	switch p.kind {
-	case peerPlayer:
+	case remotePlayer:
 		want = uint8(p.player)
-	case peerHost:
+	case remoteHost:
 		want = pk.player // any player may host
 		if pk.player == spectatorIndex || int(pk.player) >= s.players {
 			s.refuse(p, n, fieldPlayer, 0, uint64(pk.player))
@@ -242,7 +134,7 @@ func (s *Session) onHello(p *peer, now time.Duration, n int) {
 // game's, is refused, naming why, and its seat freed; the match goes on
 // either way. One that calls after the first spectatorJoinBy ticks will
 // be sent a state to start from once its handshake is done (late.go).
-func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
+func (s *Session) onSpectatorHello(p *remote, now time.Duration, n int) {
 	pk := &s.pk
 	field, ours, theirs := s.differs(pk)
 	if field == 0 && pk.player != spectatorIndex {
@@ -262,7 +154,7 @@ func (s *Session) onSpectatorHello(p *peer, now time.Duration, n int) {
 // greet takes the accepted hello s.pk of n bytes from p: it learns p's
 // nonce, and answers with a hello of the same size while p does not know
 // ours.
-func (s *Session) greet(p *peer, now time.Duration, n int) {
+func (s *Session) greet(p *remote, now time.Duration, n int) {
 	pk := &s.pk
 	p.lastRecv = now
 	if pk.nonce != p.nonce {
@@ -274,41 +166,6 @@ func (s *Session) greet(p *peer, now time.Duration, n int) {
 	p.synced = p.knowsMe
 	if pk.echo != s.nonce && n >= helloLen {
 		s.hello(p, now)
-	}
-}
-
-// spectatorJoinBy is the last tick a spectator may call at to be fed
-// every input from tick 0 (a host keeps them half its ring ahead); a
-// later one is sent a state.
-const spectatorJoinBy = ringLen / 2
-
-// freeSeat makes spectator p's seat free again for a new caller: on an
-// Accept transport, the seat; the peer as before anyone called (its state
-// buffers kept, for the next).
-func (s *Session) freeSeat(p *peer) {
-	if s.acc != nil {
-		s.acc.release(p.addr)
-	}
-	*p = peer{addr: p.addr, kind: peerSpectator, player: -1, xBuf: p.xBuf[:0], xAt: p.xAt[:0]}
-}
-
-// refuseCaller answers a hello of n bytes from a caller (at to) with a
-// refuse of field, if that is no larger: the caller stops, naming why,
-// and this session goes on. Stats.Refused counts it; Stats.Probes a
-// server's probe told this is a host.
-func (s *Session) refuseCaller(to netip.AddrPort, n int, field uint8, ours, theirs uint64) {
-	if field == fieldHost {
-		s.stats.Probes++
-	} else {
-		s.stats.Refused++
-	}
-	if refuseLen > n {
-		return
-	}
-	b := appendRefuse(s.out[:0], field, ours, theirs)
-	if s.tr.WriteTo(b, to) == nil {
-		s.stats.PacketsOut++
-		s.stats.BytesOut += uint64(len(b))
 	}
 }
 
@@ -345,7 +202,7 @@ func (s *Session) seatable(b []byte) (spectator, ok bool) {
 		return true, true
 	}
 	p := s.peerAt(Unknown)
-	return false, p != nil && p.kind == peerPlayer && int(pk.player) == p.player
+	return false, p != nil && p.kind == remotePlayer && int(pk.player) == p.player
 }
 
 // refuseStranger answers the hello of n bytes in s.in from an address
@@ -372,7 +229,7 @@ func (s *Session) refuseStranger(from netip.AddrPort, n int) {
 
 // refuse answers a hello of n bytes from p whose field differs with a
 // refuse, if that is no larger, and stops the session.
-func (s *Session) refuse(p *peer, n int, field uint8, ours, theirs uint64) {
+func (s *Session) refuse(p *remote, n int, field uint8, ours, theirs uint64) {
 	if refuseLen <= n {
 		s.write(appendRefuse(s.out[:0], field, ours, theirs), p)
 	}
@@ -380,7 +237,7 @@ func (s *Session) refuse(p *peer, n int, field uint8, ours, theirs uint64) {
 }
 
 // hello sends p our hello.
-func (s *Session) hello(p *peer, now time.Duration) {
+func (s *Session) hello(p *remote, now time.Duration) {
 	pk := &s.opk
 	*pk = packet{nonce: s.nonce, echo: p.nonce, players: uint8(s.players), player: spectatorIndex,
 		isize: uint8(s.size), tps: uint32(s.cfg.TPS), params: s.params, sim: s.sim}
@@ -393,24 +250,24 @@ func (s *Session) hello(p *peer, now time.Duration) {
 
 // onInput takes an input datagram: round trip, time sync, acks, inputs,
 // hashes. It checks the whole datagram before it changes anything.
-func (s *Session) onInput(p *peer, now time.Duration) {
+func (s *Session) onInput(p *remote, now time.Duration) {
 	pk := &s.pk
 	start, count := int(pk.start), int(pk.count)
 	ack := int(pk.ack)
 	switch p.kind {
-	case peerPlayer:
+	case remotePlayer:
 		if count > 0 && (pk.per != 1 || int(pk.first) != p.player || int(pk.size) != s.size) ||
 			ack > s.recv[s.local] {
 			s.stats.PacketsBad++
 			return
 		}
-	case peerHost:
+	case remoteHost:
 		if count > 0 && (int(pk.per) != s.players || pk.first != 0 || int(pk.size) != s.size) {
 			s.stats.PacketsBad++
 			return
 		}
-	case peerSpectator:
-		if count > 0 || ack > s.confirmedTicks() {
+	case remoteSpectator:
+		if count > 0 || ack > s.confirmed() {
 			s.stats.PacketsBad++
 			return
 		}
@@ -421,27 +278,20 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 		p.knowsMe = true
 		p.synced = p.nonce != 0
 	}
-	if !p.tsOK || int32(pk.ts-p.ts) > 0 {
-		p.ts, p.tsAt, p.tsOK = pk.ts, now, true
+	if p.rt.heard(pk.ts, now) {
 		p.remoteTick, p.remoteAt, p.advOK = int(pk.tick), now, true
 		p.remoteAdv = float64(pk.adv) / 8
 	}
 	if pk.flags&flagEcho != 0 {
-		if rtt := time.Duration(int32(us(now)-pk.echoTs-pk.hold)) * time.Microsecond; rtt >= 0 && rtt < 10*time.Second {
-			if p.rtt == 0 {
-				p.rtt = max(rtt, 1)
-			} else {
-				p.rtt += (rtt - p.rtt) / 8
-			}
-		}
+		p.rt.measure(now, pk.echoTs, pk.hold)
 	}
-	if p.kind != peerHost && ack > p.ack {
+	if p.kind != remoteHost && ack > p.ack {
 		p.ack = ack
 	}
 	if count > 0 {
 		s.take(p, start, count, pk.inputs)
 	}
-	if pk.flags&flagHash != 0 && p.kind != peerSpectator {
+	if pk.flags&flagHash != 0 && p.kind != remoteSpectator {
 		s.theirHash(p, int(pk.hashTick), pk.hash)
 	}
 }
@@ -452,8 +302,8 @@ func (s *Session) onInput(p *peer, now time.Duration) {
 // inputs after a gap (a datagram lost or overtaken) wait for the sender's
 // next datagram, which starts at our ack; a host's are kept, as a
 // spectator catching up gets several datagrams a tick.
-func (s *Session) take(p *peer, start, count int, data []byte) {
-	if p.kind == peerHost {
+func (s *Session) take(p *remote, start, count int, data []byte) {
+	if p.kind == remoteHost {
 		s.takeRows(start, count, data)
 		return
 	}
@@ -467,12 +317,7 @@ func (s *Session) take(p *peer, start, count int, data []byte) {
 		if f > s.recv[q] || f >= fl+ringLen {
 			return // a gap, or no room yet: the peer sends it again
 		}
-		src := data[k*s.size : (k+1)*s.size]
-		copy(s.input(s.real, q, f), src)
-		if f < s.tick && s.usedPred[f%ringLen]>>q&1 != 0 && string(s.input(s.used, q, f)) != string(src) {
-			s.firstWrong = min(s.firstWrong, f)
-		}
-		s.recv[q] = f + 1
+		s.confirm(q, f, data[k*s.size:(k+1)*s.size])
 	}
 }
 
@@ -486,20 +331,14 @@ func (s *Session) takeRows(start, count int, data []byte) {
 		if f < r || f >= r+ringLen/2 || f >= s.tick+ringLen || s.rowTick[f%ringLen] == f {
 			continue // old, too far ahead, or its slot holds a tick not yet run
 		}
-		copy(s.row(s.real, f), data[k*stride:(k+1)*stride])
-		s.rowTick[f%ringLen] = f
+		s.putRow(f, data[k*stride:(k+1)*stride], 0)
 	}
-	for s.rowTick[r%ringLen] == r {
-		r++
-	}
-	for q := range s.players {
-		s.recv[q] = r
-	}
+	s.settle()
 }
 
 // theirHash stores a peer's hash of the state before tick c and compares
 // it with ours, if we have it: a checkpoint's, or the end's.
-func (s *Session) theirHash(p *peer, c int, h uint64) {
+func (s *Session) theirHash(p *remote, c int, h uint64) {
 	every := s.cfg.HashEvery
 	if every <= 0 || c <= 0 {
 		return
@@ -520,43 +359,32 @@ func (s *Session) theirHash(p *peer, c int, h uint64) {
 	}
 }
 
-// callerOf returns p's address as errors name it: the real one behind an
-// Accept transport's stand-in.
-func (s *Session) callerOf(p *peer) netip.AddrPort {
-	if a, ok := s.tr.(interface {
-		Caller(netip.AddrPort) netip.AddrPort
-	}); ok {
-		return a.Caller(p.addr)
-	}
-	return p.addr
-}
-
 // onBye takes a peer's goodbye.
-func (s *Session) onBye(p *peer, now time.Duration) {
+func (s *Session) onBye(p *remote, now time.Duration) {
 	pk := &s.pk
 	switch {
 	case pk.reason == byeDesync:
 		s.stats.Desyncs++
 		s.fail(desync(uint64(pk.tick), p.player, 0, 0))
-	case pk.reason == byeDone && s.cfg.EndTick > 0 && uint64(pk.tick) >= s.cfg.EndTick && p.kind != peerSpectator:
+	case pk.reason == byeDone && s.cfg.EndTick > 0 && uint64(pk.tick) >= s.cfg.EndTick && p.kind != remoteSpectator:
 		// It had all it needed from us (it waits for our acks), and we
 		// have its inputs (we acknowledged them), or it would not end.
 		p.done, p.interrupted = true, false
 		if uint64(pk.tick) == s.cfg.EndTick && s.cfg.HashEvery > 0 && pk.hash != 0 {
 			s.theirFinal(p, pk.hash) // 0: the peer hashes nothing (its HashEvery is off)
 		}
-	case p.kind == peerSpectator:
+	case p.kind == remoteSpectator:
 		if p.synced { // not the byes of one dropped already
 			s.stats.SpectatorsDropped++
 		}
 		s.freeSeat(p)
-	case pk.reason == byeGone && p.kind == peerPlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
+	case pk.reason == byeGone && p.kind == remotePlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
 		// The sender stopped because another player vanished: so does
 		// this peer, naming the same player, whose silence it may not
 		// have timed out yet (its inputs stop there for everyone).
 		de := &DisconnectError{Player: int(pk.tick)}
 		for i := range s.peers {
-			if q := &s.peers[i]; q.kind == peerPlayer && q.player == de.Player {
+			if q := &s.peers[i]; q.kind == remotePlayer && q.player == de.Player {
 				de.Addr, de.Silence = s.callerOf(q), now-q.lastRecv
 			}
 		}
@@ -575,7 +403,7 @@ func (s *Session) watch(now time.Duration) {
 	}
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind == peerSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {
+		if p.kind == remoteSpectator && !p.synced && p.nonce != 0 && now-p.lastRecv > s.cfg.DisconnectTimeout {
 			s.freeSeat(p) // a caller that never finished the handshake: a forgery, or one that left
 			continue
 		}
@@ -588,15 +416,15 @@ func (s *Session) watch(now time.Duration) {
 		if p.interrupted && !was {
 			s.stats.Interruptions++
 		}
-		if p.kind == peerSpectator && silence > s.cfg.DisconnectTimeout {
+		if p.kind == remoteSpectator && silence > s.cfg.DisconnectTimeout {
 			s.freeSeat(p)
 			s.stats.SpectatorsDropped++
 			continue
 		}
-		if p.kind == peerSpectator && p.xOn && p.ack > p.xTick+ringLen {
+		if p.kind == remoteSpectator && p.xOn && p.ack > p.x.tick+ringLen {
 			p.xTries = 0 // it ran on from its state: it acknowledges rows past its ring
 		}
-		if p.kind == peerSpectator && (!p.late || p.xOn) && p.ack < s.tick-ringLen/2 {
+		if p.kind == remoteSpectator && (!p.late || p.xOn) && p.ack < s.tick-ringLen/2 {
 			// Too far behind for the inputs we keep. One still there
 			// starts again from a newer state, unless it never runs on
 			// from one; one gone quiet is dropped, and costs no state.
@@ -666,7 +494,7 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		}
 		if p.late {
 			s.sendState(p, now)
-		} else if p.kind == peerHost && (s.gotDue || s.loading && !keepAlive) {
+		} else if p.kind == remoteHost && (s.gotDue || s.st.on && !keepAlive) {
 			s.sendGot(p)
 		}
 		start, end, ack := s.sendRange(p)
@@ -688,35 +516,35 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 
 // sendRange returns the ticks of inputs p lacks, [start, end), and the
 // ack to send it.
-func (s *Session) sendRange(p *peer) (start, end, ack int) {
+func (s *Session) sendRange(p *remote) (start, end, ack int) {
 	switch p.kind {
-	case peerPlayer:
+	case remotePlayer:
 		return p.ack, s.recv[s.local], s.recv[p.player]
-	case peerSpectator:
+	case remoteSpectator:
 		if p.late && !p.xOn {
 			return p.ack, p.ack, 0 // its state is not taken yet: no rows
 		}
-		return p.ack, s.confirmedTicks(), 0
+		return p.ack, s.confirmed(), 0
 	default:
-		return 0, 0, s.confirmedTicks()
+		return 0, 0, s.confirmed()
 	}
 }
 
 // sendInputs sends p an input datagram with as many of the ticks [start,
 // end) as fit, and returns the first tick that did not.
-func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) int {
+func (s *Session) sendInputs(p *remote, now time.Duration, start, end, ack int) int {
 	pk := &s.opk
 	*pk = packet{token: p.nonce, tick: uint32(s.tick), ack: uint32(ack), ts: us(now),
 		start: uint32(start), size: uint8(s.size), per: 1}
-	if p.kind == peerPlayer {
+	if p.kind == remotePlayer {
 		pk.first = uint8(s.local)
 		pk.adv = int8(math.Max(-127, math.Min(127, math.Round(p.adv*8))))
 	} else {
 		pk.per = uint8(s.players)
 	}
-	if p.tsOK {
+	if ts, hold, ok := p.rt.echo(now); ok {
 		pk.flags |= flagEcho
-		pk.echoTs, pk.hold = p.ts, us(now-p.tsAt)
+		pk.echoTs, pk.hold = ts, hold
 	}
 	if s.lastHash.ok {
 		pk.flags |= flagHash
@@ -728,26 +556,14 @@ func (s *Session) sendInputs(p *peer, now time.Duration, start, end, ack int) in
 	b := pk.appendInputHead(s.out[:0])
 	for f := start; f < start+count; f++ {
 		if pk.per == 1 {
-			b = append(b, s.input(s.real, s.local, f)...)
+			b = append(b, s.input(s.rows, s.local, f)...)
 		} else {
-			b = append(b, s.row(s.real, f)...)
+			b = append(b, s.row(s.rows, f)...)
 		}
 	}
 	p.sentAck, p.ackSent = ack, true
 	s.write(b, p)
 	return start + count
-}
-
-// write sends b to p, counting it. A transport that cannot send stops
-// the session.
-func (s *Session) write(b []byte, p *peer) {
-	if err := s.tr.WriteTo(b, p.addr); err != nil {
-		s.fail(fmt.Errorf("netplay: send to %v: %w", p.addr, err))
-		return
-	}
-	p.lastSend = s.clock.Now()
-	s.stats.PacketsOut++
-	s.stats.BytesOut += uint64(len(b))
 }
 
 // timeSync estimates how far this peer runs ahead of each player and, when
@@ -763,14 +579,14 @@ func (s *Session) timeSync(now time.Duration) {
 		return
 	}
 	ahead, seen := 0.0, false
-	tick := float64(s.num) / float64(s.den)
+	tick := s.ticks.length()
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind != peerPlayer || !p.synced || !p.advOK {
+		if p.kind != remotePlayer || !p.synced || !p.advOK {
 			continue
 		}
 		//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
-		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rtt)/2)/tick
+		est := float64(p.remoteTick) + (float64(now-p.remoteAt)+float64(p.rt.rtt)/2)/tick
 		a := float64(s.tick) - est
 		if !p.advInit {
 			p.adv, p.advInit = a, true

@@ -6,7 +6,7 @@ import "net/netip"
 // addresses before they call: its spectators', and, in a two-player
 // game, its joiner's, who listen on any port. (A Lobby seats the
 // players of a match of any size; app's -host seats them with one and
-// its spectators with an Accept.) The host's Config names
+// its spectators with an Accept.) The host's SessionConfig names
 // the joiner by a stand-in address, Unknown, and its spectators by
 // SpectatorSeat(0), SpectatorSeat(1) and on. The first hello from an
 // address takes a seat: a player's hello the joiner's, a spectator's the
@@ -20,18 +20,18 @@ import "net/netip"
 // session's (tick rate, players, input size, params, build) and whose
 // player is the one awaited: garbage shaped like a hello takes none. A
 // caller with another fingerprint is refused, naming the difference, and
-// the session goes on waiting (Stats.Refused counts them). A spectator
+// the session goes on waiting (SessionStats.Refused counts them). A spectator
 // that finds every seat taken (or none offered) is refused, and stops
 // with a *SeatError saying why; one calling after the first ticks of the
-// match is seated and sent the host's state (see Config.Spectators). A
+// match is seated and sent the host's state (see SessionConfig.Spectators). A
 // seat is free again when its spectator says goodbye, is dropped (silent,
 // or never running on from the states sent to it), or never finishes the
 // handshake within
-// Config.DisconnectTimeout, so forged hellos hold seats for that long
+// SessionConfig.DisconnectTimeout, so forged hellos hold seats for that long
 // at most. Still, the
 // first well-formed hello wins: someone who knows the game's fingerprint
 // can take a seat before the friend it was meant for. Give every address
-// in Config where that matters. Accept is not safe for concurrent use,
+// in SessionConfig where that matters. Accept is not safe for concurrent use,
 // like the Session that owns it.
 type Accept struct {
 	inner      Transport
@@ -42,12 +42,12 @@ type Accept struct {
 	seatable func(hello []byte) (spectator, ok bool)
 }
 
-// Unknown is the stand-in address in Config.Addrs for the peer an Accept
+// Unknown is the stand-in address in SessionConfig.Addrs for the peer an Accept
 // transport waits for: 0.0.0.0:0, which no datagram comes from.
 var Unknown = seat(0)
 
 // SpectatorSeat returns the stand-in address of spectator i, 0 to
-// MaxSpectators-1, for the Config.Spectators of a host on an Accept
+// MaxSpectators-1, for the SessionConfig.Spectators of a host on an Accept
 // transport: 0.0.0.0:(i+1), which no datagram comes from.
 func SpectatorSeat(i int) netip.AddrPort { return seat(1 + i) }
 
@@ -149,7 +149,7 @@ func (a *Accept) WriteTo(b []byte, to netip.AddrPort) error {
 	return a.inner.WriteTo(b, to)
 }
 
-// isHello reports whether b has a hello's size and header (wire.go); the
+// isHello reports whether b has a hello's size and header (wire_session.go); the
 // session checks the rest.
 func isHello(b []byte) bool {
 	return len(b) == helloLen && b[0] == 'f' && b[1] == 'x' && b[3] == kindHello

@@ -3,6 +3,8 @@ package netplay
 import (
 	"fmt"
 	"time"
+
+	"github.com/fixstep/fixstep/engine"
 )
 
 // A late spectator: one that calls after the first spectatorJoinBy ticks,
@@ -16,7 +18,7 @@ import (
 // confirmed inputs from S on, as it feeds any spectator: the spectator
 // keeps ringLen ticks of them, so its acks, which pin the host's rows,
 // move on while the state comes. The spectator checks the state's size
-// against Config.MaxState before it allocates, its hash before it loads
+// against SessionConfig.MaxState before it allocates, its hash before it loads
 // it, then runs the confirmed ticks fast (catchUpTicks a loop tick) to
 // the present and compares the next checkpoint's hash with the host's.
 // A spectator whose acks fall ringLen/2 ticks behind the host is sent a
@@ -44,7 +46,7 @@ const (
 // sendState sends late spectator p its state: the offer until p names it,
 // and the chunks p lacks that were not sent within a round trip. It takes
 // the state first, when it is due and the confirmed state is at hand.
-func (s *Session) sendState(p *peer, now time.Duration) {
+func (s *Session) sendState(p *remote, now time.Duration) {
 	if !p.xOn && !s.takeState(p) {
 		return
 	}
@@ -52,23 +54,14 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 		return
 	}
 	if !p.xSeen && (p.xOffer < 0 || now-p.xOffer >= offerEvery) {
-		s.write(appendOffer(s.out[:0], p.nonce, uint32(p.xTick), len(p.xBuf), p.xHash), p)
+		s.write(appendOffer(s.out[:0], p.nonce, uint32(p.x.tick), len(p.xBuf), p.xHash), p)
 		p.xOffer = now
 	}
-	rto := 250 * time.Millisecond // no round trip measured yet
-	if p.rtt > 0 {
-		rto = p.rtt + p.rtt/4 + 20*time.Millisecond
-	}
-	sent := 0
-	for i := p.xHave; i < len(p.xAt) && i < p.xHave+lateWindow && sent < maxChunksPerSend && s.err == nil; i++ {
-		if d := i - p.xHave - 1; d >= 0 && d < 64 && p.xMask>>d&1 != 0 {
-			continue
-		}
-		if at := p.xAt[i]; at >= 0 && now-at < rto {
-			continue
-		}
-		s.write(appendChunk(s.out[:0], p.nonce, uint32(p.xTick), i, p.xBuf), p)
-		p.xAt[i] = now
+	rto := p.rt.timeout(250 * time.Millisecond) // 250 ms before a round trip is measured
+	x := &p.x
+	for sent, i := 0, x.next(0, now, rto, lateWindow); i >= 0 && sent < maxChunksPerSend && s.err == nil; i = x.next(i+1, now, rto, lateWindow) {
+		s.write(appendChunk(s.out[:0], p.nonce, uint32(x.tick), i, p.xBuf), p)
+		x.at[i] = now
 		s.stats.ChunksSent++
 		sent++
 	}
@@ -77,28 +70,21 @@ func (s *Session) sendState(p *peer, now time.Duration) {
 // takeState copies our state at the last confirmed tick for p and resets
 // its transfer, or reports false when no such state is at hand now (a
 // rollback is due, or the match has not begun).
-func (s *Session) takeState(p *peer) bool {
+func (s *Session) takeState(p *remote) bool {
 	if !s.started || s.firstWrong != noTick || s.local < 0 {
 		return false
 	}
-	c := min(s.confirmedTicks(), s.tick)
+	c := min(s.confirmed(), s.tick)
 	if c == s.tick {
 		p.xBuf = s.saver.Save(p.xBuf[:0])
-	} else if i := c % len(s.states); s.stateTick[i] == c {
-		p.xBuf = append(p.xBuf[:0], s.states[i]...)
+	} else if st, ok := s.stateAt(c); ok {
+		p.xBuf = append(p.xBuf[:0], st...)
 	} else {
 		return false
 	}
-	n := chunks(len(p.xBuf))
-	if cap(p.xAt) < n {
-		p.xAt = make([]time.Duration, n)
-	}
-	p.xAt = p.xAt[:n]
-	for i := range p.xAt {
-		p.xAt[i] = -1
-	}
-	p.xOn, p.xTick, p.xHash = true, c, fnv64(p.xBuf)
-	p.xHave, p.xMask, p.xSeen, p.xDone, p.xOffer = 0, 0, false, false, -1
+	p.x.start(c, len(p.xBuf))
+	p.xOn, p.xHash = true, engine.StateHash(p.xBuf)
+	p.xSeen, p.xDone, p.xOffer = false, false, -1
 	p.xTries++
 	// Its inputs start at the state's tick: rows from c on are kept
 	// until it acknowledges them.
@@ -110,27 +96,22 @@ func (s *Session) takeState(p *peer) bool {
 // onState takes an offer, a chunk or a got from a peer that finished the
 // handshake, token checked: the host's offer and chunks, a late
 // spectator's got.
-func (s *Session) onState(p *peer, now time.Duration) {
+func (s *Session) onState(p *remote, now time.Duration) {
 	pk := &s.pk
 	switch {
-	case pk.kind == kindGot && p.kind == peerSpectator:
+	case pk.kind == kindGot && p.kind == remoteSpectator:
 		p.lastRecv = now
-		if !p.late || !p.xOn || int(pk.state) != p.xTick {
+		if !p.late || !p.xOn || int(pk.state) != p.x.tick {
 			s.stats.PacketsStale++ // an older state's
 			return
 		}
 		p.xSeen = true
-		if h := int(pk.have); h > p.xHave {
-			p.xHave = min(h, len(p.xAt))
-		}
-		p.xMask = pk.mask
-		if p.xHave >= len(p.xAt) {
-			p.xDone = true
-		}
-	case pk.kind == kindOffer && p.kind == peerHost:
+		p.x.ack(int(pk.have), pk.mask, nil)
+		p.xDone = p.x.done()
+	case pk.kind == kindOffer && p.kind == remoteHost:
 		p.lastRecv = now
 		s.onOffer(now)
-	case pk.kind == kindChunk && p.kind == peerHost:
+	case pk.kind == kindChunk && p.kind == remoteHost:
 		p.lastRecv = now
 		s.onChunk(now)
 	default:
@@ -143,8 +124,8 @@ func (s *Session) onState(p *peer, now time.Duration) {
 func (s *Session) onOffer(now time.Duration) {
 	pk := &s.pk
 	st := int(pk.state)
-	if s.stTick >= 0 && st <= s.stTick {
-		if st == s.stTick && pk.hash == s.stHash && int(pk.length) == s.stLen {
+	if s.st.tick >= 0 && st <= s.st.tick {
+		if st == s.st.tick && pk.hash == s.st.hash && int(pk.length) == s.st.size {
 			s.gotDue = true // our got was lost
 		} else {
 			s.stats.PacketsStale++
@@ -152,7 +133,7 @@ func (s *Session) onOffer(now time.Duration) {
 		return
 	}
 	if int64(pk.length) > int64(s.cfg.MaxState) {
-		s.fail(fmt.Errorf("netplay: the host %v sends a state of %d bytes, over Config.MaxState (%d)", s.callerOf(&s.peers[0]), pk.length, s.cfg.MaxState))
+		s.fail(fmt.Errorf("netplay: the host %v sends a state of %d bytes, over SessionConfig.MaxState (%d)", s.callerOf(&s.peers[0]), pk.length, s.cfg.MaxState))
 		return
 	}
 	if s.rec != nil {
@@ -161,34 +142,20 @@ func (s *Session) onOffer(now time.Duration) {
 	}
 	// A host that offers state after state, none of them verified, keeps
 	// its spectator from watching: it stops, saying so (as a Client).
-	if s.stLoads++; s.stLoads > maxStatesInRow {
-		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true,
-			Reason: fmt.Sprintf("it offered %d states in a row with none verified (the last of tick %d)", s.stLoads, st)})
+	if why := s.st.again(st); why != "" {
+		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true, Reason: why})
 		return
 	}
-	s.stAt, s.stStart, s.stCount = now, now, 0
-	s.stTick, s.stLen, s.stHash = st, int(pk.length), pk.hash
-	if cap(s.stBuf) < s.stLen {
-		s.stBuf = make([]byte, s.stLen)
-	}
-	s.stBuf = s.stBuf[:s.stLen]
-	n := chunks(s.stLen)
-	if cap(s.stGot) < n {
-		s.stGot = make([]bool, n)
-	}
-	s.stGot = s.stGot[:n]
-	clear(s.stGot)
-	s.stHave, s.loading, s.loaded = 0, true, false
-	s.stats.StateBytes = s.stLen
+	s.st.begin(st, int(pk.length), 0, pk.hash, now)
+	s.loaded = false
+	s.stats.StateBytes = s.st.size
 	// The inputs from the state's tick on arrive meanwhile: the ring
 	// starts there.
-	s.tick, s.firstWrong = st, noTick
-	for q := range s.players {
-		s.recv[q] = st
+	first := 0
+	if s.every > 0 {
+		first = (st/s.every + 1) * s.every
 	}
-	for i := range s.rowTick {
-		s.rowTick[i] = -1
-	}
+	s.restart(st, first, 0)
 	s.gotDue = true
 }
 
@@ -196,23 +163,12 @@ func (s *Session) onOffer(now time.Duration) {
 // loads the state. A slice of a state loaded already calls for a got.
 func (s *Session) onChunk(now time.Duration) {
 	pk := &s.pk
-	if int(pk.state) != s.stTick || int(pk.length) != s.stLen {
+	if int(pk.state) != s.st.tick || int(pk.length) != s.st.size {
 		s.stats.PacketsStale++
 		return
 	}
 	s.gotDue = true
-	i := int(pk.index)
-	if !s.loading || s.stGot[i] {
-		return
-	}
-	copy(s.stBuf[i*chunkData:], pk.data)
-	s.stGot[i] = true
-	s.stCount++
-	s.stAt = now
-	for s.stHave < len(s.stGot) && s.stGot[s.stHave] {
-		s.stHave++
-	}
-	if s.stHave == len(s.stGot) {
+	if s.st.take(int(pk.index), pk.data, now) {
 		s.loadState()
 	}
 }
@@ -220,55 +176,27 @@ func (s *Session) onChunk(now time.Duration) {
 // loadState checks and loads the state received: the spectator runs from
 // its tick on.
 func (s *Session) loadState() {
-	host := s.callerOf(&s.peers[0])
-	if h := fnv64(s.stBuf); h != s.stHash {
-		s.fail(fmt.Errorf("netplay: the state of tick %d from the host %v has hash %016x, not the %016x it announced", s.stTick, host, h, s.stHash))
+	if err := s.st.load(s.saver, "the host "+s.callerOf(&s.peers[0]).String()); err != nil {
+		s.fail(err)
 		return
 	}
-	if err := s.saver.Load(s.stBuf); err != nil {
-		s.fail(fmt.Errorf("netplay: load the state of tick %d from the host %v: %w", s.stTick, host, err))
-		return
-	}
-	s.loading, s.loaded = false, true
-	s.recNext = s.stTick
-	for i := range s.stateTick {
-		s.stateTick[i] = -1
-	}
-	s.hashes, s.lastHash = [8]tickHash{}, tickHash{}
-	if every := s.cfg.HashEvery; every > 0 {
-		s.nextHash = (s.stTick/every + 1) * every
-	}
+	s.loaded, s.lastHash = true, tickHash{} // restart (onOffer) set the rest
 }
 
 // watchState stops a spectator whose host's state makes no progress for
 // DisconnectTimeout, or comes slower than minStateRate once
 // HandshakeTimeout has passed (as a Client does its server's).
 func (s *Session) watchState(now time.Duration) {
-	if !s.loading {
+	if !s.st.on {
 		return
 	}
-	host := s.callerOf(&s.peers[0]).String()
-	late := now - s.stStart - s.cfg.HandshakeTimeout
-	switch {
-	case now-s.stAt > s.cfg.DisconnectTimeout:
-		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
-			s.stTick, (now - s.stAt).Round(time.Millisecond), s.stCount, len(s.stGot))})
-	case late > 0 && int64(s.stCount)*chunkData < int64(late)*minStateRate/int64(time.Second):
-		s.fail(&ServerError{Server: host, Misbehaved: true, Host: true, Reason: fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
-			s.stTick, s.stLen, minStateRate>>10, s.stCount, len(s.stGot), (now - s.stStart).Round(time.Millisecond))})
+	if why := s.st.stalled(now, s.cfg.DisconnectTimeout, s.cfg.HandshakeTimeout); why != "" {
+		s.fail(&ServerError{Server: s.callerOf(&s.peers[0]).String(), Misbehaved: true, Host: true, Reason: why})
 	}
 }
 
 // sendGot tells the host which chunks of its state arrived.
-func (s *Session) sendGot(p *peer) {
+func (s *Session) sendGot(p *remote) {
 	s.gotDue = false
-	var mask uint64
-	if s.loading {
-		for d := range 64 {
-			if i := s.stHave + 1 + d; i < len(s.stGot) && s.stGot[i] {
-				mask |= 1 << d
-			}
-		}
-	}
-	s.write(appendGot(s.out[:0], p.nonce, uint32(s.stTick), uint32(s.stHave), mask), p)
+	s.write(appendGot(s.out[:0], p.nonce, uint32(s.st.tick), uint32(s.st.have), s.st.mask()), p)
 }

@@ -1,8 +1,8 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
 	"time"
 
@@ -11,13 +11,13 @@ import (
 
 // Lobby seats the players of a match before it starts, so that no peer
 // needs another's address up front: a host that knows how many players
-// its match has (Config.Players) waits for callers, and a joiner that
-// knows only the host's address (Config.Host) calls it. Each caller of
+// its match has (SessionConfig.Players) waits for callers, and a joiner that
+// knows only the host's address (SessionConfig.Host) calls it. Each caller of
 // the same game takes the next free seat, in the order they call: players
 // 2, 3 and 4 (indices 1 to 3). Once every seat is taken by a caller
 // ready to play (its Sim is the host's), the host sends each caller the
 // roster, every player's address as the host sees it; Config then
-// returns a Session's Config with every address, and the sessions make
+// returns a SessionConfig with every address, and the sessions make
 // their mesh, peer to peer, as if the addresses had been known from the
 // start. The host relays nothing: its part ends when every caller's
 // session has called it.
@@ -26,12 +26,12 @@ import (
 // before it builds its world; once built, it must call SetSim with the
 // world's Sim (engine.Fingerprint of it; 0 where Sim is not used), which
 // the host checks before the seat counts as taken. A joiner's
-// Config.Players, when set, is the count it asks for: a host of another
+// SessionConfig.Players, when set, is the count it asks for: a host of another
 // count refuses it.
 //
-// The lobby speaks the session's protocol (wire.go: the sit and the seat):
+// The lobby speaks the session's protocol (wire_session.go: the sit and the seat):
 // a caller whose version, tick rate, input size, Params or Sim differs is
-// refused, naming the field, and the host goes on waiting (Stats.Refused);
+// refused, naming the field, and the host goes on waiting (SessionStats.Refused);
 // a caller that finds every seat taken stops with a *SeatError. A seat is
 // free again when its caller is silent before the table is full, for
 // DisconnectTimeout once it is ready, for HandshakeTimeout before (it may
@@ -42,20 +42,20 @@ import (
 // stops the same way. Datagrams are hostile as in a Session: a sit is as
 // large as any answer to it, a seat must carry the joiner's nonce and
 // come from the host's address, forged and malformed ones are counted
-// (Stats.PacketsStale, PacketsBad, PacketsUnknown) and change nothing.
+// (SessionStats.PacketsStale, PacketsBad, PacketsUnknown) and change nothing.
 // The first well-formed sit wins a seat, as with Accept.
 //
 // Spectators call the host's Session, once the match started: a hello
 // during the lobby is dropped, and the spectator's calls go on. A Lobby
 // is driven like a Session, by the caller's loop: Poll until Done, then
-// NewSession with Config on the same transport; or give it to NewSession
-// as Config.Lobby, and the session polls it. The roster holds the
+// NewSession with Config on the same transport; or give it to
+// NewLobbySession, and the session polls it. The roster holds the
 // addresses the host sees: joiners that cannot reach each other there
 // (behind different NATs) cannot play, as nothing is relayed. A Lobby is
 // not safe for concurrent use.
 type Lobby struct {
-	cfg    Config // as given, for Config
-	c      Config // defaults filled in
+	cfg    SessionConfig // as given, for Config
+	c      SessionConfig // defaults filled in
 	tr     Transport
 	clock  engine.Clock
 	host   bool
@@ -67,7 +67,7 @@ type Lobby struct {
 	in     [MaxPacket]byte
 	out    [MaxPacket]byte
 	pk     packet
-	stats  Stats
+	stats  SessionStats
 
 	// The host's.
 	seats [MaxPeers]lobbySeat // 1 to Players-1
@@ -98,20 +98,15 @@ type lobbySeat struct {
 // NewLobby returns the lobby of a host (cfg.Host unset: it seats
 // cfg.Players players, 2 to MaxPeers, itself player 1) or of a joiner
 // (cfg.Host is the host's address), over tr, or an error naming the first
-// invalid Config field. cfg is what NewSession will get, without Local,
+// invalid SessionConfig field. cfg is what NewSession will get, without Local,
 // Addrs or Spectate; Config returns it with them.
-func NewLobby(cfg Config, tr Transport) (*Lobby, error) {
+func NewLobby(cfg SessionConfig, tr Transport) (*Lobby, error) {
 	l := &Lobby{cfg: cfg, tr: tr, host: !cfg.Host.IsValid()}
 	v := cfg
 	if cfg.Spectate || cfg.Local != 0 || len(cfg.Addrs) != 0 {
-		return nil, fmt.Errorf("netplay: a Lobby's Config has no Spectate, Local or Addrs: it finds them")
+		return nil, fmt.Errorf("netplay: a Lobby's SessionConfig has no Spectate, Local or Addrs: it finds them")
 	}
-	if !l.host && v.Players == 0 {
-		v.Players = 2 // any: the host says
-	}
-	if v.Players == 0 {
-		v.Players = 2
-	}
+	v.Players = cmp.Or(v.Players, 2) // a joiner's: any, the host says
 	if v.Players >= 2 && v.Players <= MaxPeers {
 		v.Addrs = make([]netip.AddrPort, v.Players)
 		for i := range v.Addrs {
@@ -122,30 +117,20 @@ func NewLobby(cfg Config, tr Transport) (*Lobby, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.c, l.clock, l.params, l.sim = c, c.Clock, fnvString(c.Params), c.Sim
-	if l.clock == nil {
-		l.clock = engine.NewMonoClock()
-	}
-	seed := c.Seed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	rng := rand.NewPCG(seed^0x6a09e667f3bcc909, seed)
-	for l.nonce == 0 {
-		l.nonce = uint32(rng.Uint64())
-	}
+	l.c, l.params, l.sim = c, paramsHash(c.Params), c.Sim
+	l.clock, l.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x6a09e667f3bcc909)
 	if l.host {
 		l.players = c.Players
 	}
 	return l, nil
 }
 
-// SetSim gives a joiner its Config.Sim, once it built its world for
+// SetSim gives a joiner its SessionConfig.Sim, once it built its world for
 // Players: its seat counts as taken once the host found it the same.
 // Until then the host holds the seat, and sends no roster.
 func (l *Lobby) SetSim(sim uint64) { l.sim, l.ready = sim, true }
 
-// Players returns the match's player count: the host's Config.Players,
+// Players returns the match's player count: the host's SessionConfig.Players,
 // or, for a joiner, 0 until the host seated it.
 func (l *Lobby) Players() int { return l.players }
 
@@ -180,11 +165,11 @@ func (l *Lobby) Done() bool {
 
 // Stats returns the lobby's counts of datagrams (the Packets and Bytes
 // fields, Refused).
-func (l *Lobby) Stats() *Stats { return &l.stats }
+func (l *Lobby) Stats() *SessionStats { return &l.stats }
 
-// Config returns the Config of this peer's Session: the one NewLobby got,
+// Config returns the SessionConfig of this peer's Session: the one NewLobby got,
 // with Players, Local and every player's address. Call it once Done.
-func (l *Lobby) Config() Config {
+func (l *Lobby) Config() SessionConfig {
 	c := l.cfg
 	c.Players, c.Local, c.Host = l.players, l.Local(), netip.AddrPort{}
 	c.Addrs = make([]netip.AddrPort, l.players)

@@ -1,0 +1,250 @@
+package netplay
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// NewClient makes a client of the game, to play on the server at
+// cfg.Server over the transport. The game must implement engine.Saver,
+// and unless it spectates, engine.Inputter.
+func NewClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error) {
+	if _, ok := game.(engine.Saver); !ok {
+		return nil, errors.New("netplay: a client's game must implement engine.Saver")
+	}
+	if _, ok := game.(engine.Inputter); !ok && !cfg.Spectate {
+		return nil, errors.New("netplay: a client's game must implement engine.Inputter (or spectate)")
+	}
+	return newClient(cfg, game, tr)
+}
+
+// Update runs one loop tick of the client (see Client).
+func (s *Client) Update(t engine.Tick) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.ticks.check(t, "ClientConfig.TPS"); err != nil {
+		return s.fail(err)
+	}
+	now := s.clock.Now()
+	s.poll(now)
+	if s.err == nil {
+		s.timeouts(now)
+	}
+	if s.err != nil {
+		return s.err
+	}
+	switch s.phase {
+	case phaseCall:
+		s.stats.Waiting++
+		s.call(now)
+		return nil
+	case phaseLoad:
+		s.stats.Waiting++
+		s.sendUpdate(now)
+		return nil
+	}
+	if err := s.step(t, now); err != nil {
+		return s.fail(err)
+	}
+	if s.err != nil {
+		return s.err
+	}
+	s.sendUpdate(now)
+	s.timeSync(now)
+	s.fillStats()
+	return nil
+}
+
+// step rolls back if a prediction was wrong, checks hashes, and runs the
+// ticks due: one, or several while catching up.
+func (s *Client) step(t engine.Tick, now time.Duration) error {
+	if s.firstWrong != noTick {
+		if err := s.rerun(t); err != nil {
+			return err
+		}
+	}
+	s.checkHashes(now)
+	if s.phase != phasePlay {
+		return nil // a resync began
+	}
+	n := 1
+	target := s.target(now)
+	switch final := s.confirmed(); {
+	case s.tick < final:
+		n = min(final-s.tick, 64) // final ticks: as fast as we can
+		if !s.cfg.Spectate {
+			n = max(n, min(target-s.tick, 64))
+		}
+	case s.cfg.Spectate:
+		n = 0
+	case target-s.tick > jumpTicks:
+		n = min(target-s.tick, 64)
+		s.stats.Jumps++
+	case s.tick-target > jumpTicks:
+		n = 0
+		s.stats.Jumps++
+	}
+	if n == 0 && !s.cfg.Spectate {
+		s.stats.Stalls++ // a spectator runs final ticks as they come: waiting for one is no stall
+	}
+	for range n {
+		if s.endT > 0 && s.tick >= s.endT {
+			break
+		}
+		if s.tick >= s.confirmed()+s.cfg.MaxPrediction || s.tick-s.floor() >= clientRing-1 {
+			s.stats.Stalls++
+			break
+		}
+		if err := s.runTick(t); err != nil {
+			return err
+		}
+	}
+	s.checkHashes(now)
+	if err := s.record(); err != nil {
+		return err
+	}
+	return s.checkEnd(now)
+}
+
+// target is the tick the client should be at now: the server's, as
+// estimated from its last final datagram and the round trip, plus the
+// lead.
+func (s *Client) target(now time.Duration) int {
+	if s.cfg.Spectate {
+		return s.confirmed()
+	}
+	//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
+	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rt.rtt)/2)/s.ticks.length()
+	return int(est+s.cfg.Lead+1) + int(float64(s.rt.rtt)/2/s.ticks.length())
+}
+
+// runTick reads our input, unless the tick's are final, and runs the
+// next tick for the first time: it saves the state before a predicted
+// tick (it may roll back), before the last final one, before each
+// checkpoint and before the server's first check.
+func (s *Client) runTick(t engine.Tick) error {
+	f, final := s.tick, s.confirmed()
+	if s.local >= 0 && f >= final {
+		s.readInput(t, f)
+	}
+	return s.advance(t, f >= final || f%s.every == 0 || f+1 >= final || f == s.vTick)
+}
+
+// checkHashes hashes our states at checkpoints once they are final, and
+// compares them with the server's.
+func (s *Client) checkHashes(now time.Duration) {
+	for {
+		if _, ok := s.nextCheckpoint(); !ok {
+			break
+		}
+	}
+	if s.resyncAsk >= 0 {
+		return
+	}
+	if v := s.vTick; v >= 0 && !s.vMine.ok && v <= s.confirmed() && v < s.tick && v < s.firstWrong {
+		if st, ok := s.stateAt(v); ok {
+			s.vMine = tickHash{tick: v, hash: engine.StateHash(st), ok: true}
+		} else {
+			s.vTick = -1 // not kept: the next checkpoint verifies
+		}
+	}
+	if s.vMine.ok && s.vSrv.ok && s.vSrv.tick == s.vMine.tick {
+		s.vSrv.ok = false
+		s.compare(now, s.vMine.hash, s.vSrv)
+		if s.resyncAsk >= 0 {
+			return
+		}
+	}
+	// Every checkpoint both have hashed, oldest first: the server's hash
+	// may come before ours (we are behind, catching up) or after.
+	for i := range s.srvHashes {
+		h := s.srvHashes[(s.lastSrv/s.every+1+i)%len(s.srvHashes)]
+		if !h.ok || h.tick <= s.compared {
+			continue
+		}
+		ours, ok := s.ourHash(h.tick)
+		if !ok {
+			continue
+		}
+		s.compared = h.tick
+		s.compare(now, ours, h)
+		if s.resyncAsk >= 0 {
+			return
+		}
+	}
+}
+
+// compare compares our hash of a state with the server's: a difference
+// asks the server for its state.
+func (s *Client) compare(now time.Duration, ours uint64, h tickHash) {
+	if ours == h.hash {
+		s.stats.Hashes++
+		s.st.verified()
+		if !s.verified && h.tick > s.st.tick {
+			s.verified = true
+			s.stats.Catchup = now - s.askAt
+		}
+		return
+	}
+	s.stats.Desyncs++
+	s.resyncAsk = h.tick
+	s.askAt = now
+	s.verified = false
+}
+
+// checkEnd stops the client at the match's end, once it ran every tick
+// on final inputs: its state's hash must be the server's.
+func (s *Client) checkEnd(now time.Duration) error {
+	if s.endT == 0 || !s.endKnown || s.tick < s.endT || s.confirmed() < s.endT || s.firstWrong != noTick {
+		return nil
+	}
+	s.save(s.endT)
+	st, _ := s.stateAt(s.endT)
+	if h := engine.StateHash(st); h != s.endHash {
+		s.stats.Desyncs++
+		return &engine.DesyncError{Tick: uint64(s.endT), Other: "the server", Ours: h, Theirs: s.endHash}
+	}
+	s.stats.Hashes++
+	return engine.ErrStopped
+}
+
+// Begin reads what the server sent between ticks, then runs the game's
+// Begin, if it has one, on a frame whose Local is the client's seat.
+func (s *Client) Begin(f engine.Frame) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.poll(s.clock.Now())
+	if s.err != nil {
+		return s.err
+	}
+	return s.beginGame(f)
+}
+
+// timeSync sets the loop's time scale so that our inputs reach the
+// server Lead ticks before it needs them: up to 10 % faster or slower.
+func (s *Client) timeSync(time.Duration) {
+	if s.cfg.Spectate || !s.leadOK {
+		return
+	}
+	e := s.lead - s.cfg.Lead // positive: we run too far ahead
+	target := 1.0
+	if math.Abs(e) > 0.5 {
+		target = math.Round((1-math.Max(-0.1, math.Min(0.1, 0.02*e)))*200) / 200
+	}
+	s.setScale(target)
+}
+
+// fillStats refreshes the stats that are states.
+func (s *Client) fillStats() {
+	s.fill()
+	st := &s.stats
+	st.Seat, st.RTT, st.Lead = s.local, s.rt.rtt, s.lead
+	if s.leadOK {
+		st.Ahead = s.lead - s.cfg.Lead
+	}
+}

@@ -1,0 +1,249 @@
+package netplay
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
+	"math/bits"
+	"time"
+
+	"github.com/fixstep/fixstep/engine"
+)
+
+// A state goes in chunks (kind chunk: wire_server.go) from a sender to a
+// receiver: a server's to a client that joins or resyncs, a peer-to-peer
+// host's to a late spectator. The sender announces it (a welcome, an
+// offer: its tick, length and hash), sends the chunks the receiver lacks
+// that it did not send within a retransmission timeout, and the receiver
+// acknowledges those it has: how many in order (have), and a bitmap of
+// those past them. The roles decide how fast (a server's credit and
+// budget, a host's burst); sender and receiver are the one place that
+// keeps the chunks' account.
+
+// chunkWindow is how far past the first chunk the receiver lacks a
+// sender sends, and the acknowledgement describes. It must hold what a
+// server's rate sends in a round trip and a resend timeout (about 0.4 s
+// at 151 ms: some 770 slices at chunksPerTick), or a lost chunk at its
+// front stalls the transfer. BenchmarkServerJoin, a 265 kB and a 1.9 MB
+// state at 151 ms and 4 % loss, when an acknowledgement described 64
+// chunks past the first missing: window 256, loaded in 1.65 s and not in
+// 10 s; 512, 1.35 s and 5.4 s; 1024, 1.35 s and not in 10 s. It now
+// describes the whole window (the update's bitmap), and nothing that
+// arrived is sent again.
+const chunkWindow = 512
+
+// sender is the sending end of a state's transfer.
+type sender struct {
+	tick int                      // the state's tick: the state before it
+	at   []time.Duration          // per chunk: when it was last sent, -1 never
+	have int                      // the chunks the receiver has in order
+	got  [chunkWindow / 64]uint64 // of the chunks past have, those it has: bit d is chunk have+1+d
+}
+
+// start begins sending a state of tick of size bytes.
+func (x *sender) start(tick, size int) {
+	n := chunks(size)
+	if cap(x.at) < n {
+		x.at = make([]time.Duration, n)
+	}
+	x.at = x.at[:n]
+	for i := range x.at {
+		x.at[i] = -1
+	}
+	x.tick, x.have, x.got = tick, 0, [chunkWindow / 64]uint64{}
+}
+
+// ack takes the receiver's acknowledgement: have chunks in order, mask
+// the 64 past them, and tail's bytes (the bitmap of the chunks past
+// those, 8 a byte) when it sends one. It returns how many chunks the
+// receiver has acknowledged in all.
+func (x *sender) ack(have int, mask uint64, tail []byte) int {
+	if have > x.have {
+		x.have = min(have, len(x.at))
+	}
+	x.got = [chunkWindow / 64]uint64{mask}
+	for k, c := range tail[:min(len(tail), len(x.got)*8-8)] {
+		x.got[1+k/8] |= uint64(c) << (k % 8 * 8)
+	}
+	n := x.have
+	for _, w := range x.got {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// done reports whether every chunk arrived.
+func (x *sender) done() bool { return x.have >= len(x.at) }
+
+// next returns the first chunk from i on, and within window of the first
+// the receiver lacks, that it has not acknowledged and that was not sent
+// within rto of now; -1 when there is none.
+func (x *sender) next(i int, now, rto time.Duration, window int) int {
+	for i = max(i, x.have); i < len(x.at) && i < x.have+window; i++ {
+		if d := i - x.have - 1; d >= 0 && x.got[d/64]>>(d%64)&1 != 0 {
+			continue // acknowledged
+		}
+		if at := x.at[i]; at >= 0 && now-at < rto {
+			continue // in flight
+		}
+		return i
+	}
+	return -1
+}
+
+// Limits of a state being received.
+const (
+	// maxStatesInRow is how many states a receiver takes in a row, none
+	// verified by a matching hash, before its role stops: a server
+	// restarts a state only when the client diverged (and drops it after
+	// ServerConfig.MaxResyncs) or fell far behind, a host when its
+	// spectator fell far behind.
+	maxStatesInRow = 8
+	// minStateRate is the slowest a state may arrive on average, in bytes
+	// a second, past the handshake timeout after it was announced:
+	// 16 kB/s (the demo's 300 bodies, 110 kB, in 16.9 s at worst; a
+	// server's default TransferRate gives each of 250 joiners at once
+	// that much).
+	minStateRate = 16 << 10
+)
+
+// receiver is the receiving end of a state's transfer: a Client's, a
+// late spectator's. Its role checks the announced length against its
+// limit before anything is allocated; the receiver takes the chunks in
+// any order, says which arrived, and once all did, inflates the state
+// when it came compressed, checks its hash and loads it. A sender that
+// makes no progress, sends too slowly, or sends state after state with
+// none verified is one that does not serve: its receiver's role stops,
+// saying so (stalled, again).
+type receiver struct {
+	tick  int    // the state's tick (the state before it), -1 before the first
+	size  int    // its length as sent
+	raw   int    // its length inflated; 0: sent as it is
+	hash  uint64 // its hash, as announced (inflated)
+	buf   []byte // the chunks as they arrive
+	state []byte // the state inflated
+	got   []bool // the chunks arrived
+	have  int    // the chunks arrived in order
+	count int    // the chunks arrived, in any order
+	on    bool   // a state is coming
+	start time.Duration
+	at    time.Duration // when the last new chunk came (or the state was announced)
+	loads int           // states begun since one was verified
+}
+
+// begin starts receiving the state of tick announced at now: size bytes
+// as sent, raw inflated (0: not compressed), of hash. The caller has
+// checked the sizes against its limit.
+func (r *receiver) begin(tick, size, raw int, hash uint64, now time.Duration) {
+	r.tick, r.size, r.raw, r.hash = tick, size, raw, hash
+	r.start, r.at = now, now
+	if cap(r.buf) < size {
+		r.buf = make([]byte, size)
+	}
+	r.buf = r.buf[:size]
+	n := chunks(size)
+	if cap(r.got) < n {
+		r.got = make([]bool, n)
+	}
+	r.got = r.got[:n]
+	clear(r.got)
+	r.have, r.count, r.on = 0, 0, true
+}
+
+// again counts one more state begun without one verified, and returns why
+// that is too many, or "".
+func (r *receiver) again(tick int) string {
+	if r.loads++; r.loads > maxStatesInRow {
+		return fmt.Sprintf("it sent %d states in a row with none verified (the last of tick %d)", r.loads, tick)
+	}
+	return ""
+}
+
+// verified says a state hash matched: the states so far served.
+func (r *receiver) verified() { r.loads = 0 }
+
+// take takes chunk index of the state being received (decodeChunk has
+// checked its size), at now, and reports whether it was the last one
+// missing. A repeat changes nothing.
+func (r *receiver) take(index int, data []byte, now time.Duration) bool {
+	if !r.on || r.got[index] {
+		return false
+	}
+	copy(r.buf[index*chunkData:], data)
+	r.got[index] = true
+	r.count++
+	r.at = now
+	for r.have < len(r.got) && r.got[r.have] {
+		r.have++
+	}
+	return r.have == len(r.got)
+}
+
+// arrived reports whether chunk i arrived.
+func (r *receiver) arrived(i int) bool { return i >= 0 && i < len(r.got) && r.got[i] }
+
+// mask returns the acknowledgement of the 64 chunks past have: bit d is
+// chunk have+1+d.
+func (r *receiver) mask() uint64 {
+	var m uint64
+	if r.on {
+		for d := range 64 {
+			if r.arrived(r.have + 1 + d) {
+				m |= 1 << d
+			}
+		}
+	}
+	return m
+}
+
+// load ends the transfer and loads the state into the game: inflated to
+// exactly raw bytes when it came compressed, its hash checked first. from
+// names the sender in errors ("server 10.0.0.1:7000").
+func (r *receiver) load(into engine.Saver, from string) error {
+	r.on = false
+	st := r.buf
+	if r.raw > 0 {
+		if cap(r.state) < r.raw {
+			r.state = make([]byte, r.raw)
+		}
+		r.state = r.state[:r.raw]
+		zr := flate.NewReader(bytes.NewReader(r.buf))
+		_, err := io.ReadFull(zr, r.state)
+		var one [1]byte
+		if n, _ := zr.Read(one[:]); err == nil && n != 0 {
+			err = fmt.Errorf("more than the %d bytes announced", r.raw)
+		}
+		if err != nil {
+			return fmt.Errorf("netplay: the state of tick %d from %s does not inflate: %w", r.tick, from, err)
+		}
+		st = r.state
+	}
+	if h := engine.StateHash(st); h != r.hash {
+		return fmt.Errorf("netplay: the state of tick %d from %s has hash %016x, not the %016x it announced", r.tick, from, h, r.hash)
+	}
+	if err := into.Load(st); err != nil {
+		return fmt.Errorf("netplay: load the state of tick %d from %s: %w", r.tick, from, err)
+	}
+	return nil
+}
+
+// stalled returns why the state being received shows a sender that does
+// not serve, or "": no new chunk for timeout, or, once grace has passed
+// since it was announced, slower than minStateRate on average (a state
+// of n bytes may take grace and a second for each minStateRate bytes,
+// however its chunks trickle in).
+func (r *receiver) stalled(now, timeout, grace time.Duration) string {
+	if !r.on {
+		return ""
+	}
+	if now-r.at > timeout {
+		return fmt.Sprintf("it sent no new slice of its state of tick %d for %v (%d of %d slices arrived)",
+			r.tick, (now - r.at).Round(time.Millisecond), r.count, len(r.got))
+	}
+	if late := now - r.start - grace; late > 0 && int64(r.count)*chunkData < int64(late)*minStateRate/int64(time.Second) {
+		return fmt.Sprintf("its state of tick %d (%d bytes) comes slower than %d kB/s: %d of %d slices in %v",
+			r.tick, r.size, minStateRate>>10, r.count, len(r.got), (now - r.start).Round(time.Millisecond))
+	}
+	return ""
+}
