@@ -76,46 +76,124 @@ func soften(hz, zeta, h float64) softness {
 // their way in sub-steps of their own, and a last pass pushes dynamic
 // bodies out of statics, to the slop.
 func (w *World) solveSoft(dt float64) {
-	n := w.Substeps
+	n, h := w.substeps(dt)
+	invH := float64(n) / dt
+	hz := float64(contactShare * invH)
+	w.sv = softStep{h: h, invH: invH, g: w.Gravity.Scale(h),
+		soft: soften(hz, contactDamping, h), hard: soften(float64(2*hz), contactDamping, h)}
+	if !w.coloured {
+		w.colour()
+	}
+	active := len(w.active)
+	w.work += uint64(2 * n * len(w.cons)) // two passes a sub-step
+	for range n {
+		w.parallel(stageGravity, blocks(active, bodyBlock), active)
+		w.byColour(stageWarm)
+		w.byColour(stageSolve)
+		w.parallel(stageMove, blocks(active, bodyBlock), active)
+		w.byColour(stageRelax)
+	}
+	w.finishSoft()
+	w.placeSoft()
+	w.outOfStatics()
+}
+
+// softStep is what the soft step's blocks share: the sub-step (seconds,
+// and its inverse), gravity's velocity a sub-step, the contacts'
+// softness against a dynamic and a kinematic body.
+type softStep struct {
+	h, invH    float64
+	g          Vec2
+	soft, hard softness
+}
+
+// substeps returns the sub-steps of a turning tick of dt and their length.
+func (w *World) substeps(dt float64) (n int, h float64) {
+	n = w.Substeps
 	if n <= 0 {
 		n = DefaultSubsteps
 	}
-	h := dt / float64(n)
-	invH := float64(n) / dt
-	hz := float64(contactShare * invH)
-	soft, hard := soften(hz, contactDamping, h), soften(float64(2*hz), contactDamping, h)
-	w.solverBodies(h)
-	w.colour()
-	g := w.Gravity.Scale(h)
-	for range n {
-		for _, i := range w.active {
-			s := &w.sb[i]
-			if s.im != 0 {
-				s.v = s.v.Add(g)
-				if s.glide != 1 { // no damping: the velocity's bits untouched
-					s.v = s.v.Scale(s.glide)
-				}
-				s.w = float64(s.w * s.keep)
+	return n, dt / float64(n)
+}
+
+// gravityBlock starts a sub-step for block i of the active bodies:
+// gravity, then damping.
+func (w *World) gravityBlock(i int) {
+	lo, hi := span(i, bodyBlock, len(w.active))
+	g := w.sv.g
+	for _, k := range w.active[lo:hi] {
+		s := &w.sb[k]
+		if s.im != 0 {
+			s.v = s.v.Add(g)
+			if s.glide != 1 { // no damping: the velocity's bits untouched
+				s.v = s.v.Scale(s.glide)
 			}
+			s.w = float64(s.w * s.keep)
 		}
-		w.warmSoft()
-		w.passSoft(invH, &soft, &hard, true)
-		for _, i := range w.active {
-			s := &w.sb[i]
-			s.dp = s.dp.Add(s.v.Scale(h))
-			if s.w != 0 {
-				t := float64(s.w * h)
-				s.da += t
-				c, sn := s.qc-float64(s.qs*t), s.qs+float64(s.qc*t)
-				l := math.Sqrt(float64(c*c) + float64(sn*sn))
-				s.qc, s.qs = c/l, sn/l
-			}
-		}
-		w.passSoft(invH, &soft, &hard, false)
 	}
-	w.finishSoft()
-	w.placeSoft(dt)
-	w.outOfStatics()
+}
+
+// moveBlock moves and turns block i of the active bodies by a sub-step.
+func (w *World) moveBlock(i int) {
+	lo, hi := span(i, bodyBlock, len(w.active))
+	h := w.sv.h
+	for _, k := range w.active[lo:hi] {
+		s := &w.sb[k]
+		s.dp = s.dp.Add(s.v.Scale(h))
+		if s.w != 0 {
+			t := float64(s.w * h)
+			s.da += t
+			c, sn := s.qc-float64(s.qs*t), s.qs+float64(s.qc*t)
+			l := math.Sqrt(float64(c*c) + float64(sn*sn))
+			s.qc, s.qs = c/l, sn/l
+		}
+	}
+}
+
+// byColour runs a pass of kind over the constraints colour by colour,
+// each colour a stage of blocks, then the constraints that found no
+// colour, one after the other.
+func (w *World) byColour(kind stage) {
+	for c := range colours {
+		lo, hi := w.spans[c], w.spans[c+1]
+		if lo == hi {
+			continue
+		}
+		w.span0, w.span1 = lo, hi
+		n := int(hi - lo)
+		w.parallel(kind, blocks(n, constraintBlock), n)
+	}
+	if lo, hi := w.spans[colours], w.spans[colours+1]; lo < hi {
+		w.span0, w.span1 = lo, hi
+		for i := range blocks(int(hi-lo), constraintBlock) {
+			w.runBlock(kind, i, 0)
+		}
+	}
+}
+
+// colourSpan returns block i of the colour being solved.
+func (w *World) colourSpan(i int) []constraint {
+	lo := int(w.span0) + i*constraintBlock
+	return w.cons[lo:min(lo+constraintBlock, int(w.span1))]
+}
+
+// bodiesOf returns constraint c's solver bodies. Within a colour no two
+// constraints share a body an impulse moves; a body none moves (static,
+// kinematic) may be shared, so what an impulse would write to it (nothing
+// new: it has no inverse mass) goes to a copy of it, *da or *db.
+func (w *World) bodiesOf(c *constraint, da, db *solverBody) (a, b *solverBody) {
+	a, b = &w.sb[c.a], &w.sb[c.b]
+	if c.hard {
+		if a.im == 0 && a.ii == 0 {
+			*da = *a
+			a = da
+		}
+		if b.im == 0 && b.ii == 0 {
+			*db = *b
+			b = db
+		}
+	}
+	return a, b
 }
 
 // constraint is a contact as the soft step's passes stream through it:
@@ -144,30 +222,6 @@ type cpoint struct {
 	sumN, sumT         float64 // the sub-steps' impulses, summed
 }
 
-// solverBodies fills the solver's bodies for this tick, every mover's
-// velocities and masses and the statics', and lists the bodies that move
-// (awake, enabled). The constraints came with the contacts.
-func (w *World) solverBodies(h float64) {
-	w.sb = room(w.sb, len(w.bodies))[:len(w.bodies)]
-	w.active = w.active[:0]
-	for _, i := range w.movers {
-		b := &w.bodies[i]
-		w.sb[i] = solverBody{v: b.Vel, w: b.AngVel, qc: 1, im: b.invMass, ii: b.invI, keep: 1, glide: 1}
-		if b.AngularDamping > 0 {
-			w.sb[i].keep = 1 / (1 + float64(h*b.AngularDamping))
-		}
-		if b.LinearDamping > 0 {
-			w.sb[i].glide = 1 / (1 + float64(h*b.LinearDamping))
-		}
-		if !b.asleep && !b.Disabled {
-			w.active = append(w.active, i)
-		}
-	}
-	for _, i := range w.statics {
-		w.sb[i] = solverBody{qc: 1, keep: 1, glide: 1}
-	}
-}
-
 // colours is how many colours colour gives the constraints; those that
 // find none free come last, in the order found.
 const colours = 64
@@ -183,45 +237,14 @@ const colours = 64
 // that order (their points' state follows them), so the passes still
 // stream through memory.
 func (w *World) colour() {
-	used := room(w.used, len(w.bodies))[:len(w.bodies)]
-	clear(used)
-	w.tint = room(w.tint, len(w.cons))[:len(w.cons)]
-	var count [colours + 3]int32 // shifted by two: see below
+	used := w.clearColours()
+	w.tint = resize(w.tint, len(w.cons))
 	for k := range w.cons {
 		c := &w.cons[k]
-		a, b := &w.sb[c.a], &w.sb[c.b]
-		ma, mb := a.im != 0 || a.ii != 0, b.im != 0 || b.ii != 0
-		var taken uint64
-		if ma {
-			taken |= used[c.a]
-		}
-		if mb {
-			taken |= used[c.b]
-		}
-		col := colours
-		if taken != ^uint64(0) {
-			col = bits.TrailingZeros64(^taken)
-			if ma {
-				used[c.a] |= 1 << col
-			}
-			if mb {
-				used[c.b] |= 1 << col
-			}
-		}
-		w.tint[k] = uint8(col)
-		count[col+2]++
+		w.tint[k] = w.colourOf(used, c.a, c.b)
 	}
-	w.used = used
-	// count[col+1] becomes where colour col begins.
-	for i := 2; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	w.to = room(w.to, len(w.cons))[:len(w.cons)]
-	for k, col := range w.tint {
-		w.to[k] = count[col+1]
-		count[col+1]++
-	}
-	w.spare = room(w.spare[:0], len(w.cons))[:len(w.cons)]
+	w.placeColours()
+	w.spare = resize(w.spare[:0], len(w.cons))
 	for k, to := range w.to {
 		w.spare[to] = w.cons[k]
 	}
@@ -231,19 +254,76 @@ func (w *World) colour() {
 			q.ci = w.to[q.ci]
 		}
 	}
+	w.coloured = true
 }
 
-// warmSoft applies every contact's accumulated impulses again: the
-// sub-step starts from the last one's answer (and the first from the last
-// tick's).
-func (w *World) warmSoft() {
-	sb := w.sb
-	for k := range w.cons {
-		c := &w.cons[k]
+// clearColours returns the bodies' colours, none taken.
+func (w *World) clearColours() []uint64 {
+	w.used = resize(w.used, len(w.bodies))
+	clear(w.used)
+	return w.used
+}
+
+// colourOf returns the first colour that neither moving body of the
+// constraint between bodies a and b has yet, and gives it to both; or
+// colours, when none is free.
+func (w *World) colourOf(used []uint64, a, b int32) uint8 {
+	sa, sb := &w.sb[a], &w.sb[b]
+	ma, mb := sa.im != 0 || sa.ii != 0, sb.im != 0 || sb.ii != 0
+	var taken uint64
+	if ma {
+		taken |= used[a]
+	}
+	if mb {
+		taken |= used[b]
+	}
+	if taken == ^uint64(0) {
+		return colours
+	}
+	col := bits.TrailingZeros64(^taken)
+	if ma {
+		used[a] |= 1 << col
+	}
+	if mb {
+		used[b] |= 1 << col
+	}
+	return uint8(col)
+}
+
+// placeColours sets where each colour's constraints begin (spans) and
+// where each constraint goes (to): colour by colour, in the order found
+// within each.
+func (w *World) placeColours() {
+	var count [colours + 1]int32
+	for _, col := range w.tint {
+		count[col]++
+	}
+	at := int32(0)
+	for col, n := range count {
+		w.spans[col] = at
+		at += n
+	}
+	w.spans[colours+1] = at
+	next := w.spans
+	w.to = resize(w.to, len(w.tint))
+	for k, col := range w.tint {
+		w.to[k] = next[col]
+		next[col]++
+	}
+}
+
+// warmBlock applies the accumulated impulses of block i of the colour
+// being solved again: the sub-step starts from the last one's answer (and
+// the first from the last tick's).
+func (w *World) warmBlock(i int) {
+	var da, db solverBody
+	cons := w.colourSpan(i)
+	for k := range cons {
+		c := &cons[k]
 		if c.p[0].pn == 0 && c.p[0].pt == 0 && c.p[1].pn == 0 && c.p[1].pt == 0 {
 			continue // nothing to apply (a gap)
 		}
-		a, b := &sb[c.a], &sb[c.b]
+		a, b := w.bodiesOf(c, &da, &db)
 		// The points' impulses, summed: both along n, and their friction
 		// one row at the first's arms (friction2). A one-point contact's
 		// second point is zero.
@@ -260,28 +340,30 @@ func (w *World) warmSoft() {
 	}
 }
 
-// passSoft is one pass over the contacts: each point's normal impulse,
-// kept non-negative, then its friction, within the Coulomb cone of it.
-// A point apart may close its gap within the sub-step, no more (a
-// speculative contact); an overlapping one, with push, is pushed apart
-// softly (soft against a dynamic body, hard against a kinematic one), at
-// most at pushSpeed; without push (the relax pass), or against a static
-// body (its overlap is projected out at the tick's end), only its
-// approach is stopped. The relax pass adds the sub-step's impulses to the
-// tick's sums.
-func (w *World) passSoft(invH float64, soft, hard *softness, push bool) {
-	w.work += uint64(len(w.cons))
-	sb := w.sb
-	for k := range w.cons {
-		c := &w.cons[k]
-		sf := soft
+// solveBlock is one pass over block i of the colour being solved: each
+// point's normal impulse, kept non-negative, then its friction, within
+// the Coulomb cone of it. A point apart may close its gap within the
+// sub-step, no more (a speculative contact); an overlapping one, with
+// push, is pushed apart softly (soft against a dynamic body, hard against
+// a kinematic one), at most at pushSpeed; without push (the relax pass),
+// or against a static body (its overlap is projected out at the tick's
+// end), only its approach is stopped. The relax pass adds the sub-step's
+// impulses to the tick's sums.
+func (w *World) solveBlock(i int, push bool) {
+	var da, db solverBody
+	invH := w.sv.invH
+	cons := w.colourSpan(i)
+	for k := range cons {
+		c := &cons[k]
+		sf := &w.sv.soft
 		if c.hard {
-			sf = hard
+			sf = &w.sv.hard
 		}
+		a, b := w.bodiesOf(c, &da, &db)
 		if c.np == 2 {
-			pass2(c, &sb[c.a], &sb[c.b], invH, sf, push)
+			pass2(c, a, b, invH, sf, push)
 		} else {
-			pass1(c, &sb[c.a], &sb[c.b], invH, sf, push)
+			pass1(c, a, b, invH, sf, push)
 		}
 	}
 }
@@ -477,11 +559,75 @@ func block(c *constraint, p0, p1 *cpoint, a, b *solverBody, u0, u1 float64, r ro
 }
 
 // finishSoft applies restitution to the points that met faster than
-// bounceSpeed and were pushed, keeps each contact's impulses for the next
-// tick's warm start, and reports them (the sums over the sub-steps) and
-// whether it touches.
+// bounceSpeed and were pushed, one contact after the other (bounce), then
+// keeps each contact's impulses for the next tick's warm start, and
+// reports them (the sums over the sub-steps) and whether it touches
+// (storeBlock).
 func (w *World) finishSoft() {
-	for i := range w.contacts {
+	w.bounce()
+	n := int(w.narrowEnd)
+	w.parallel(stageStore, blocks(n, bodyBlock), n)
+}
+
+// bounce applies restitution to the contacts that may bounce (a point
+// met faster than bounceSpeed, with some restitution), in their order:
+// those of the blocks that recorded one, or every contact after a search
+// one pair after the other.
+func (w *World) bounce() {
+	if w.alone { // findSerial found them
+		if w.bounceAll {
+			w.bounceIn(0, int(w.narrowEnd))
+		}
+		return
+	}
+	for b := range w.finds {
+		if fb := &w.finds[b]; fb.bounce {
+			w.bounceIn(int(fb.start), min(int(fb.start+fb.n), int(w.narrowEnd)))
+		}
+	}
+}
+
+// bounceIn applies restitution to contacts lo..hi-1.
+func (w *World) bounceIn(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		c := &w.contacts[i]
+		if c.resting || !c.turning {
+			continue
+		}
+		q := &w.turn[c.tp]
+		if q.e <= 0 {
+			continue
+		}
+		k := &w.cons[q.ci]
+		pts := k.p[:k.np]
+		a, b := &w.sb[k.a], &w.sb[k.b]
+		n := k.n
+		for j := range pts {
+			p := &pts[j]
+			if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
+				continue
+			}
+			vn := along(n, p.rnA, p.rnB, a, b)
+			pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
+			d := pn - p.pn
+			impulse(n, d, p.rnA, p.rnB, a, b)
+			p.sumN += d
+			p.pn = pn
+		}
+	}
+}
+
+// mayBounce reports whether restitution may apply to a contact: it has
+// some, and a point met faster than bounceSpeed.
+func (q *pointState) mayBounce() bool {
+	return q.e > 0 && (q.vn0s[0] < -bounceSpeed || q.np > 1 && q.vn0s[1] < -bounceSpeed)
+}
+
+// storeBlock keeps the impulses of block i of the contacts for the next
+// tick and reports them, and whether each touches.
+func (w *World) storeBlock(i int) {
+	lo, hi := span(i, bodyBlock, int(w.narrowEnd))
+	for i := lo; i < hi; i++ {
 		c := &w.contacts[i]
 		if c.resting || !c.turning {
 			continue
@@ -489,22 +635,6 @@ func (w *World) finishSoft() {
 		q := &w.turn[c.tp]
 		k := &w.cons[q.ci]
 		pts := k.p[:k.np]
-		if q.e > 0 {
-			a, b := &w.sb[k.a], &w.sb[k.b]
-			n := k.n
-			for j := range pts {
-				p := &pts[j]
-				if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
-					continue
-				}
-				vn := along(n, p.rnA, p.rnB, a, b)
-				pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
-				d := pn - p.pn
-				impulse(n, d, p.rnA, p.rnB, a, b)
-				p.sumN += d
-				p.pn = pn
-			}
-		}
 		c.Impulse, c.FrictionImpulse = 0, 0
 		for j := range pts {
 			q.pn[j], q.pt[j] = pts[j].pn, pts[j].pt
@@ -520,32 +650,55 @@ func (w *World) finishSoft() {
 }
 
 // placeSoft gives the bodies what the sub-steps made of them: velocities,
-// then the moving bodies' angles and positions. A dynamic body that
-// moved more than half its extent is moved again from where it began in
-// sub-steps of its own, meeting the statics on the way, so it does not
-// pass through a thin wall; a kinematic body with Sweep is swept.
-func (w *World) placeSoft(dt float64) {
-	for _, i := range w.movers {
-		if b := &w.bodies[i]; b.Kind == Dynamic {
-			b.Vel, b.AngVel = w.sb[i].v, w.sb[i].w
+// then the moving bodies' angles and positions (placeBlock), in blocks
+// the workers share, unless a kinematic body sweeps (it meets the others
+// where they are, so the bodies are placed in their order).
+func (w *World) placeSoft() {
+	w.parallel(stageVelocity, blocks(len(w.movers), bodyBlock), len(w.movers))
+	w.refreshStatics()
+	n := blocks(len(w.active), bodyBlock)
+	if !w.sweeping {
+		w.parallel(stagePlace, n, len(w.active))
+		return
+	}
+	for i := range n {
+		w.placeBlock(i, &w.scratch[0])
+	}
+}
+
+// velocityBlock gives block i of the movers, the dynamic ones, their
+// velocities from the soft step.
+func (w *World) velocityBlock(i int) {
+	lo, hi := span(i, bodyBlock, len(w.movers))
+	for _, k := range w.movers[lo:hi] {
+		if b := &w.bodies[k]; b.Kind == Dynamic {
+			b.Vel, b.AngVel = w.sb[k].v, w.sb[k].w
 		}
 	}
+}
+
+// placeBlock turns and moves block i of the active bodies. A dynamic body
+// that moved more than half its extent is moved again from where it began
+// in sub-steps of its own, meeting the statics on the way, so it does not
+// pass through a thin wall; a kinematic body with Sweep is swept.
+func (w *World) placeBlock(i int, s *scratch) {
+	lo, hi := span(i, bodyBlock, len(w.active))
 	maxSub := w.maxSubsteps()
-	for _, i := range w.active {
-		b, s := &w.bodies[i], &w.sb[i]
-		if s.da != 0 {
-			b.Angle = wrapAngle(b.Angle + s.da)
+	for _, k := range w.active[lo:hi] {
+		b, sv := &w.bodies[k], &w.sb[k]
+		if sv.da != 0 {
+			b.Angle = wrapAngle(b.Angle + sv.da)
 			b.syncRotation()
 		}
-		if b.Kind == Kinematic && b.Sweep && w.sweepKinematic(i, b, dt) {
+		if b.Kind == Kinematic && b.Sweep && w.sweepKinematic(k, b, w.dt) {
 			continue
 		}
-		travel := s.dp.Len()
+		travel := sv.dp.Len()
 		if e := b.extent(); travel > e/2 && b.Kind == Dynamic {
 			n := min(int(math.Ceil(travel/(e/2))), maxSub)
-			w.throughStatics(b, s.dp, n, s.dp.Scale(1/float64(n)), 0)
+			w.throughStatics(b, sv.dp, n, sv.dp.Scale(1/float64(n)), 0, s)
 			continue
 		}
-		b.Pos = b.Pos.Add(s.dp)
+		b.Pos = b.Pos.Add(sv.dp)
 	}
 }

@@ -1,0 +1,40 @@
+package physics
+
+import (
+	"fmt"
+	"testing"
+)
+
+// largePyramidWorld is Box2D v3's large_pyramid benchmark scene
+// (benchmark/large_pyramid.c in its repository): 100 rows of boxes of
+// half size 0.5, 5,050 in all, exactly touching on a ground of half size
+// 100×1, friction 0.6, gravity -10, sleeping off.
+func largePyramidWorld(tb testing.TB) *World { return pyramidWorld(tb, 100) }
+
+// BenchmarkLargePyramid steps Box2D v3's large_pyramid (5,050 turning
+// boxes, sleeping off) after 30 steps of settling, on 1 to 16 workers:
+// every sub-benchmark steps the same world, bit for bit.
+func BenchmarkLargePyramid(b *testing.B) {
+	w := largePyramidWorld(b)
+	for range 30 {
+		w.Step(dt)
+	}
+	snap := w.Snapshot(nil)
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
+			var w World
+			if err := w.Restore(snap); err != nil {
+				b.Fatal(err)
+			}
+			if n > 1 {
+				w.Workers = NewWorkers(n)
+				defer w.Workers.Close()
+			}
+			w.Step(dt)
+			b.ReportAllocs()
+			for b.Loop() {
+				w.Step(dt)
+			}
+		})
+	}
+}
