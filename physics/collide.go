@@ -480,18 +480,20 @@ func (w *World) recycle(a, b *Body, c *Contact, p *points, spec float64) (m mani
 func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, k *constraint, ci int32) {
 	n, t := ct.Normal, ct.tangent()
 	*c = pointState{np: int32(m.np), ci: ci, live: true, e: max(a.Restitution, b.Restitution)}
-	*k = constraint{a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np)}
+	*k = constraint{a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np), ima: a.invMass, iia: a.invI, imb: b.invMass, iib: b.invI}
 	k.hard = a.Kind != Dynamic || b.Kind != Dynamic
 	k.static = a.Kind == Static || b.Kind == Static
 	k.n, k.friction = n, ct.friction
 	ims := a.invMass + b.invMass
+	var rt [2][2]float64 // each point's rA×t, rB×t
 	for j := range m.np {
 		ra := m.pts[j]
 		rb := a.Pos.Add(ra).Sub(b.Pos)
 		c.depths[j], c.ids[j] = m.depths[j], m.ids[j]
 		c.vn0s[j] = relVel(a, b, ra, rb).Dot(n)
 		p := &k.p[j]
-		p.rnA, p.rnB, p.rtA, p.rtB = cross(ra, n), cross(rb, n), cross(ra, t), cross(rb, t)
+		p.rnA, p.rnB = cross(ra, n), cross(rb, n)
+		rt[j] = [2]float64{cross(ra, t), cross(rb, t)}
 		// A circle's point is no point of it: the circle turns under it
 		// and its surface stays where it was.
 		if a.Shape != Circle {
@@ -502,15 +504,17 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, k *constraint, 
 		}
 		p.sep = -m.depths[j]
 		p.nm = 1 / (ims + float64(a.invI*float64(p.rnA*p.rnA)) + float64(b.invI*float64(p.rnB*p.rnB)))
-		p.tm = 1 / (ims + float64(a.invI*float64(p.rtA*p.rtA)) + float64(b.invI*float64(p.rtB*p.rtB)))
 	}
+	// One friction row: a point's own, or for two at their mid-arms (see
+	// pass2).
+	rtA, rtB := rt[0][0], rt[0][1]
+	if m.np == 2 {
+		rtA, rtB = float64(0.5*(rt[0][0]+rt[1][0])), float64(0.5*(rt[0][1]+rt[1][1]))
+	}
+	k.rtA, k.rtB = rtA, rtB
+	k.tm = 1 / (ims + float64(a.invI*float64(rtA*rtA)) + float64(b.invI*float64(rtB*rtB)))
 	if m.np == 2 {
 		p0, p1 := &k.p[0], &k.p[1]
-		// One friction row for both points, at their mid-arms (see friction2).
-		rtA, rtB := float64(0.5*(p0.rtA+p1.rtA)), float64(0.5*(p0.rtB+p1.rtB))
-		tm := 1 / (ims + float64(a.invI*float64(rtA*rtA)) + float64(b.invI*float64(rtB*rtB)))
-		p0.rtA, p0.rtB, p0.tm = rtA, rtB, tm
-		p1.rtA, p1.rtB, p1.tm = rtA, rtB, tm
 		k11, k22 := 1/p0.nm, 1/p1.nm
 		k12 := ims + float64(a.invI*float64(p0.rnA*p1.rnA)) + float64(b.invI*float64(p0.rnB*p1.rnB))
 		det := float64(k11*k22) - float64(k12*k12)

@@ -33,15 +33,23 @@ const (
 )
 
 // solverBody is a body as the soft-step solver moves it through a tick:
-// its velocities, how far it has moved and turned since the tick began,
-// and its inverse masses. They live apart from Body, in a small struct
-// per body slot, so the passes stream through little memory.
+// its velocities and how far it has moved and turned since the tick
+// began. They live apart from Body, in a struct of a cache line per body
+// slot, so the passes stream through little memory; what else the solver
+// needs of a body is in its solverMass, and its constraints keep its
+// inverse masses.
 type solverBody struct {
 	v      Vec2
 	w      float64
 	dp     Vec2    // how far it moved this tick
 	qc, qs float64 // how far it turned this tick, as a rotation (cos, sin)
 	da     float64 // ... and as an angle, which Body.Angle gains at the end
+}
+
+// solverMass is what the soft step reads of a body once a sub-step
+// (gravityBlock) and when its constraints are coloured: its inverse
+// masses, and its damping.
+type solverMass struct {
 	im, ii float64
 	keep   float64 // its spin's share kept per sub-step (AngularDamping); 1: all
 	glide  float64 // its velocity's share kept per sub-step (LinearDamping); 1: all
@@ -122,13 +130,13 @@ func (w *World) gravityBlock(i int) {
 	lo, hi := span(i, bodyBlock, len(w.active))
 	g := w.sv.g
 	for _, k := range w.active[lo:hi] {
-		s := &w.sb[k]
-		if s.im != 0 {
+		s, m := &w.sb[k], &w.sm[k]
+		if m.im != 0 {
 			s.v = s.v.Add(g)
-			if s.glide != 1 { // no damping: the velocity's bits untouched
-				s.v = s.v.Scale(s.glide)
+			if m.glide != 1 { // no damping: the velocity's bits untouched
+				s.v = s.v.Scale(m.glide)
 			}
-			s.w = float64(s.w * s.keep)
+			s.w = float64(s.w * m.keep)
 		}
 	}
 }
@@ -177,49 +185,36 @@ func (w *World) colourSpan(i int) []constraint {
 	return w.cons[lo:min(lo+constraintBlock, int(w.span1))]
 }
 
-// bodiesOf returns constraint c's solver bodies. Within a colour no two
-// constraints share a body an impulse moves; a body none moves (static,
-// kinematic) may be shared, so what an impulse would write to it (nothing
-// new: it has no inverse mass) goes to a copy of it, *da or *db.
-func (w *World) bodiesOf(c *constraint, da, db *solverBody) (a, b *solverBody) {
-	a, b = &w.sb[c.a], &w.sb[c.b]
-	if c.hard {
-		if a.im == 0 && a.ii == 0 {
-			*da = *a
-			a = da
-		}
-		if b.im == 0 && b.ii == 0 {
-			*db = *b
-			b = db
-		}
-	}
-	return a, b
-}
-
 // constraint is a contact as the soft step's passes stream through it:
 // little memory, and what the passes need precomputed. Each point's
 // offsets from the two centres enter only through their products with the
 // normal and the tangent.
 type constraint struct {
-	a, b     int32      // the bodies
-	np       int32      // 1 or 2
-	hard     bool       // one body gives nothing: the stiffer softness
-	static   bool       // one body is static: rigid rows, the overlap projected out (outOfStatics)
-	block    bool       // two points solved together, by kinv
-	kk, kinv [3]float64 // K = (k11, k12, k22) and its inverse
+	a, b     int32 // the bodies
+	np       int32 // 1 or 2
+	hard     bool  // one body gives nothing: the stiffer softness
+	static   bool  // one body is static: rigid rows, the overlap projected out (outOfStatics)
+	block    bool  // two points solved together, by kinv
+	ima, iia float64
+	imb, iib float64 // the bodies' inverse masses and inertias
 	n        Vec2
 	friction float64
-	p        [2]cpoint
+	// The friction row: its arms' cross products with the tangent, and
+	// its effective mass (a two-point contact's at the points' mid-arms,
+	// see pass2).
+	rtA, rtB, tm float64
+	kk, kinv     [3]float64 // K = (k11, k12, k22) and its inverse
+	p            [2]cpoint
 }
 
 // cpoint is one point of a constraint.
 type cpoint struct {
-	rnA, rnB, rtA, rtB float64 // rA×n, rB×n, rA×t, rB×t
-	dA, dB             float64 // n·rA, n·rB (0 for a circle)
-	sep                float64 // the separation when the tick began
-	nm, tm             float64 // effective masses along n and t
-	pn, pt             float64 // accumulated impulses
-	sumN, sumT         float64 // the sub-steps' impulses, summed
+	rnA, rnB   float64 // rA×n, rB×n
+	dA, dB     float64 // n·rA, n·rB (0 for a circle)
+	sep        float64 // the separation when the tick began
+	nm         float64 // effective mass along n
+	pn, pt     float64 // accumulated impulses
+	sumN, sumT float64 // the sub-steps' impulses, summed
 }
 
 // colours is how many colours colour gives the constraints; those that
@@ -268,7 +263,7 @@ func (w *World) clearColours() []uint64 {
 // constraint between bodies a and b has yet, and gives it to both; or
 // colours, when none is free.
 func (w *World) colourOf(used []uint64, a, b int32) uint8 {
-	sa, sb := &w.sb[a], &w.sb[b]
+	sa, sb := &w.sm[a], &w.sm[b]
 	ma, mb := sa.im != 0 || sa.ii != 0, sb.im != 0 || sb.ii != 0
 	var taken uint64
 	if ma {
@@ -310,252 +305,6 @@ func (w *World) placeColours() {
 		w.to[k] = next[col]
 		next[col]++
 	}
-}
-
-// warmBlock applies the accumulated impulses of block i of the colour
-// being solved again: the sub-step starts from the last one's answer (and
-// the first from the last tick's).
-func (w *World) warmBlock(i int) {
-	var da, db solverBody
-	cons := w.colourSpan(i)
-	for k := range cons {
-		c := &cons[k]
-		if c.p[0].pn == 0 && c.p[0].pt == 0 && c.p[1].pn == 0 && c.p[1].pt == 0 {
-			continue // nothing to apply (a gap)
-		}
-		a, b := w.bodiesOf(c, &da, &db)
-		// The points' impulses, summed: both along n, and their friction
-		// one row at the first's arms (friction2). A one-point contact's
-		// second point is zero.
-		n, p0, p1 := c.n, &c.p[0], &c.p[1]
-		sn, st := p0.pn+p1.pn, p0.pt+p1.pt
-		px := float64(n.X*sn) - float64(n.Y*st) // n·sn + t·st, t = (-n.Y, n.X)
-		py := float64(n.Y*sn) + float64(n.X*st)
-		a.v.X -= float64(a.im * px)
-		a.v.Y -= float64(a.im * py)
-		b.v.X += float64(b.im * px)
-		b.v.Y += float64(b.im * py)
-		a.w -= float64(a.ii * (float64(p0.rnA*p0.pn) + float64(p1.rnA*p1.pn) + float64(p0.rtA*st)))
-		b.w += float64(b.ii * (float64(p0.rnB*p0.pn) + float64(p1.rnB*p1.pn) + float64(p0.rtB*st)))
-	}
-}
-
-// solveBlock is one pass over block i of the colour being solved: each
-// point's normal impulse, kept non-negative, then its friction, within
-// the Coulomb cone of it. A point apart may close its gap within the
-// sub-step, no more (a speculative contact); an overlapping one, with
-// push, is pushed apart softly (soft against a dynamic body, hard against
-// a kinematic one), at most at pushSpeed; without push (the relax pass),
-// or against a static body (its overlap is projected out at the tick's
-// end), only its approach is stopped. The relax pass adds the sub-step's
-// impulses to the tick's sums.
-func (w *World) solveBlock(i int, push bool) {
-	var da, db solverBody
-	invH := w.sv.invH
-	cons := w.colourSpan(i)
-	for k := range cons {
-		c := &cons[k]
-		sf := &w.sv.soft
-		if c.hard {
-			sf = &w.sv.hard
-		}
-		a, b := w.bodiesOf(c, &da, &db)
-		if c.np == 2 {
-			pass2(c, a, b, invH, sf, push)
-		} else {
-			pass1(c, a, b, invH, sf, push)
-		}
-	}
-}
-
-// row is how one normal row is solved in a pass: its velocity bias, and
-// the mass and impulse scales of its softness (1 and 0: rigid).
-type row struct{ bias, ms, is float64 }
-
-// rowOf returns the row of a point at separation sep (see passSoft).
-func (c *constraint) rowOf(sep, invH float64, sf *softness, push bool) row {
-	switch {
-	case sep > 0:
-		return row{float64(sep * invH), 1, 0}
-	case push && !c.static:
-		bias := float64(sf.bias * sep)
-		if bias < -pushSpeed { // (plain comparisons: the builtin min and max order NaNs and zeros, at a price)
-			bias = -pushSpeed
-		}
-		return row{bias, sf.mass, sf.impulse}
-	}
-	return row{0, 1, 0}
-}
-
-// sepNow returns point p's separation now: where it began, plus how far the
-// bodies moved along n (dn) and their anchors turned.
-func (p *cpoint) sepNow(dn float64, a, b *solverBody) float64 {
-	return p.sep + dn + (float64((b.qc-1)*p.dB) + float64(b.qs*p.rnB)) - (float64((a.qc-1)*p.dA) + float64(a.qs*p.rnA))
-}
-
-// pass1 solves a one-point contact. The rows below work on the bodies'
-// velocities in place (the solver's bodies are small and hot).
-func pass1(c *constraint, a, b *solverBody, invH float64, sf *softness, push bool) {
-	p := &c.p[0]
-	n := c.n
-	r := c.rowOf(p.sepNow(n.Dot(b.dp.Sub(a.dp)), a, b), invH, sf, push)
-	if r.bias > 0 && p.pn == 0 && p.pt == 0 && along(n, p.rnA, p.rnB, a, b)+r.bias >= 0 {
-		return // apart, closing no more than its gap, nothing to take back
-	}
-	normal(c, p, a, b, r)
-	friction(c, p, a, b)
-	if !push {
-		p.sumN += p.pn
-		p.sumT += p.pt
-	}
-}
-
-// along returns the velocity of b's point relative to a's along d, the
-// points' arms given as their cross products with d.
-func along(d Vec2, ra, rb float64, a, b *solverBody) float64 {
-	return float64(d.X*(b.v.X-a.v.X)) + float64(d.Y*(b.v.Y-a.v.Y)) + float64(b.w*rb) - float64(a.w*ra)
-}
-
-// impulse applies impulse j along d to b and takes it from a, at arms
-// given as their cross products with d.
-func impulse(d Vec2, j, ra, rb float64, a, b *solverBody) {
-	dx, dy := float64(d.X*j), float64(d.Y*j)
-	a.v.X -= float64(a.im * dx)
-	a.v.Y -= float64(a.im * dy)
-	b.v.X += float64(b.im * dx)
-	b.v.Y += float64(b.im * dy)
-	a.w -= float64(a.ii * float64(ra*j))
-	b.w += float64(b.ii * float64(rb*j))
-}
-
-// normal solves point p's normal row alone.
-func normal(c *constraint, p *cpoint, a, b *solverBody, r row) {
-	vn := along(c.n, p.rnA, p.rnB, a, b)
-	pn := p.pn - float64(float64(p.nm*r.ms)*(vn+r.bias)) - float64(r.is*p.pn)
-	if pn < 0 {
-		pn = 0
-	}
-	d := pn - p.pn
-	p.pn = pn
-	impulse(c.n, d, p.rnA, p.rnB, a, b)
-}
-
-// friction solves point p's friction row, within the Coulomb cone of its
-// normal impulse.
-func friction(c *constraint, p *cpoint, a, b *solverBody) {
-	if p.pn == 0 && p.pt == 0 {
-		return // no cone: it stays at zero
-	}
-	t := Vec2{-c.n.Y, c.n.X}
-	lim := float64(c.friction * p.pn)
-	pt := p.pt - float64(p.tm*along(t, p.rtA, p.rtB, a, b))
-	if pt < -lim {
-		pt = -lim
-	} else if pt > lim {
-		pt = lim
-	}
-	d := pt - p.pt
-	p.pt = pt
-	impulse(t, d, p.rtA, p.rtB, a, b)
-}
-
-// friction2 solves a two-point contact's friction as one row, within the
-// Coulomb cone of both normal impulses: both points lie on the contact's
-// face, and a push along the face turns a body by its arm's component
-// along n (r×t = r·n), the same for both points up to their depths, so
-// one row at their mid-arms holds what two would, for half the work. Each
-// point keeps half the impulse (warm starting matches points by id).
-func friction2(c *constraint, p0, p1 *cpoint, a, b *solverBody) {
-	old := p0.pt + p1.pt
-	lim := float64(c.friction * (p0.pn + p1.pn))
-	if lim == 0 && old == 0 {
-		return // no cone: it stays at zero
-	}
-	t := Vec2{-c.n.Y, c.n.X}
-	pt := old - float64(p0.tm*along(t, p0.rtA, p0.rtB, a, b))
-	if pt < -lim {
-		pt = -lim
-	} else if pt > lim {
-		pt = lim
-	}
-	p0.pt = float64(0.5 * pt)
-	p1.pt = p0.pt
-	impulse(t, pt-old, p0.rtA, p0.rtB, a, b)
-}
-
-// pass2 solves a two-point contact: both normal rows at once when they
-// are of one kind (a block), else one after the other; then friction,
-// one row for both.
-func pass2(c *constraint, a, b *solverBody, invH float64, sf *softness, push bool) {
-	p0, p1 := &c.p[0], &c.p[1]
-	n := c.n
-	dn := n.Dot(b.dp.Sub(a.dp))
-	r0 := c.rowOf(p0.sepNow(dn, a, b), invH, sf, push)
-	r1 := c.rowOf(p1.sepNow(dn, a, b), invH, sf, push)
-	u0 := along(n, p0.rnA, p0.rnB, a, b) + r0.bias
-	u1 := along(n, p1.rnA, p1.rnB, a, b) + r1.bias
-	if r0.bias > 0 && r1.bias > 0 && u0 >= 0 && u1 >= 0 && p0.pn == 0 && p0.pt == 0 && p1.pn == 0 && p1.pt == 0 {
-		return // apart, closing no more than the gaps, nothing to take back (most neighbours in a pile)
-	}
-	if !c.block || r0.ms != r1.ms || !block(c, p0, p1, a, b, u0, u1, r0) {
-		normal(c, p0, a, b, r0)
-		normal(c, p1, a, b, r1)
-	}
-	friction2(c, p0, p1, a, b)
-	if !push {
-		p0.sumN += p0.pn
-		p0.sumT += p0.pt
-		p1.sumN += p1.pn
-		p1.sumT += p1.pt
-	}
-}
-
-// block solves both normal rows of a two-point contact at once, from
-// their velocities with bias u0 and u1, and reports whether it found the
-// impulses (rounding may leave it none). One point after the other would
-// turn a box that meets a wall flat, at the first point solved.
-func block(c *constraint, p0, p1 *cpoint, a, b *solverBody, u0, u1 float64, r row) bool {
-	i11, i12, i22 := c.kinv[0], c.kinv[1], c.kinv[2]
-	k11, k12, k22 := c.kk[0], c.kk[1], c.kk[2]
-	// When both push: rigid rows x = λ - K⁻¹·u; soft ones
-	// x = λ - ms·K⁻¹·u - is·K⁻¹·D·λ (D the diagonal of K), which rests
-	// each point as deep as a row of its own would.
-	x0 := p0.pn - (float64(i11*u0) + float64(i12*u1))
-	x1 := p1.pn - (float64(i12*u0) + float64(i22*u1))
-	if r.is != 0 {
-		e0, e1 := float64(k11*p0.pn), float64(k22*p1.pn)
-		x0 = p0.pn - float64(r.ms*(float64(i11*u0)+float64(i12*u1))) - float64(r.is*(float64(i11*e0)+float64(i12*e1)))
-		x1 = p1.pn - float64(r.ms*(float64(i12*u0)+float64(i22*u1))) - float64(r.is*(float64(i12*e0)+float64(i22*e1)))
-	}
-	if x0 < 0 || x1 < 0 {
-		// Otherwise the rigid rows' linear complementarity problem, case
-		// by case (Catto's block solver): the first alone, the second
-		// alone, neither; b is u without the old impulses.
-		b0 := u0 - (float64(k11*p0.pn) + float64(k12*p1.pn))
-		b1 := u1 - (float64(k12*p0.pn) + float64(k22*p1.pn))
-		switch {
-		case -b0/k11 >= 0 && float64(k12*(-b0/k11))+b1 >= 0:
-			x0, x1 = -b0/k11, 0
-		case -b1/k22 >= 0 && float64(k12*(-b1/k22))+b0 >= 0:
-			x0, x1 = 0, -b1/k22
-		case b0 >= 0 && b1 >= 0:
-			x0, x1 = 0, 0
-		default:
-			return false
-		}
-	}
-	d0, d1 := x0-p0.pn, x1-p1.pn
-	p0.pn, p1.pn = x0, x1
-	// Both impulses along n: one linear push, each its own turn.
-	d := d0 + d1
-	dx, dy := float64(c.n.X*d), float64(c.n.Y*d)
-	a.v.X -= float64(a.im * dx)
-	a.v.Y -= float64(a.im * dy)
-	b.v.X += float64(b.im * dx)
-	b.v.Y += float64(b.im * dy)
-	a.w -= float64(a.ii * (float64(p0.rnA*d0) + float64(p1.rnA*d1)))
-	b.w += float64(b.ii * (float64(p0.rnB*d0) + float64(p1.rnB*d1)))
-	return true
 }
 
 // finishSoft applies restitution to the points that met faster than
@@ -601,19 +350,20 @@ func (w *World) bounceIn(lo, hi int) {
 		k := &w.cons[q.ci]
 		pts := k.p[:k.np]
 		a, b := &w.sb[k.a], &w.sb[k.b]
-		n := k.n
+		v := velOf(a, b)
 		for j := range pts {
 			p := &pts[j]
 			if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
 				continue
 			}
-			vn := along(n, p.rnA, p.rnB, a, b)
+			vn := v.along(k.n.X, k.n.Y, p.rnA, p.rnB)
 			pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
 			d := pn - p.pn
-			impulse(n, d, p.rnA, p.rnB, a, b)
+			v.kick(k, k.n.X, k.n.Y, d, p.rnA, p.rnB)
 			p.sumN += d
 			p.pn = pn
 		}
+		v.store(k, a, b)
 	}
 }
 

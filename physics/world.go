@@ -586,6 +586,7 @@ type World struct {
 	turning             bool         // this tick a body can turn: the soft step solves it
 	dt                  float64      // this tick's
 	sb                  []solverBody // the soft step's bodies, by body index
+	sm                  []solverMass // ... and their masses
 	active              []int32      // the soft step's moving bodies
 	cons                []constraint // the soft step's contacts
 	spare               []constraint // colour's: the constraints in their new order
@@ -728,6 +729,7 @@ func (w *World) Reserve(bodies int) {
 	w.actives = room(w.actives, bodies)
 	w.seen = room(w.seen, bodies)
 	w.sb = room(w.sb, bodies)
+	w.sm = room(w.sm, bodies)
 	w.active = room(w.active, bodies)
 	w.cons = room(w.cons, contacts)
 	w.spare = room(w.spare, contacts)
@@ -1116,8 +1118,10 @@ func (w *World) begin() {
 	if w.turning {
 		_, w.sv.h = w.substeps(w.dt)
 		w.sb = resize(w.sb, len(w.bodies))
+		w.sm = resize(w.sm, len(w.bodies))
 		for _, i := range w.statics {
-			w.sb[i] = solverBody{qc: 1, keep: 1, glide: 1}
+			w.sb[i] = solverBody{qc: 1}
+			w.sm[i] = solverMass{keep: 1, glide: 1}
 		}
 		w.actives = resize(w.actives, len(w.movers))
 	}
@@ -1177,13 +1181,14 @@ func (w *World) beginBlock(i int) {
 			}
 			continue
 		}
-		s := &w.sb[k]
-		*s = solverBody{v: b.Vel, w: b.AngVel, qc: 1, im: b.invMass, ii: b.invI, keep: 1, glide: 1}
+		w.sb[k] = solverBody{v: b.Vel, w: b.AngVel, qc: 1}
+		m := &w.sm[k]
+		*m = solverMass{im: b.invMass, ii: b.invI, keep: 1, glide: 1}
 		if b.AngularDamping > 0 {
-			s.keep = 1 / (1 + float64(h*b.AngularDamping))
+			m.keep = 1 / (1 + float64(h*b.AngularDamping))
 		}
 		if b.LinearDamping > 0 {
-			s.glide = 1 / (1 + float64(h*b.LinearDamping))
+			m.glide = 1 / (1 + float64(h*b.LinearDamping))
 		}
 		if !b.asleep && !b.Disabled {
 			w.actives[lo+int(c.n)] = k
