@@ -41,6 +41,9 @@ const (
 // It depends on the world only, like every block.
 const minParallel = 2 * constraintBlock
 
+// DefaultMinBodies is Workers.MinBodies when it is zero.
+const DefaultMinBodies = 1000
+
 // blocks returns how many blocks of size cover n items.
 func blocks(n, size int) int { return (n + size - 1) / size }
 
@@ -105,17 +108,22 @@ func (w *World) runBlock(kind stage, i, worker int) {
 // startWorkers takes the world's pool for this step, if it has one and
 // can, and sizes the workers' scratch; it reports whether it took it.
 func (w *World) startWorkers() bool {
-	if n := w.Workers.Len(); len(w.scratch) < n {
-		w.scratch = append(w.scratch, make([]scratch, n-len(w.scratch))...)
-	}
+	w.fitScratch()
 	for k := range w.scratch {
 		w.scratch[k].cursor = 0
 	}
 	w.pool = nil
-	if w.Workers.begin(w) {
+	if w.Workers != nil && len(w.movers) >= w.Workers.minBodies() && w.Workers.begin(w) {
 		w.pool = w.Workers
 	}
 	return w.pool != nil
+}
+
+// fitScratch makes a scratch for each of the pool's workers.
+func (w *World) fitScratch() {
+	if n := w.Workers.Len(); len(w.scratch) < n {
+		w.scratch = append(w.scratch, make([]scratch, n-len(w.scratch))...)
+	}
 }
 
 // stopWorkers gives the pool back and adds up what the workers counted.

@@ -27,6 +27,15 @@ import (
 // step finds the pool stepping another world steps alone. A nil *Workers
 // is a pool of one, the caller: every method works on it.
 type Workers struct {
+	// MinBodies is the fewest dynamic and kinematic bodies a world must
+	// have to step on the pool: a smaller world steps on the caller
+	// alone, and costs the pool nothing, not even a wake-up. Its
+	// stages are too short to share (each block a few microseconds). It
+	// decides where a step runs, never what it computes. Zero means
+	// DefaultMinBodies (1,000: the demo's 300 bodies step alone). Set it
+	// before the pool's first step.
+	MinBodies int
+
 	n int // workers, the caller included
 
 	// The stage being run: its sequence number (above stageShift) and the
@@ -98,6 +107,14 @@ func (p *Workers) Close() {
 	}
 	close(p.quit)
 	p.wg.Wait()
+}
+
+// minBodies returns MinBodies or its default.
+func (p *Workers) minBodies() int {
+	if p.MinBodies == 0 {
+		return DefaultMinBodies
+	}
+	return p.MinBodies
 }
 
 // begin takes the pool for a step of w, and reports whether it did: not

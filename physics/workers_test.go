@@ -33,6 +33,7 @@ func TestWorkersSameWorld(t *testing.T) {
 			worlds := make([]*World, len(workerCounts))
 			for k, n := range workerCounts {
 				worlds[k] = &World{Workers: NewWorkers(n)}
+				worlds[k].Workers.MinBodies = 1 // the small scenes too
 				defer worlds[k].Workers.Close()
 				if err := worlds[k].Restore(start); err != nil {
 					t.Fatal(err)
@@ -215,7 +216,7 @@ func (r *churnListener) EndContact(a, b BodyID) {}
 // the one stepped alone.
 func TestWorkersIdle(t *testing.T) {
 	ref, w := arenaWith(t, 600, false), arenaWith(t, 600, false)
-	w.Workers = &Workers{n: 4, wake: make([]chan struct{}, 4), quit: make(chan struct{})} // no goroutines
+	w.Workers = &Workers{n: 4, MinBodies: 1, wake: make([]chan struct{}, 4), quit: make(chan struct{})} // no goroutines
 	w.Workers.word.Store(stepEnd)
 	for i := range w.Workers.wake {
 		w.Workers.wake[i] = make(chan struct{}, 1)
@@ -246,6 +247,7 @@ func TestWorkersShared(t *testing.T) {
 	}
 	want := ref.Snapshot(nil)
 	p := NewWorkers(3)
+	p.MinBodies = 1
 	defer p.Close()
 	var wg sync.WaitGroup
 	got := make([][]byte, 4)
@@ -272,6 +274,7 @@ func TestWorkersShared(t *testing.T) {
 func TestWorkersClose(t *testing.T) {
 	ref, w := arenaWith(t, 300, false), arenaWith(t, 300, false)
 	w.Workers = NewWorkers(4)
+	w.Workers.MinBodies = 1
 	for range 10 {
 		ref.Step(dt)
 		w.Step(dt)
@@ -289,6 +292,26 @@ func TestWorkersClose(t *testing.T) {
 	none.Close()
 	if none.Len() != 1 || NewWorkers(0).Len() != 1 || w.Workers.Len() != 4 {
 		t.Errorf("Len: nil %d, NewWorkers(0) %d, NewWorkers(4) %d; want 1, 1, 4", none.Len(), NewWorkers(0).Len(), w.Workers.Len())
+	}
+}
+
+// TestWorkersSmallWorldAlone: a world of fewer movers than the pool's
+// MinBodies steps on the caller alone, without taking the pool; one of as
+// many takes it.
+func TestWorkersSmallWorldAlone(t *testing.T) {
+	p := NewWorkers(2)
+	defer p.Close()
+	w := arenaWith(t, DefaultMinBodies-1, false)
+	w.Workers = p
+	w.Step(dt)
+	if p.seq != 0 {
+		t.Errorf("a world of %d movers took the pool for %d stages, want none below %d", len(w.movers), p.seq, DefaultMinBodies)
+	}
+	w = arenaWith(t, DefaultMinBodies, false)
+	w.Workers = p
+	w.Step(dt)
+	if p.seq == 0 {
+		t.Errorf("a world of %d movers stepped alone", len(w.movers))
 	}
 }
 
@@ -316,8 +339,8 @@ func ExampleWorkers() {
 	shared.Workers = pool
 	for _, w := range []*World{alone, shared} {
 		w.Add(Body{Kind: Static, Shape: Box, Pos: Vec2{0, -1}, HalfW: 50, HalfH: 1})
-		for i := range 500 {
-			w.Add(Body{Shape: Box, Pos: Vec2{float64(i%25) - 12, float64(i/25) + 0.5}, HalfW: 0.45, HalfH: 0.45})
+		for i := range 1200 { // at least pool.MinBodies (1,000 by default): a smaller world steps alone
+			w.Add(Body{Shape: Box, Pos: Vec2{float64(i%40) - 20, float64(i/40) + 0.5}, HalfW: 0.45, HalfH: 0.45})
 		}
 		for range 60 {
 			w.Step(1.0 / 60)

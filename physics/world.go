@@ -62,6 +62,32 @@
 // grows while the game runs: a shooter adding and removing 300 bodies a
 // tick reads 0 allocations for ten minutes (TestChurnAfterReserve).
 //
+// # Workers
+//
+// World.Workers steps a world on a pool of goroutines (NewWorkers), the
+// caller included, to the same bits as one goroutine steps it: a step is
+// cut into stages of blocks, and every worker takes blocks in turn. The
+// blocks come from the world, never from the workers: bodies 128 at a
+// time, the broad phase's grid entries and the movers 64 at a time, a
+// colour's constraints 32 at a time. A block writes only what its own
+// items own. The pairs each block finds are joined in block order by the
+// caller, so the contacts, and their order, are those one goroutine
+// finds; the constraints are coloured (see Rotation) in that order, and
+// no two of a colour move one body, so each body's velocity sums its
+// impulses in the same order on any pool. What the workers share: each
+// mover's checks and start of the step, the pair search and narrow phase
+// (and each contact's recording and warm start), the soft step's gravity,
+// moves, warm starts, soft and relax passes (a colour at a time; the
+// constraints that found no colour on the caller, in their order), the
+// impulses kept, and the bodies' velocities, angles and positions.
+// What stays on the caller: the grid's build, the join and the colouring,
+// restitution, faults, sleeping and islands, the statics' last push,
+// events, and in a world in which nothing turns the whole solver. A
+// stage of fewer than 64 items runs on the caller; a step allocates
+// nothing and starts no goroutine, and the caller can finish every block
+// alone, so a pool of more workers than cores costs time, never another
+// world.
+//
 // Units are yours (metres or pixels, seconds, mass 1 by default); angles
 // are radians, counter-clockwise, and a body's moment of inertia is its
 // shape's for its mass unless Body.Inertia says otherwise.
@@ -705,7 +731,9 @@ func (w *World) Add(b Body) (BodyID, error) {
 // tables. Without it the world grows as it goes, each slice to its
 // high-water mark and no further, so a step allocates only when the world
 // reaches a size it never had (more bodies, or more contacts in a pile-up
-// than ever before). It never shrinks anything.
+// than ever before). It never shrinks anything. It sizes the scratch of
+// each worker of the pool set on the world (Workers) when it is called:
+// set the pool first.
 func (w *World) Reserve(bodies int) {
 	bodies = min(max(bodies, 0), MaxSnapshotBodies)
 	contacts := MaxContactsPerBody * bodies
@@ -716,8 +744,7 @@ func (w *World) Reserve(bodies int) {
 	w.freeing = room(w.freeing, bodies)
 	w.movers = room(w.movers, bodies)
 	w.statics = room(w.statics, bodies)
-	w.startWorkers()
-	w.stopWorkers()
+	w.fitScratch()
 	for k := range w.scratch {
 		w.scratch[k].near = room(w.scratch[k].near, bodies)
 		w.scratch[k].nearby = room(w.scratch[k].nearby, bodies)
