@@ -11,6 +11,7 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/netplay"
+	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/replay"
 )
 
@@ -100,6 +101,16 @@ const maxTPS = 1000
 // documented hash is of its own making (a physics world's).
 type Hasher interface {
 	Hash() uint64
+}
+
+// Employer is an optional Game hook for a game that steps physics worlds:
+// Employ runs once, before Start, with the pool of workers -workers asks
+// for (nil for 1), for the game to set on its worlds (physics.World.Workers)
+// as it builds them. The pool is the runner's: it closes it once the run
+// is over. A world steps to the same bits on any pool, so a recording,
+// a replay and each peer of a match may have their own.
+type Employer interface {
+	Employ(w *physics.Workers)
 }
 
 // Reporter is an optional Game hook: Report returns the game's own fields

@@ -20,8 +20,9 @@
 // its flags sit beside the runner's, and those its simulation depends on
 // go in the Params a recording carries and netplay peers agree on, so a
 // replay takes them from the recording. Hasher gives the state-hash= of
-// the game's own making, Reporter its fields of the stats line, and
-// Attacher the loop that runs it (for an overlay of its stats).
+// the game's own making, Reporter its fields of the stats line,
+// Attacher the loop that runs it (for an overlay of its stats), and
+// Employer the workers -workers asks for, to step its physics worlds on.
 //
 // Every game gets every mode, on the same flags (see Flags, and -h):
 //
@@ -49,6 +50,10 @@
 //	                     Agones it is ready, healthy and how many play
 //	-spectate ADDR       watch a host's or a server's match (it asks which)
 //	-netsim, -input-delay, -max-prediction
+//	-workers N           step the game's physics worlds on N workers, the
+//	                     loop's goroutine included (Employer; 0, the
+//	                     default: the machine's cores): the same world,
+//	                     bit for bit, on any number
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //

@@ -5,19 +5,21 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/netplay"
+	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/replay"
 )
 
 // Flags are the command-line flags every fixstep game has, in one place:
 // -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
-// -replay, -compare, the netplay flags (-host, -join, ...) and the
-// profiling flags. Run adds the modes only it runs (-headless, -ticks,
+// -replay, -compare, -workers, the netplay flags (-host, -join, ...) and
+// the profiling flags. Run adds the modes only it runs (-headless, -ticks,
 // -bot, -sim-frame, -sim-jitter), and a Configurer's own flags.
 // The zero value, registered and parsed, runs until quit, alone, with
 // automatic quality and adaptive vsync.
@@ -49,7 +51,16 @@ type Flags struct {
 	// Net holds -host, -join, -netsim, -input-delay and -max-prediction;
 	// StartNetplay starts the session they ask for.
 	Net NetFlags
+	// Workers is how many workers step the game's physics worlds, the
+	// caller included (physics.Workers; an Employer gets them): 1 steps
+	// on the loop's goroutine alone, 0 means the machine's cores. A world
+	// is the same bit for bit on any number, so recordings, replays and
+	// the peers of a match may each have their own.
+	Workers int
 }
+
+// maxWorkers bounds -workers.
+const maxWorkers = 256
 
 // Register adds the flags to fs.
 func (f *Flags) Register(fs *flag.FlagSet) {
@@ -62,8 +73,22 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Record, "record", "", "record the run's input and state hashes to this file, to replay it with -replay")
 	fs.StringVar(&f.Replay, "replay", "", "play a recording made with -record back, and stop at the first tick whose state differs")
 	fs.BoolVar(&f.Compare, "compare", false, "compare two recordings given as arguments (-compare a.fxr b.fxr): name the first tick whose input or state hash differs")
+	fs.IntVar(&f.Workers, "workers", 0, "workers that step the game's physics, the loop's goroutine included: 1 alone (0: the machine's cores); any number gives the same world")
 	f.Profile.Register(fs)
 	f.Net.register(fs)
+}
+
+// NewWorkers returns the pool -workers asks for (see Flags.Workers), nil
+// for 1: close it when the run ends.
+func (f *Flags) NewWorkers() *physics.Workers {
+	n := f.Workers
+	if n == 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if n < 2 {
+		return nil
+	}
+	return physics.NewWorkers(n)
 }
 
 // StartReplay starts -record or -replay on loop l (see replay.Start): the
@@ -116,6 +141,9 @@ func (f *Flags) Check(levels int) error {
 	}
 	if !(f.FPSCap == 0 || f.FPSCap >= 1 && f.FPSCap <= 10000) {
 		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) or 1 to 10000", f.FPSCap)
+	}
+	if f.Workers < 0 || f.Workers > maxWorkers {
+		return fmt.Errorf("-workers %d: want 1 to %d (0: the machine's cores)", f.Workers, maxWorkers)
 	}
 	if f.SyncTest < 0 || f.SyncTest > engine.MaxSyncDepth {
 		return fmt.Errorf("-synctest %d: want 0 (off) to %d ticks", f.SyncTest, engine.MaxSyncDepth)
