@@ -330,6 +330,38 @@ func TestWorkersStepAllocs(t *testing.T) {
 	}
 }
 
+// BenchmarkWorkersStage is the pool's cost for one stage of empty blocks:
+// publishing it, the claims, and waiting for the last block (the barrier),
+// on pools of 1 (the caller alone) to 4; a step of the large pyramid runs
+// about 150 stages.
+func BenchmarkWorkersStage(b *testing.B) {
+	for _, n := range []int{1, 2, 4} {
+		for _, blocks := range []int{2, 16} {
+			b.Run(fmt.Sprintf("workers=%d/blocks=%d", n, blocks), func(b *testing.B) {
+				p := NewWorkers(n)
+				defer p.Close()
+				w := &World{Workers: p}
+				w.fitScratch()
+				if n > 1 && !p.begin(w) {
+					b.Fatal("the pool is busy")
+				}
+				for b.Loop() {
+					if n > 1 {
+						p.run(w, stageNone, blocks)
+					} else {
+						for i := range blocks {
+							w.runBlock(stageNone, i, 0)
+						}
+					}
+				}
+				if n > 1 {
+					p.end()
+				}
+			})
+		}
+	}
+}
+
 // ExampleWorkers steps a world on four workers: the same world as
 // stepped alone, bit for bit.
 func ExampleWorkers() {
