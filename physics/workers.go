@@ -84,6 +84,7 @@ func NewWorkers(n int) *Workers {
 	for id := 1; id < p.n; id++ {
 		p.wake[id] = make(chan struct{}, 1)
 		p.wg.Add(1)
+		//fixvet:ignore the workers take blocks whose results do not depend on which worker runs them, or when
 		go p.work(id)
 	}
 	return p
@@ -174,6 +175,7 @@ func (p *Workers) run(w *World, kind stage, n int) {
 // wakeAll wakes the workers that sleep.
 func (p *Workers) wakeAll() {
 	for _, c := range p.wake[1:] {
+		//fixvet:ignore a wake-up: whether it finds the worker asleep decides only who takes a block
 		select {
 		case c <- struct{}{}:
 		default: // woken already
@@ -216,6 +218,7 @@ func (p *Workers) work(id int) {
 		// after the look finds it counted, and wakes it.
 		p.sleepers.Add(1)
 		if v := p.word.Load(); v&stepEnd != 0 || v>>stageShift == last {
+			//fixvet:ignore a worker sleeps until a stage or Close: it decides only who takes a block
 			select {
 			case <-p.wake[id]:
 			case <-p.quit:
