@@ -2,9 +2,9 @@ package physics
 
 // The soft step's passes over the constraints of a colour (solveBlock,
 // warmBlock). A constraint's two bodies' velocities are read once into
-// locals, solved there, and written back once, as Box2D v3's solver does:
-// the compiler keeps them in registers, where writes through the solver
-// bodies would be loaded again after every store to the constraint. A
+// scalars, solved there, and written back once, as Box2D v3's solver
+// does, rather than read and written through the solver bodies at each
+// impulse. A
 // body that no impulse moves (static, kinematic: no inverse mass) is not
 // written back: within a colour no two constraints share a body an
 // impulse moves, but they may share one that none does. Every product
@@ -71,40 +71,6 @@ func (w *World) warmBlock(i int) {
 	}
 }
 
-// vel is a constraint's two bodies' velocities as a pass holds them.
-type vel struct{ ax, ay, aw, bx, by, bw float64 }
-
-// velOf reads the velocities of a and b.
-func velOf(a, b *solverBody) vel { return vel{a.v.X, a.v.Y, a.w, b.v.X, b.v.Y, b.w} }
-
-// store writes v back to the bodies of c that an impulse moves.
-func (v *vel) store(c *constraint, a, b *solverBody) {
-	if c.ima != 0 || c.iia != 0 {
-		a.v.X, a.v.Y, a.w = v.ax, v.ay, v.aw
-	}
-	if c.imb != 0 || c.iib != 0 {
-		b.v.X, b.v.Y, b.w = v.bx, v.by, v.bw
-	}
-}
-
-// along returns the velocity of b's point relative to a's along (dx, dy),
-// the points' arms given as their cross products with it.
-func (v *vel) along(dx, dy, ra, rb float64) float64 {
-	return float64(dx*(v.bx-v.ax)) + float64(dy*(v.by-v.ay)) + float64(v.bw*rb) - float64(v.aw*ra)
-}
-
-// kick applies impulse j along (dx, dy) to b and takes it from a, at arms
-// given as their cross products with it.
-func (v *vel) kick(c *constraint, dx, dy, j, ra, rb float64) {
-	px, py := float64(dx*j), float64(dy*j)
-	v.ax -= float64(c.ima * px)
-	v.ay -= float64(c.ima * py)
-	v.bx += float64(c.imb * px)
-	v.by += float64(c.imb * py)
-	v.aw -= float64(c.iia * float64(ra*j))
-	v.bw += float64(c.iib * float64(rb*j))
-}
-
 // row is how one normal row is solved in a pass: its velocity bias, and
 // the mass and impulse scales of its softness (1 and 0: rigid).
 type row struct{ bias, ms, is float64 }
@@ -131,33 +97,27 @@ func (p *cpoint) sepNow(dn, ta, sa, tb, sb float64) float64 {
 	return p.sep + dn + (float64(tb*p.dB) + float64(sb*p.rnB)) - (float64(ta*p.dA) + float64(sa*p.rnA))
 }
 
-// normal solves point p's normal row alone, in v.
-func (v *vel) normal(c *constraint, p *cpoint, r row) {
-	vn := v.along(c.n.X, c.n.Y, p.rnA, p.rnB)
-	pn := p.pn - float64(float64(p.nm*r.ms)*(vn+r.bias)) - float64(r.is*p.pn)
-	if pn < 0 {
-		pn = 0
-	}
-	d := pn - p.pn
-	p.pn = pn
-	v.kick(c, c.n.X, c.n.Y, d, p.rnA, p.rnB)
-}
-
 // pass1 solves a one-point contact: its normal row, then its friction,
-// within the Coulomb cone of its normal impulse.
+// within the Coulomb cone of its normal impulse, the velocities held in
+// scalars as pass2 holds them.
 func pass1(c *constraint, a, b *solverBody, invH float64, sf *softness, push bool) {
 	p := &c.p[0]
-	dn := float64(c.n.X*(b.dp.X-a.dp.X)) + float64(c.n.Y*(b.dp.Y-a.dp.Y))
+	nx, ny := c.n.X, c.n.Y
+	dn := float64(nx*(b.dp.X-a.dp.X)) + float64(ny*(b.dp.Y-a.dp.Y))
 	r := c.rowOf(p.sepNow(dn, a.qc-1, a.qs, b.qc-1, b.qs), invH, sf, push)
-	v := velOf(a, b)
-	if r.bias > 0 && p.pn == 0 && p.pt == 0 && v.along(c.n.X, c.n.Y, p.rnA, p.rnB)+r.bias >= 0 {
+	ax, ay, aw, bx, by, bw := a.v.X, a.v.Y, a.w, b.v.X, b.v.Y, b.w
+	vn := rel(nx, ny, p.rnA, p.rnB, ax, ay, aw, bx, by, bw)
+	if r.bias > 0 && p.pn == 0 && p.pt == 0 && vn+r.bias >= 0 {
 		return // apart, closing no more than its gap, nothing to take back
 	}
-	v.normal(c, p, r)
+	pn := p.normalImpulse(vn, r)
+	d := pn - p.pn
+	p.pn = pn
+	ax, ay, aw, bx, by, bw = kick(c, nx, ny, d, p.rnA, p.rnB, ax, ay, aw, bx, by, bw)
 	if p.pn != 0 || p.pt != 0 { // else no cone: it stays at zero
-		tx, ty := -c.n.Y, c.n.X
+		tx, ty := -ny, nx
 		lim := float64(c.friction * p.pn)
-		pt := p.pt - float64(c.tm*v.along(tx, ty, c.rtA, c.rtB))
+		pt := p.pt - float64(c.tm*rel(tx, ty, c.rtA, c.rtB, ax, ay, aw, bx, by, bw))
 		if pt < -lim {
 			pt = -lim
 		} else if pt > lim {
@@ -165,13 +125,18 @@ func pass1(c *constraint, a, b *solverBody, invH float64, sf *softness, push boo
 		}
 		d := pt - p.pt
 		p.pt = pt
-		v.kick(c, tx, ty, d, c.rtA, c.rtB)
+		ax, ay, aw, bx, by, bw = kick(c, tx, ty, d, c.rtA, c.rtB, ax, ay, aw, bx, by, bw)
 	}
 	if !push {
 		p.sumN += p.pn
 		p.sumT += p.pt
 	}
-	v.store(c, a, b)
+	if c.ima != 0 || c.iia != 0 {
+		a.v.X, a.v.Y, a.w = ax, ay, aw
+	}
+	if c.imb != 0 || c.iib != 0 {
+		b.v.X, b.v.Y, b.w = bx, by, bw
+	}
 }
 
 // pass2 solves a two-point contact: both normal rows at once when they

@@ -350,20 +350,25 @@ func (w *World) bounceIn(lo, hi int) {
 		k := &w.cons[q.ci]
 		pts := k.p[:k.np]
 		a, b := &w.sb[k.a], &w.sb[k.b]
-		v := velOf(a, b)
+		ax, ay, aw, bx, by, bw := a.v.X, a.v.Y, a.w, b.v.X, b.v.Y, b.w
 		for j := range pts {
 			p := &pts[j]
 			if q.vn0s[j] >= -bounceSpeed || p.sumN <= 0 {
 				continue
 			}
-			vn := v.along(k.n.X, k.n.Y, p.rnA, p.rnB)
+			vn := rel(k.n.X, k.n.Y, p.rnA, p.rnB, ax, ay, aw, bx, by, bw)
 			pn := max(p.pn-float64(p.nm*(vn+float64(q.e*q.vn0s[j]))), 0)
 			d := pn - p.pn
-			v.kick(k, k.n.X, k.n.Y, d, p.rnA, p.rnB)
+			ax, ay, aw, bx, by, bw = kick(k, k.n.X, k.n.Y, d, p.rnA, p.rnB, ax, ay, aw, bx, by, bw)
 			p.sumN += d
 			p.pn = pn
 		}
-		v.store(k, a, b)
+		if k.ima != 0 || k.iia != 0 {
+			a.v.X, a.v.Y, a.w = ax, ay, aw
+		}
+		if k.imb != 0 || k.iib != 0 {
+			b.v.X, b.v.Y, b.w = bx, by, bw
+		}
 	}
 }
 
