@@ -65,7 +65,7 @@ type scratch struct {
 // parallel runs stage kind's n blocks of items items: on the step's pool
 // when it has one and the stage is large enough, else on the caller.
 func (w *World) parallel(kind stage, n, items int) {
-	if w.pool == nil || n < 2 || items < minParallel || n > maxBlocks {
+	if w.pool == nil || n < 2 || items < minParallel {
 		for i := range n {
 			w.runBlock(kind, i, 0)
 		}

@@ -38,15 +38,15 @@ type Workers struct {
 
 	n int // workers, the caller included
 
-	// The stage being run: its sequence number (above stageShift) and the
-	// next block to take (below), or stepEnd; then its kind and its blocks,
-	// by the sequence number's parity (a worker that saw one stage may read
-	// them while the next is being set, never while the one after is),
-	// and the world they are of. Written by the stepping goroutine, read
-	// by the workers.
+	// The stage being run: its sequence number, or stepEnd; then its kind,
+	// its blocks and their claims, by the sequence number's parity (a
+	// worker that saw one stage may read them while the next is being
+	// set, never while the one after is), and the world they are of.
+	// Written by the stepping goroutine, read by the workers.
 	word   atomic.Uint64
 	kind   [2]atomic.Int32
 	blocks [2]atomic.Int32
+	claims [2]atomic.Pointer[claimSet]
 	world  atomic.Pointer[World]
 	// done counts the blocks the workers have finished, over the pool's
 	// life: a stage is over when it reaches target.
@@ -63,15 +63,15 @@ type Workers struct {
 	wg       sync.WaitGroup
 }
 
-// The stage word: its sequence number in the high bits, the next block in
-// the low ones; stepEnd marks the end of a step (the workers sleep).
-const (
-	stageShift = 24
-	blockMask  = 1<<stageShift - 1
-	stepEnd    = 1 << 63
-	// maxBlocks bounds the blocks of a stage; more are run by the caller.
-	maxBlocks = blockMask
-)
+// claimSet holds the claims of the blocks of a stage: the caller sets
+// each to the stage's sequence number less one before it announces the
+// stage, and a worker takes block i of stage s by moving its claim from
+// s-1 to s. A worker that saw an older stage expects another number, so
+// it can take nothing of a newer one (as Box2D v3's blocks' sync indices).
+type claimSet struct{ stage []atomic.Uint64 }
+
+// stepEnd marks the end of a step in the stage word: the workers sleep.
+const stepEnd = 1 << 63
 
 // NewWorkers returns a pool of n workers: the goroutine that calls
 // World.Step and n-1 more, which it starts now. n below 2 gives a pool
@@ -129,14 +129,14 @@ func (p *Workers) begin(w *World) bool {
 	p.seq++
 	p.kind[p.seq&1].Store(0)
 	p.blocks[p.seq&1].Store(0)
-	p.word.Store(p.seq << stageShift) // a step, no stage yet
+	p.word.Store(p.seq) // a step, no stage yet
 	return true
 }
 
 // end gives the pool back after a step: the workers go to sleep.
 func (p *Workers) end() {
 	p.seq++
-	p.word.Store(p.seq<<stageShift | stepEnd)
+	p.word.Store(p.seq | stepEnd)
 	p.world.Store(nil)
 	p.busy.Store(false)
 }
@@ -146,23 +146,27 @@ func (p *Workers) end() {
 func (p *Workers) run(w *World, kind stage, n int) {
 	p.seq++
 	seq := p.seq
+	cs := p.claims[seq&1].Load()
+	if cs == nil || len(cs.stage) < n { // a stage larger than any before
+		size := n
+		if cs != nil {
+			size = max(n, 2*len(cs.stage))
+		}
+		cs = &claimSet{stage: make([]atomic.Uint64, size)}
+		p.claims[seq&1].Store(cs)
+	}
+	for i := range cs.stage[:n] {
+		cs.stage[i].Store(seq - 1)
+	}
 	p.kind[seq&1].Store(int32(kind))
 	p.blocks[seq&1].Store(int32(n))
-	p.word.Store(seq << stageShift)
+	p.word.Store(seq)
 	if p.sleepers.Load() > 0 {
 		p.wakeAll()
 	}
-	mine := uint64(0)
-	for {
-		i, ok := p.claim(seq, n)
-		if !ok {
-			break
-		}
-		w.runBlock(kind, i, 0)
-		mine++
-	}
-	p.target += uint64(n) - mine
-	if mine == uint64(n) {
+	mine := p.take(w, cs, kind, seq, n, 0)
+	p.target += uint64(n - mine)
+	if mine == n {
 		return // every block was the caller's: nothing to wait for
 	}
 	for spin := 0; p.done.Load() != p.target; spin++ {
@@ -170,6 +174,27 @@ func (p *Workers) run(w *World, kind stage, n int) {
 			runtime.Gosched()
 		}
 	}
+}
+
+// take runs the blocks of stage seq (kind, n blocks, of w) that worker id
+// can claim, going once round them from its own first block, and returns
+// how many it ran. Worker k of N starts at block k·n/N, as Box2D v3's do:
+// each keeps to its own part of a stage while it can, so in one colour
+// after another it meets the same bodies, already in its cache, and the
+// workers rarely contend for one claim.
+func (p *Workers) take(w *World, cs *claimSet, kind stage, seq uint64, n, id int) int {
+	ran := 0
+	i := id * n / p.n
+	for range n {
+		if c := &cs.stage[i]; c.Load() == seq-1 && c.CompareAndSwap(seq-1, seq) {
+			w.runBlock(kind, i, id)
+			ran++
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+	return ran
 }
 
 // wakeAll wakes the workers that sleep.
@@ -193,20 +218,6 @@ const (
 	idleLooks        = spinsBeforeYield + 256
 )
 
-// claim takes the next block of stage seq, of n blocks, if there is one.
-func (p *Workers) claim(seq uint64, n int) (int, bool) {
-	for {
-		v := p.word.Load()
-		i := int(v & blockMask)
-		if v>>stageShift != seq || i >= n {
-			return 0, false
-		}
-		if p.word.CompareAndSwap(v, v+1) {
-			return i, true
-		}
-	}
-}
-
 // work is worker id's goroutine: it takes blocks of the stages as they
 // come (serve), and sleeps when none has come for a while, or a step has
 // ended, until a stage wakes it.
@@ -217,7 +228,7 @@ func (p *Workers) work(id int) {
 		// Counted as asleep before it looks a last time: a stage set
 		// after the look finds it counted, and wakes it.
 		p.sleepers.Add(1)
-		if v := p.word.Load(); v&stepEnd != 0 || v>>stageShift == last {
+		if v := p.word.Load(); v&stepEnd != 0 || v == last {
 			//fixvet:ignore a worker sleeps until a stage or Close: it decides only who takes a block
 			select {
 			case <-p.wake[id]:
@@ -236,33 +247,27 @@ func (p *Workers) work(id int) {
 // idleLooks looks.
 func (p *Workers) serve(id int, last uint64) uint64 {
 	for idle := 0; idle < idleLooks; idle++ {
-		v := p.word.Load()
-		if v&stepEnd != 0 {
+		seq := p.word.Load()
+		if seq&stepEnd != 0 {
 			return last
 		}
-		seq := v >> stageShift
 		if seq == last {
 			if idle > spinsBeforeYield {
 				runtime.Gosched()
 			}
 			continue
 		}
-		// A new stage: its kind, blocks and world are read before a block
-		// is claimed. A claim succeeds only while the word still names the
-		// stage, so the next stage but one, which would overwrite them,
-		// has not been set: they are the stage's.
-		kind, n, w := stage(p.kind[seq&1].Load()), int(p.blocks[seq&1].Load()), p.world.Load()
-		done := uint64(0)
-		for {
-			i, ok := p.claim(seq, n)
-			if !ok {
-				break
+		// A new stage: its kind, blocks, claims and world are read before
+		// a block is claimed. A claim succeeds only while the stage runs
+		// (its blocks all claimed, it ends; a newer stage's claims expect
+		// another number), so the next stage but one, which would
+		// overwrite them, has not been set: they are the stage's.
+		kind, n := stage(p.kind[seq&1].Load()), int(p.blocks[seq&1].Load())
+		w, cs := p.world.Load(), p.claims[seq&1].Load()
+		if cs != nil && n <= len(cs.stage) {
+			if ran := p.take(w, cs, kind, seq, n, id); ran > 0 {
+				p.done.Add(uint64(ran))
 			}
-			w.runBlock(kind, i, id)
-			done++
-		}
-		if done > 0 {
-			p.done.Add(done)
 		}
 		last, idle = seq, 0
 	}

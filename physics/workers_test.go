@@ -84,7 +84,7 @@ var sameScenes = []sameScene{
 	{name: "turning pile", build: func(tb testing.TB) *World { return arenaWith(tb, 1200, false) }, tick: noTick},
 	{name: "pyramid", build: func(tb testing.TB) *World { return pyramidWorld(tb, 40) }, tick: noTick},
 	{name: "machine", build: machineWorld, tick: machineTick, check: func(t *testing.T, w *World) {
-		if n := w.spans[colours+1] - w.spans[colours]; n < minParallel && !w.alone {
+		if n := w.spans[colours+1] - w.spans[colours]; n < minParallel && !w.alone && !raceEnabled { // (the race run's 8 steps: the balls still land)
 			t.Errorf("the raft left %d constraints without a colour, want a stage's worth (%d)", n, minParallel)
 		}
 	}},
