@@ -63,5 +63,5 @@ for w in $workers; do
   awk -v w="$w" -v f="$f" -v s="$s" -v c="$c" -v f1="$f1" -v s1="$s1" 'BEGIN {
     printf "%-8s %-12s %-10.2f %-12s %-10.2f %-14s %-16.2f %s\n", w, f, f1 / f, s, s1 / s, (c == "" ? "-" : c), f / s, (c == "" ? "-" : sprintf("%.2f", f / c)) }'
 done
-echo "# every round, ms a step:"
-sort -k1,1 -k2,2n results | awk '{a[$1 " " $2] = a[$1 " " $2] " " $3} END {for (k in a) print k ":" a[k]}' | sort -k1,1 -k2,2n
+echo "# every round, in order, ms a step:"
+sort -s -k1,1 -k2,2n results | awk '{a[$1 " " $2] = a[$1 " " $2] " " $3} END {for (k in a) print k ":" a[k]}' | sort -k1,1 -k2,2n
