@@ -83,7 +83,8 @@
 // What stays on the caller: the grid's build, the join and the colouring,
 // restitution, faults, sleeping and islands, the statics' last push,
 // events, and in a world in which nothing turns the whole solver. A
-// stage of fewer than 64 items runs on the caller; a step allocates
+// world of fewer movers than the pool's MinBodies (1,000) steps on the
+// caller alone, as does a stage of fewer than 64 items; a step allocates
 // nothing and starts no goroutine, and the caller can finish every block
 // alone, so a pool of more workers than cores costs time, never another
 // world.
