@@ -88,8 +88,10 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # name GOARCH GOAMD64 debug. Under qemu-user on 2 cores the quick five
-# take about 70 s of CPU (386 23 s more where it is emulated); the other
-# four about 170 s (ppc64le alone 110 s, arm64's debugger build 36 s).
+# took about 70 s of CPU alone (386 23 s more where it is emulated), and
+# 320 s with the native builds on every pool size (5 m 46 s on a machine
+# loaded by other work); the other four about 170 s alone (ppc64le 110 s,
+# arm64's debugger build 36 s).
 builds=(
   "amd64-v1        amd64 v1 no"
   "amd64-v3        amd64 v3 no"
