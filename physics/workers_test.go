@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -243,6 +244,7 @@ func TestWorkersShared(t *testing.T) {
 		steps = 8
 	}
 	ref := arenaWith(t, 800, false)
+	start := ref.Snapshot(nil)
 	for range steps {
 		ref.Step(dt)
 	}
@@ -252,17 +254,31 @@ func TestWorkersShared(t *testing.T) {
 	defer p.Close()
 	var wg sync.WaitGroup
 	got := make([][]byte, 4)
+	go1 := make(chan struct{})
+	var busy atomic.Int32 // steps under way: more than one at times, or the test tests nothing
+	var overlap atomic.Bool
 	for k := range got {
-		w := arenaWith(t, 800, false)
-		w.Workers = p
+		w := &World{Workers: p}
+		if err := w.Restore(start); err != nil {
+			t.Fatal(err)
+		}
 		wg.Go(func() {
+			<-go1 // all at once
 			for range steps {
+				if busy.Add(1) > 1 {
+					overlap.Store(true)
+				}
 				w.Step(dt)
+				busy.Add(-1)
 			}
 			got[k] = w.Snapshot(nil)
 		})
 	}
+	close(go1)
 	wg.Wait()
+	if !overlap.Load() {
+		t.Error("no two steps ran at once: the pool was never shared")
+	}
 	for k, g := range got {
 		if !bytes.Equal(g, want) {
 			t.Errorf("world %d of 4 sharing a pool: %s", k, Diff(want, g))
