@@ -131,12 +131,7 @@ func pass1(c *constraint, a, b *solverBody, invH float64, sf *softness, push boo
 		p.sumN += p.pn
 		p.sumT += p.pt
 	}
-	if c.ima != 0 || c.iia != 0 {
-		a.v.X, a.v.Y, a.w = ax, ay, aw
-	}
-	if c.imb != 0 || c.iib != 0 {
-		b.v.X, b.v.Y, b.w = bx, by, bw
-	}
+	c.store(a, b, ax, ay, aw, bx, by, bw)
 }
 
 // pass2 solves a two-point contact: both normal rows at once when they
@@ -204,6 +199,13 @@ func pass2(c *constraint, a, b *solverBody, invH float64, sf *softness, push boo
 		p1.sumN += p1.pn
 		p1.sumT += p1.pt
 	}
+	c.store(a, b, ax, ay, aw, bx, by, bw)
+}
+
+// store writes the velocities (ax, ay, aw) and (bx, by, bw) back to the
+// bodies of c that an impulse moves: a static or kinematic body, which a
+// colour's constraints may share, is never written.
+func (c *constraint) store(a, b *solverBody, ax, ay, aw, bx, by, bw float64) {
 	if c.ima != 0 || c.iia != 0 {
 		a.v.X, a.v.Y, a.w = ax, ay, aw
 	}

@@ -19,21 +19,25 @@ func largePyramidWorld(tb testing.TB) *World { return pyramidWorld(tb, 100) }
 func BenchmarkLargePyramid(b *testing.B) {
 	snap := largePyramidWorld(b).Snapshot(nil)
 	for _, n := range []int{1, 2, 4, 8, 16} {
-		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
-			var w World
-			if err := w.Restore(snap); err != nil {
-				b.Fatal(err)
-			}
-			if n > 1 {
-				w.Workers = NewWorkers(n)
-				defer w.Workers.Close()
-			}
-			w.Step(dt) // the first step, which Box2D v3's benchmark does not time either
-			b.ReportAllocs()
-			for b.Loop() {
-				w.Step(dt)
-			}
-		})
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) { benchWorkers(b, snap, n) })
+	}
+}
+
+// benchWorkers steps the world of snapshot snap on n workers (1: alone),
+// after an untimed first step.
+func benchWorkers(b *testing.B, snap []byte, n int) {
+	var w World
+	if err := w.Restore(snap); err != nil {
+		b.Fatal(err)
+	}
+	if n > 1 {
+		w.Workers = NewWorkers(n)
+		defer w.Workers.Close()
+	}
+	w.Step(dt) // the first step, which Box2D v3's benchmark does not time either
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Step(dt)
 	}
 }
 
@@ -43,20 +47,6 @@ func BenchmarkLargePyramid(b *testing.B) {
 func BenchmarkPileWorkers(b *testing.B) {
 	snap := awakePile(b, 1000, false).Snapshot(nil)
 	for _, n := range []int{1, 2, 4} {
-		b.Run(fmt.Sprintf("pile=1000/workers=%d", n), func(b *testing.B) {
-			var w World
-			if err := w.Restore(snap); err != nil {
-				b.Fatal(err)
-			}
-			if n > 1 {
-				w.Workers = NewWorkers(n)
-				defer w.Workers.Close()
-			}
-			w.Step(dt)
-			b.ReportAllocs()
-			for b.Loop() {
-				w.Step(dt)
-			}
-		})
+		b.Run(fmt.Sprintf("pile=1000/workers=%d", n), func(b *testing.B) { benchWorkers(b, snap, n) })
 	}
 }

@@ -363,12 +363,7 @@ func (w *World) bounceIn(lo, hi int) {
 			p.sumN += d
 			p.pn = pn
 		}
-		if k.ima != 0 || k.iia != 0 {
-			a.v.X, a.v.Y, a.w = ax, ay, aw
-		}
-		if k.imb != 0 || k.iib != 0 {
-			b.v.X, b.v.Y, b.w = bx, by, bw
-		}
+		k.store(a, b, ax, ay, aw, bx, by, bw)
 	}
 }
 
