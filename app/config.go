@@ -11,6 +11,7 @@ import (
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/gfx"
 	"github.com/fixstep/fixstep/netplay"
+	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/replay"
 )
 
@@ -92,6 +93,16 @@ func configure(g Game, o *Options, m *modes, f *flags, hdr *replay.Header) (inpu
 
 // maxTPS is the highest tick rate: 1 ms ticks.
 const maxTPS = 1000
+
+// Employer is an optional Game hook for a game that steps physics worlds:
+// Employ runs once, before Start, with the pool of workers -workers asks
+// for (nil for 1), for the game to set on its worlds (physics.World.Workers)
+// as it builds them. The pool is the runner's: it closes it once the run
+// is over. A world steps to the same bits on any pool, so a recording,
+// a replay and each peer of a match may have their own.
+type Employer interface {
+	Employ(w *physics.Workers)
+}
 
 // Reporter is an optional Game hook: Report returns the game's own fields
 // for the stats line (" sounds=12 audio=true", each with a leading

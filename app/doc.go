@@ -22,9 +22,10 @@
 // agree on and a server hands its clients, so a replay and a -connect
 // take them, parsed, before Configure. Which player this machine plays is
 // engine.Frame.Local, on the frames Begin and Draw get. Reporter gives
-// the game's fields of the stats line, and
+// the game's fields of the stats line,
 // Attacher the loop that runs it and the networked match, in whatever role
-// (for an overlay of its stats).
+// (for an overlay of its stats), and Employer the workers -workers asks
+// for, to step its physics worlds on.
 //
 // Every game gets every mode, on the same flags (-h lists them):
 //
@@ -52,6 +53,10 @@
 //	                     Agones it is ready, healthy and how many play
 //	-spectate ADDR       watch a host's or a server's match (it asks which)
 //	-netsim, -input-delay, -max-prediction
+//	-workers N           step the game's physics worlds on N workers, the
+//	                     loop's goroutine included (Employer; 0, the
+//	                     default: the machine's cores): the same world,
+//	                     bit for bit, on any number
 //	-frames N, -screenshot F, -quality, -vsync, -fps-cap
 //	-cpuprofile, -memprofile, -trace, -pprof
 //

@@ -5,18 +5,20 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/engine/profile"
 	"github.com/fixstep/fixstep/gfx"
+	"github.com/fixstep/fixstep/physics"
 	"github.com/fixstep/fixstep/replay"
 )
 
 // flags are the command-line flags every fixstep game has, in one place:
 // -frames, -screenshot, -quality, -vsync, -fps-cap, -synctest, -record,
-// -replay, -compare, the netplay flags (-host, -join, ...) and the
-// profiling flags. Run adds the modes only it runs (-headless, -ticks,
+// -replay, -compare, -workers, the netplay flags (-host, -join, ...) and
+// the profiling flags. Run adds the modes only it runs (-headless, -ticks,
 // -bot, -sim-frame, -sim-jitter), and a Configurer's own flags.
 // The zero value, registered and parsed, runs until quit, alone, with
 // automatic quality and adaptive vsync.
@@ -52,7 +54,16 @@ type flags struct {
 	// Net holds -host, -join, -spectate, -server, -connect and the
 	// settings of a match; startMatch starts the match they ask for.
 	Net netFlags
+	// Workers is how many workers step the game's physics worlds, the
+	// caller included (physics.Workers; an Employer gets them): 1 steps
+	// on the loop's goroutine alone, 0 means the machine's cores. A world
+	// is the same bit for bit on any number, so recordings, replays and
+	// the peers of a match may each have their own.
+	Workers int
 }
+
+// maxWorkers bounds -workers.
+const maxWorkers = 256
 
 // register adds the flags to fs.
 func (f *flags) register(fs *flag.FlagSet) {
@@ -65,8 +76,22 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.Record, "record", "", "record the run's input and state hashes to this file, to replay it with -replay")
 	fs.StringVar(&f.Replay, "replay", "", "play a recording made with -record back, and stop at the first tick whose state differs")
 	fs.BoolVar(&f.Compare, "compare", false, "compare two recordings given as arguments (-compare a.fxr b.fxr): name the first tick whose input or state hash differs")
+	fs.IntVar(&f.Workers, "workers", 0, "workers that step the game's physics, the loop's goroutine included: 1 alone (0: the machine's cores); any number gives the same world")
 	f.Profile.Register(fs)
 	f.Net.register(fs)
+}
+
+// newWorkers returns the pool -workers asks for (see flags.Workers), nil
+// for 1: close it when the run ends.
+func (f *flags) newWorkers() *physics.Workers {
+	n := f.Workers
+	if n == 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	if n < 2 {
+		return nil
+	}
+	return physics.NewWorkers(n)
 }
 
 // startReplay starts -record or -replay on loop l (see replay.Start),
@@ -100,6 +125,9 @@ func (f *flags) check(levels int) error {
 	}
 	if !(f.FPSCap == 0 || f.FPSCap >= 1 && f.FPSCap <= 10000) {
 		return fmt.Errorf("-fps-cap %v: want 0 (the display's rate) or 1 to 10000", f.FPSCap)
+	}
+	if f.Workers < 0 || f.Workers > maxWorkers {
+		return fmt.Errorf("-workers %d: want 1 to %d (0: the machine's cores)", f.Workers, maxWorkers)
 	}
 	if f.SyncTest < 0 || f.SyncTest > engine.MaxSyncDepth {
 		return fmt.Errorf("-synctest %d: want 0 (off) to %d ticks", f.SyncTest, engine.MaxSyncDepth)

@@ -23,7 +23,7 @@ import (
 // (engine.Saver) for -synctest, rollback and the state hashes, and Draw,
 // which a headless run never calls. engine's optional hooks (Begin, End,
 // Diff, QualityChanged, SuspendChanged, GPUTime) and this package's
-// (Starter, Opener, Configurer, Reporter, Attacher) are
+// (Starter, Opener, Configurer, Employer, Reporter, Attacher) are
 // discovered by type assertion.
 type Game interface {
 	engine.Game
@@ -347,6 +347,11 @@ func run(g Game, o Options, sig *engine.Signals) (err error) {
 	}()
 	if a := prof.Addr(); a != "" {
 		fmt.Fprintf(o.Stderr, "%s: pprof at http://%s/debug/pprof/\n", o.Name, a)
+	}
+	if e, ok := g.(Employer); ok {
+		w := f.newWorkers()
+		defer w.Close() // after the loop's last tick
+		e.Employ(w)
 	}
 	if s, ok := g.(Starter); ok {
 		if err := s.Start(players); err != nil {

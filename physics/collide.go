@@ -111,9 +111,14 @@ const (
 
 // detect finds this tick's contacts at the current positions: movers
 // against movers through the movers' grid, awake dynamic movers against
-// the statics' grid. Then it warm-starts each from the same contact of the
-// last tick. Past the world's contact limit it stops and reports an
-// overload.
+// the statics' grid, in blocks that the step's workers share (findContacts),
+// or, when the pairs found outgrow the room kept for them, one after the
+// other (findSerial). Both record the same contacts in the same order: the
+// grid's pairs, then each mover's statics, then the resting contacts kept
+// from the last tick. Past the world's contact limit it stops and reports
+// an overload. Then it warm-starts each upright contact from the same
+// contact of the last tick (a turning one is warm-started as it is
+// recorded).
 func (w *World) detect() {
 	w.limit = MaxContactsPerBody * len(w.bodies)
 	w.over = false
@@ -129,26 +134,13 @@ func (w *World) detect() {
 			sweep = w.dt
 		}
 		w.grid.build(w.bodies, w.movers, margin/2, sweep)
-		w.grid.pairs(w.pairMovers)
 	}
 	w.refreshStatics()
-	for _, i := range w.movers {
-		b := &w.bodies[i]
-		if b.Kind != Dynamic || b.asleep || b.Disabled || w.over {
-			continue
-		}
-		lo, hi := b.bounds()
-		lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2})
-		if w.turning {
-			lo, hi = b.sweep(lo, hi, w.dt)
-		}
-		w.near = w.staticGrid.query(lo, hi, w.near[:0])
-		for _, k := range w.near {
-			if !w.narrow(w.statics[k], i) {
-				break
-			}
-		}
+	w.coloured, w.alone = false, false
+	if !w.findContacts() {
+		w.findSerial()
 	}
+	w.narrowEnd = int32(len(w.contacts))
 	// Pairs with no awake body are not tested again: they stay as they
 	// were, so a sleeping heap keeps its contacts (and sends no events).
 	for k := range w.previous {
@@ -171,9 +163,47 @@ func (w *World) detect() {
 			l.ContactOverload(w.limit)
 		}
 	}
-	if !w.cold {
+	if !w.cold && !w.turning {
 		w.warmStart()
 	}
+}
+
+// findSerial is detect's search one pair after the other, stopping at the
+// contact limit: for a step whose pairs outgrew the room findContacts
+// keeps for them (a pile-up past the limit, or more contacts than any
+// step before).
+func (w *World) findSerial() {
+	w.contacts, w.turn, w.keep, w.cons = w.contacts[:0], w.turn[:0], w.keep[:0], w.cons[:0]
+	w.alone, w.bounceAll = true, false
+	s := &w.scratch[0]
+	if len(w.movers) > 0 {
+		w.grid.pairs(w.pairMovers, &s.nearby)
+	}
+	w.staticFrom = int32(len(w.contacts))
+	for _, i := range w.movers {
+		b := &w.bodies[i]
+		if b.Kind != Dynamic || b.asleep || b.Disabled || w.over {
+			continue
+		}
+		lo, hi := w.staticBounds(b)
+		s.near = w.staticGrid.query(lo, hi, s.near[:0])
+		for _, k := range s.near {
+			if !w.narrow(w.statics[k], i) {
+				break
+			}
+		}
+	}
+}
+
+// staticBounds returns the box in which body b looks for statics: its
+// bounds, padded by half the margin and, in a turning world, swept.
+func (w *World) staticBounds(b *Body) (lo, hi Vec2) {
+	lo, hi = b.bounds()
+	lo, hi = lo.Sub(Vec2{margin / 2, margin / 2}), hi.Add(Vec2{margin / 2, margin / 2})
+	if w.turning {
+		lo, hi = b.sweep(lo, hi, w.dt)
+	}
+	return lo, hi
 }
 
 // sleeping reports whether body i is asleep or static: nothing of it moves.
@@ -186,25 +216,32 @@ func (w *World) sleeping(i uint32) bool {
 // search (the contact limit).
 func (w *World) pairMovers(mi, mj int32) bool {
 	i, j := w.movers[mi], w.movers[mj]
-	a, b := &w.bodies[i], &w.bodies[j]
-	if a.Kind != Dynamic && b.Kind != Dynamic || a.asleep && b.asleep {
+	if !w.bothMove(i, j) {
 		return true
 	}
 	return w.narrow(i, j)
 }
 
+// bothMove reports whether a pair of movers is tested: one of them is
+// dynamic, and one awake.
+func (w *World) bothMove(i, j int32) bool {
+	a, b := &w.bodies[i], &w.bodies[j]
+	return !(a.Kind != Dynamic && b.Kind != Dynamic || a.asleep && b.asleep)
+}
+
 // lastOf returns the index of the last tick's contact of the pair key, or
 // -1. The pairs come in much the order they came last tick, so it looks
-// first where the last one it found was followed, reading the last
-// tick's contacts in order, and asks the table only when that fails.
-func (w *World) lastOf(key uint64) int {
-	if k := w.cursor; k < len(w.previous) && w.previous[k].key == key {
-		w.cursor++
+// first where the last one it found was followed (*cursor), reading the
+// last tick's contacts in order, and asks the table only when that fails,
+// counting its probes in *probes.
+func (w *World) lastOf(key uint64, cursor *int, probes *uint64) int {
+	if k := *cursor; k < len(w.previous) && w.previous[k].key == key {
+		*cursor++
 		return k
 	}
-	k := w.prevTable.get(key)
+	k := w.prevTable.find(key, probes)
 	if k >= 0 {
-		w.cursor = k + 1
+		*cursor = k + 1
 	}
 	return k
 }
@@ -219,52 +256,91 @@ func (w *World) room() bool {
 	return false
 }
 
-// narrow tests bodies i and j and records their contact; false when the
-// contact limit is reached.
-func (w *World) narrow(i, j int32) bool {
-	w.work++
+// found is a pair the narrow phase found to be a contact, before it is
+// recorded: its bodies (i < j), its manifold and points, and the pair's
+// contact of the last tick (prev, -1 for none; in a turning world only),
+// whose kept manifold it reused (recycle) or not.
+type found struct {
+	i, j   int32
+	prev   int32
+	reused bool
+	m      manifold
+	p      points
+}
+
+// test runs the narrow phase on bodies i and j and reports whether they
+// are a contact, filled into f. It reads the world and writes only f and
+// the lookup's cursor and probe count: the step's workers run it at once.
+func (w *World) test(i, j int32, f *found, cursor *int, probes *uint64) bool {
 	if i > j {
 		i, j = j, i
 	}
 	a, b := &w.bodies[i], &w.bodies[j]
 	if a.Disabled || b.Disabled || !collides(a, b) {
-		return true
+		return false
 	}
-	var p points
+	f.i, f.j, f.prev, f.reused = i, j, -1, false
+	f.p = points{}
 	spec := w.speculative(a, b)
-	var last *Contact // the pair's turning contact of the last tick, if any
+	var ok bool
 	if w.turning {
-		if k := w.lastOf(uint64(i)<<32 | uint64(j)); k >= 0 && w.previous[k].turning {
-			last = &w.previous[k]
+		if k := w.lastOf(uint64(i)<<32|uint64(j), cursor, probes); k >= 0 {
+			f.prev = int32(k)
+			if last := &w.previous[k]; last.turning { // its manifold may be reused
+				f.m, ok, f.reused = w.recycle(a, b, last, &f.p, spec)
+			}
 		}
 	}
-	var m manifold
-	var ok, reused bool
-	if last != nil {
-		m, ok, reused = w.recycle(a, b, last, &p, spec)
+	if !f.reused {
+		f.m, ok = collidePoints(a, b, &f.p, spec)
 	}
-	if !reused {
-		m, ok = collidePoints(a, b, &p, spec)
-	}
-	if !ok {
+	return ok
+}
+
+// narrow tests bodies i and j and records their contact; false when the
+// contact limit is reached.
+func (w *World) narrow(i, j int32) bool {
+	w.work++
+	var f found
+	if !w.test(i, j, &f, &w.cursor, &w.prevTable.probes) {
 		return true
 	}
 	if !w.room() {
 		return false
 	}
+	g := len(w.contacts)
 	w.contacts = append(w.contacts, Contact{}) // filled in place: a contact is large
-	c := &w.contacts[len(w.contacts)-1]
-	c.A, c.B = BodyID{uint32(i), a.gen}, BodyID{uint32(j), b.gen}
-	c.Normal, c.Depth = m.n, m.depth
-	c.ia, c.ib, c.key, c.feature = uint32(i), uint32(j), uint64(i)<<32|uint64(j), m.feature
+	if w.turning {
+		w.turn = append(w.turn, pointState{})
+		w.keep = append(w.keep, kept{})
+		w.cons = append(w.cons, constraint{})
+	}
+	if w.record(g, g, &f) {
+		w.bounceAll = true
+	}
+	return true
+}
+
+// record fills contact g (and, in a turning world, its point state and
+// kept manifold at g and its constraint at ci) from the pair f found: the
+// contact as the solver starts from it, warm-started if it turns. It
+// writes only those, so the step's workers record contacts at once. It
+// reports whether the contact may bounce (pointState.mayBounce).
+func (w *World) record(g, ci int, f *found) bool {
+	i, j := f.i, f.j
+	a, b := &w.bodies[i], &w.bodies[j]
+	m, p := &f.m, &f.p
+	c := &w.contacts[g]
+	*c = Contact{A: BodyID{uint32(i), a.gen}, B: BodyID{uint32(j), b.gen}, Normal: m.n, Depth: m.depth,
+		ia: uint32(i), ib: uint32(j), key: uint64(i)<<32 | uint64(j), feature: m.feature}
 	c.mass = 1 / (a.invMass + b.invMass)
 	c.friction = math.Sqrt(a.Friction * b.Friction)
 	c.vn0 = b.Vel.Sub(a.Vel).Dot(m.n)
 	c.turning = w.turning
 	if !c.turning && p.np == 0 {
-		c.Points, c.NumPoints = contactPoints(a, b, m)
+		c.Points, c.NumPoints = contactPoints(a, b, *m)
 	} else {
-		p.fill(a, b, &m)
+		p.fill(a, b, m)
 		c.NumPoints = p.np
 		for k := range p.np {
 			c.Points[k] = a.Pos.Add(p.pts[k])
@@ -274,19 +350,27 @@ func (w *World) narrow(i, j int32) bool {
 	if c.NumPoints == 2 {
 		c.Point = c.Points[0].Add(c.Points[1]).Scale(0.5)
 	}
-	if c.turning {
-		c.tp = int32(len(w.turn))
-		w.turn = append(w.turn, pointState{})
-		w.cons = w.turn[c.tp].prepare(a, b, c, &p, w.cons)
-		w.keep = append(w.keep, kept{}) // circles keep nothing (recycle)
-		switch {
-		case reused:
-			w.keep[c.tp] = w.prevKeep[last.tp]
-		case a.Shape != Circle && b.Shape != Circle:
-			w.keep[c.tp].remember(a, b, &p)
+	if !c.turning {
+		return false
+	}
+	c.tp = int32(g)
+	q, k := &w.turn[g], &w.keep[g]
+	q.prepare(a, b, c, p, &w.cons[ci], int32(ci))
+	*k = kept{} // circles keep nothing (recycle)
+	switch {
+	case f.reused:
+		*k = w.prevKeep[w.previous[f.prev].tp]
+	case a.Shape != Circle && b.Shape != Circle:
+		k.remember(a, b, p)
+	}
+	if f.prev >= 0 && !w.cold {
+		prev := &w.previous[f.prev]
+		c.Touching = prev.Touching // until the solve decides, with PartGap
+		if prev.turning {
+			w.warmTurning(c, q, &w.prevTurn[prev.tp])
 		}
 	}
-	return true
+	return q.mayBounce()
 }
 
 // Contact recycling, after Erin Catto's in Box2D v3 (b2CollideTask in
@@ -357,9 +441,8 @@ func (w *World) recycle(a, b *Body, c *Contact, p *points, spec float64) (m mani
 	if k.n == 0 || k.ka != keyOf(a) || k.kb != keyOf(b) {
 		return m, false, false
 	}
-	a.syncRotation()
-	b.syncRotation()
-	ac, as, bc, bs := a.rc, a.rs, b.rc, b.rs
+	ac, as := a.cosSin()
+	bc, bs := b.cosSin()
 	// Each body's turn since: (cos, sin) of its angle less its angle then.
 	dac, das := float64(ac*k.qa[0])+float64(as*k.qa[1]), float64(as*k.qa[0])-float64(ac*k.qa[1])
 	dbc, dbs := float64(bc*k.qb[0])+float64(bs*k.qb[1]), float64(bs*k.qb[0])-float64(bc*k.qb[1])
@@ -391,26 +474,26 @@ func (w *World) recycle(a, b *Body, c *Contact, p *points, spec float64) (m mani
 	return m, m.depth >= -spec, true
 }
 
-// prepare sets up a turning contact's points from m and appends its
-// constraint to cons: the points' depths, ids and normal velocities, and
+// prepare sets up a turning contact's points from m and its constraint,
+// k, at index ci: the points' depths, ids and normal velocities, and
 // what the soft step's passes need of them (see constraint).
-func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constraint) []constraint {
+func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, k *constraint, ci int32) {
 	n, t := ct.Normal, ct.tangent()
-	*c = pointState{np: int32(m.np), ci: int32(len(cons)), live: true, e: max(a.Restitution, b.Restitution)}
-	cons = append(cons, constraint{}) // filled in place: a constraint is large
-	k := &cons[len(cons)-1]
-	k.a, k.b, k.np = int32(ct.ia), int32(ct.ib), int32(m.np)
+	*c = pointState{np: int32(m.np), ci: ci, live: true, e: max(a.Restitution, b.Restitution)}
+	*k = constraint{a: int32(ct.ia), b: int32(ct.ib), np: int32(m.np), ima: a.invMass, iia: a.invI, imb: b.invMass, iib: b.invI}
 	k.hard = a.Kind != Dynamic || b.Kind != Dynamic
 	k.static = a.Kind == Static || b.Kind == Static
 	k.n, k.friction = n, ct.friction
 	ims := a.invMass + b.invMass
+	var rt [2][2]float64 // each point's rA×t, rB×t
 	for j := range m.np {
 		ra := m.pts[j]
 		rb := a.Pos.Add(ra).Sub(b.Pos)
 		c.depths[j], c.ids[j] = m.depths[j], m.ids[j]
 		c.vn0s[j] = relVel(a, b, ra, rb).Dot(n)
 		p := &k.p[j]
-		p.rnA, p.rnB, p.rtA, p.rtB = cross(ra, n), cross(rb, n), cross(ra, t), cross(rb, t)
+		p.rnA, p.rnB = cross(ra, n), cross(rb, n)
+		rt[j] = [2]float64{cross(ra, t), cross(rb, t)}
 		// A circle's point is no point of it: the circle turns under it
 		// and its surface stays where it was.
 		if a.Shape != Circle {
@@ -421,15 +504,17 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 		}
 		p.sep = -m.depths[j]
 		p.nm = 1 / (ims + float64(a.invI*float64(p.rnA*p.rnA)) + float64(b.invI*float64(p.rnB*p.rnB)))
-		p.tm = 1 / (ims + float64(a.invI*float64(p.rtA*p.rtA)) + float64(b.invI*float64(p.rtB*p.rtB)))
 	}
+	// One friction row: a point's own, or for two at their mid-arms (see
+	// pass2).
+	rtA, rtB := rt[0][0], rt[0][1]
+	if m.np == 2 {
+		rtA, rtB = float64(0.5*(rt[0][0]+rt[1][0])), float64(0.5*(rt[0][1]+rt[1][1]))
+	}
+	k.rtA, k.rtB = rtA, rtB
+	k.tm = 1 / (ims + float64(a.invI*float64(rtA*rtA)) + float64(b.invI*float64(rtB*rtB)))
 	if m.np == 2 {
 		p0, p1 := &k.p[0], &k.p[1]
-		// One friction row for both points, at their mid-arms (see friction2).
-		rtA, rtB := float64(0.5*(p0.rtA+p1.rtA)), float64(0.5*(p0.rtB+p1.rtB))
-		tm := 1 / (ims + float64(a.invI*float64(rtA*rtA)) + float64(b.invI*float64(rtB*rtB)))
-		p0.rtA, p0.rtB, p0.tm = rtA, rtB, tm
-		p1.rtA, p1.rtB, p1.tm = rtA, rtB, tm
 		k11, k22 := 1/p0.nm, 1/p1.nm
 		k12 := ims + float64(a.invI*float64(p0.rnA*p1.rnA)) + float64(b.invI*float64(p0.rnB*p1.rnB))
 		det := float64(k11*k22) - float64(k12*k12)
@@ -438,7 +523,6 @@ func (c *pointState) prepare(a, b *Body, ct *Contact, m *points, cons []constrai
 			k.block, k.kk, k.kinv = true, [3]float64{k11, k12, k22}, [3]float64{k22 / det, -k12 / det, k11 / det}
 		}
 	}
-	return cons
 }
 
 // speculative is how far apart a pair may be and still be a contact this
@@ -490,28 +574,23 @@ func relVel(a, b *Body, ra, rb Vec2) Vec2 {
 	}
 }
 
-// warmStart gives each contact the impulses the same contact (same pair,
-// same feature) ended the last tick with, and applies them: the solver
-// starts from last tick's answer instead of from nothing.
+// warmStart gives each upright contact the impulses the same contact
+// (same pair, same feature) ended the last tick with, and applies them:
+// the solver starts from last tick's answer instead of from nothing. (A
+// turning contact is warm-started as it is recorded.)
 func (w *World) warmStart() {
 	w.cursor = 0
 	for i := range w.contacts {
 		c := &w.contacts[i]
-		if c.resting {
+		if c.resting || c.turning {
 			continue
 		}
-		k := w.lastOf(c.key)
+		k := w.lastOf(c.key, &w.cursor, &w.prevTable.probes)
 		if k < 0 {
 			continue
 		}
 		prev := &w.previous[k]
 		c.Touching = prev.Touching // until the solve decides, with PartGap
-		if c.turning {
-			if prev.turning {
-				w.warmTurning(c, &w.turn[c.tp], &w.prevTurn[prev.tp])
-			}
-			continue
-		}
 		if prev.turning || prev.feature != c.feature {
 			continue
 		}

@@ -129,55 +129,68 @@ func (g *grid) build(bodies []Body, ids []int32, pad, dt float64) {
 	g.start[0] = 0
 }
 
-// forward are the neighbour cells a body searches at its own level; with
-// its own cell they cover every pair of the level once.
-var forward = [4][2]int64{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
-
 // pairs calls f for every pair of items whose bounds overlap, once per
 // pair, in a deterministic order, and stops early when f returns false.
-func (g *grid) pairs(f func(a, b int32) bool) {
-	s := g.sorted
-	for i := range s {
-		e := &s[i]
-		// Later bodies of the same cell.
-		for j := i + 1; j < int(g.start[e.bucket+1]); j++ {
-			if o := &s[j]; o.x == e.x && o.y == e.y && o.level == e.level && overlap(e, o) && !f(e.item, o.item) {
+func (g *grid) pairs(f func(a, b int32) bool, buf *[]int32) {
+	for i := range g.sorted {
+		*buf = g.after(i, (*buf)[:0])
+		a := g.sorted[i].item
+		for _, b := range *buf {
+			if !f(a, b) {
 				return
 			}
 		}
-		// Four neighbours at its level.
-		for _, d := range forward {
-			if !g.visit(e, e.level, e.x+d[0], e.y+d[1], f) {
-				return
+	}
+}
+
+// after appends to dst the items whose bounds overlap those of sorted
+// entry i and that pair with it from i's side: later entries of its cell,
+// its four forward neighbours at its level, the 3×3 cells around it at
+// each larger level in use. Over every i, that is every overlapping pair
+// once, in an order that depends only on the bodies. (The cells' scan is
+// written out twice, not called: this is the broad phase's inner loop.)
+func (g *grid) after(i int, dst []int32) []int32 {
+	s, start := g.sorted, g.start
+	e := &s[i]
+	// Later bodies of the same cell.
+	for j := i + 1; j < int(start[e.bucket+1]); j++ {
+		if o := &s[j]; o.x == e.x && o.y == e.y && o.level == e.level && overlap(e, o) {
+			dst = append(dst, o.item)
+		}
+	}
+	// Four neighbours at its level.
+	for _, d := range forward {
+		x, y := e.x+d[0], e.y+d[1]
+		b := g.bucket(e.level, x, y)
+		for j := start[b]; j < start[b+1]; j++ {
+			if o := &s[j]; o.x == x && o.y == y && o.level == e.level && overlap(e, o) {
+				dst = append(dst, o.item)
 			}
 		}
-		// The 3×3 cells around it at each larger level.
-		for _, l := range g.levels {
-			if l <= e.level {
-				continue
-			}
-			x, y := cell(e.cx, l), cell(e.cy, l)
-			for dy := int64(-1); dy <= 1; dy++ {
-				for dx := int64(-1); dx <= 1; dx++ {
-					if !g.visit(e, l, x+dx, y+dy, f) {
-						return
+	}
+	// The 3×3 cells around it at each larger level.
+	for _, l := range g.levels {
+		if l <= e.level {
+			continue
+		}
+		cx, cy := cell(e.cx, l), cell(e.cy, l)
+		for y := cy - 1; y <= cy+1; y++ {
+			for x := cx - 1; x <= cx+1; x++ {
+				b := g.bucket(l, x, y)
+				for j := start[b]; j < start[b+1]; j++ {
+					if o := &s[j]; o.x == x && o.y == y && o.level == l && overlap(e, o) {
+						dst = append(dst, o.item)
 					}
 				}
 			}
 		}
 	}
+	return dst
 }
 
-// visit calls f for e and each body of cell (l, x, y) that e overlaps.
-func (g *grid) visit(e *entry, l int8, x, y int64, f func(a, b int32) bool) bool {
-	b := g.bucket(l, x, y)
-	for j := g.start[b]; j < g.start[b+1]; j++ {
-		if o := &g.sorted[j]; o.x == x && o.y == y && o.level == l && overlap(e, o) && !f(e.item, o.item) {
-			return false
-		}
-	}
-	return true
-}
+// forward are the neighbour cells a body searches at its own level; with
+// its own cell they cover every pair of the level once.
+var forward = [4][2]int64{{1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
 // maxQueryCells is how many cells a query visits at one level in cell
 // order; past it the query reports the level's bodies in the order they

@@ -192,6 +192,18 @@ func (b *Body) syncRotation() {
 	}
 }
 
+// cosSin returns the cosine and sine of the body's angle: its cached
+// rotation, or, when the game turned it since the cache was made, the
+// rotation computed afresh (the same bits) without caching it, so that
+// the step's workers may read one body at once.
+func (b *Body) cosSin() (c, s float64) {
+	if math.Float64bits(b.Angle) != math.Float64bits(b.rotAngle) {
+		s, c = detmath.SinCos(b.Angle)
+		return c, s
+	}
+	return b.rc, b.rs
+}
+
 // resync computes the body's rotation from its angle.
 func (b *Body) resync() {
 	b.rs, b.rc = detmath.SinCos(b.Angle)

@@ -99,10 +99,12 @@ func (w *World) solvePositions() {
 
 // outOfStatics pushes dynamic bodies fully out of the statics they touch,
 // to the slop, in two passes: the heap's weight may press a body in
-// through its neighbours, the statics win.
+// through its neighbours, the statics win. The contacts with a static
+// body are those the narrow phase found after the movers' pairs
+// (staticFrom to narrowEnd; the resting ones, after, are not pushed).
 func (w *World) outOfStatics() {
 	for range 2 {
-		for i := range w.contacts {
+		for i := w.staticFrom; i < w.narrowEnd; i++ {
 			c := &w.contacts[i]
 			a, b := &w.bodies[c.ia], &w.bodies[c.ib]
 			if c.resting || a.Kind != Static && b.Kind != Static {

@@ -50,9 +50,13 @@ func (t *pairTable) put(key uint64, i int) bool {
 }
 
 // get returns the index stored for key, or -1.
-func (t *pairTable) get(key uint64) int {
+func (t *pairTable) get(key uint64) int { return t.find(key, &t.probes) }
+
+// find is get counting its probes in *probes: the step's workers look up
+// one table at once, each counting its own.
+func (t *pairTable) find(key uint64, probes *uint64) int {
 	for s := t.slot(key); t.idx[s] != 0; s = (s + 1) & t.mask {
-		t.probes++
+		*probes++
 		if t.keys[s] == key {
 			return int(t.idx[s]) - 1
 		}

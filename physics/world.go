@@ -62,6 +62,33 @@
 // grows while the game runs: a shooter adding and removing 300 bodies a
 // tick reads 0 allocations for ten minutes (TestChurnAfterReserve).
 //
+// # Workers
+//
+// World.Workers steps a world on a pool of goroutines (NewWorkers), the
+// caller included, to the same bits as one goroutine steps it: a step is
+// cut into stages of blocks, and every worker takes blocks in turn. The
+// blocks come from the world, never from the workers: bodies 128 at a
+// time, the broad phase's grid entries and the movers 64 at a time, a
+// colour's constraints 32 at a time. A block writes only what its own
+// items own. The pairs each block finds are joined in block order by the
+// caller, so the contacts, and their order, are those one goroutine
+// finds; the constraints are coloured (see Rotation) in that order, and
+// no two of a colour move one body, so each body's velocity sums its
+// impulses in the same order on any pool. What the workers share: each
+// mover's checks and start of the step, the pair search and narrow phase
+// (and each contact's recording and warm start), the soft step's gravity,
+// moves, warm starts, soft and relax passes (a colour at a time; the
+// constraints that found no colour on the caller, in their order), the
+// impulses kept, and the bodies' velocities, angles and positions.
+// What stays on the caller: the grid's build, the join and the colouring,
+// restitution, faults, sleeping and islands, the statics' last push,
+// events, and in a world in which nothing turns the whole solver. A
+// world of fewer movers than the pool's MinBodies (1,000) steps on the
+// caller alone, as does a stage of fewer than 64 items; a step allocates
+// nothing and starts no goroutine, and the caller can finish every block
+// alone, so a pool of more workers than cores costs time, never another
+// world.
+//
 // Units are yours (metres or pixels, seconds, mass 1 by default); angles
 // are radians, counter-clockwise, and a body's moment of inertia is its
 // shape's for its mass unless Body.Inertia says otherwise.
@@ -555,6 +582,12 @@ type World struct {
 	// sleep, in seconds; zero means DefaultSleepTime, negative never.
 	// SleepSpeed zero means DefaultSleepSpeed.
 	SleepTime, SleepSpeed float64
+	// Workers, when set, steps the world on a pool of goroutines
+	// besides the caller (see Workers in the package doc): the same
+	// world, bit for bit, with any pool or none. It is no part of the
+	// world: Snapshot, Restore, Hash and Diff ignore it, and Restore
+	// keeps it. Nil means the caller alone.
+	Workers *Workers
 
 	bodies  []Body
 	free    []uint32 // free slots, reused by Add
@@ -565,7 +598,6 @@ type World struct {
 	grid                grid         // the movers, rebuilt every step
 	staticGrid          grid         // the statics, rebuilt when they change
 	staticsDirty        bool         // a static was added, removed or moved
-	near                []int32      // statics near the body being moved or tested
 	stale               bool         // contacts may name removed bodies: purge them
 	faults, overloads   uint64       // bodies taken out, steps over the contact limit
 	limit               int          // this step's contact limit
@@ -581,6 +613,7 @@ type World struct {
 	turning             bool         // this tick a body can turn: the soft step solves it
 	dt                  float64      // this tick's
 	sb                  []solverBody // the soft step's bodies, by body index
+	sm                  []solverMass // ... and their masses
 	active              []int32      // the soft step's moving bodies
 	cons                []constraint // the soft step's contacts
 	spare               []constraint // colour's: the constraints in their new order
@@ -594,6 +627,24 @@ type World struct {
 	cold                bool    // no warm starting (tests measure what it is worth)
 	seen                []uint8 // Restore's scratch: which list names each slot
 	work                uint64  // pairs tested, contacts solved (a pass each), sub-steps against statics: tests bound a step's cost by it
+
+	// The step's blocks (parallel.go): the pool it holds, each worker's
+	// scratch, and what the blocks of each stage share.
+	pool     *Workers
+	scratch  []scratch
+	checking bool         // contain's blocks check everything (before the step), or the motion
+	checks   []blockCount // contain's blocks: bodies out of their limits, a body that turns
+	counts   []blockCount // begin's blocks: active bodies, a kinematic body that sweeps
+	actives  []int32      // begin's blocks' active bodies, each block's from its first mover's index
+	sweeping bool         // an active kinematic body sweeps: the bodies are placed in order
+	sv       softStep     // the soft step's numbers
+	coloured bool         // the constraints are in colour order, spans set
+	alone    bool         // findSerial found this step's contacts
+	// bounceAll says a contact findSerial found may bounce.
+	bounceAll    bool
+	spans        [colours + 2]int32 // where each colour's constraints begin; the overflow's end last
+	span0, span1 int32              // the colour being solved
+	findState
 }
 
 // Limits of a body's numbers. Add refuses a body outside them, with an
@@ -681,7 +732,9 @@ func (w *World) Add(b Body) (BodyID, error) {
 // tables. Without it the world grows as it goes, each slice to its
 // high-water mark and no further, so a step allocates only when the world
 // reaches a size it never had (more bodies, or more contacts in a pile-up
-// than ever before). It never shrinks anything.
+// than ever before). It never shrinks anything. It sizes the scratch of
+// each worker of the pool set on the world (Workers) when it is called:
+// set the pool first.
 func (w *World) Reserve(bodies int) {
 	bodies = min(max(bodies, 0), MaxSnapshotBodies)
 	contacts := MaxContactsPerBody * bodies
@@ -692,9 +745,19 @@ func (w *World) Reserve(bodies int) {
 	w.freeing = room(w.freeing, bodies)
 	w.movers = room(w.movers, bodies)
 	w.statics = room(w.statics, bodies)
-	w.near = room(w.near, bodies)
+	w.fitScratch()
+	for k := range w.scratch {
+		w.scratch[k].near = room(w.scratch[k].near, bodies)
+		w.scratch[k].nearby = room(w.scratch[k].nearby, bodies)
+	}
+	w.fitFound(contacts, 2*blocks(bodies, entryBlock), contacts)
+	w.finds = room(w.finds, 2*blocks(bodies, entryBlock))
+	w.checks = room(w.checks, blocks(bodies, bodyBlock))
+	w.counts = room(w.counts, blocks(bodies, bodyBlock))
+	w.actives = room(w.actives, bodies)
 	w.seen = room(w.seen, bodies)
 	w.sb = room(w.sb, bodies)
+	w.sm = room(w.sm, bodies)
 	w.active = room(w.active, bodies)
 	w.cons = room(w.cons, contacts)
 	w.spare = room(w.spare, contacts)
@@ -1048,9 +1111,78 @@ func (w *World) Step(dt float64) {
 	w.prevTurn, w.turn = w.turn, w.prevTurn[:0]
 	w.prevKeep, w.keep = w.keep, w.prevKeep[:0]
 	w.dt = dt
+	if w.startWorkers() {
+		defer w.stopWorkers() // a listener's panic must not leave the workers spinning
+	}
 	w.turning = w.contain(stepStart)
-	for _, i := range w.movers {
-		b := &w.bodies[i]
+	w.begin()
+	w.detect()
+	if w.turning {
+		w.solveSoft(dt)
+	} else {
+		w.solveVelocities(dt)
+		w.integrate(dt)
+		w.solvePositions()
+	}
+	w.contain("during the step")
+	w.stopWorkers()
+	w.purge() // a body taken out raises no event: its contacts end silently, as Remove's do
+	w.sleep(dt)
+	w.notify()
+	w.stepping = false
+	for _, i := range w.freeing {
+		w.release(i)
+	}
+	w.freeing = w.freeing[:0]
+	w.purge()
+}
+
+// begin starts the step for every mover, in blocks (beginBlock): its
+// previous position and angle, its rotation and inverse masses as the
+// game left them, in an upright world gravity; in a turning world its
+// solver body. Then it lists the active bodies (awake, enabled), in the
+// movers' order.
+func (w *World) begin() {
+	if w.turning {
+		_, w.sv.h = w.substeps(w.dt)
+		w.sb = resize(w.sb, len(w.bodies))
+		w.sm = resize(w.sm, len(w.bodies))
+		for _, i := range w.statics {
+			w.sb[i] = solverBody{qc: 1}
+			w.sm[i] = solverMass{keep: 1, glide: 1}
+		}
+		w.actives = resize(w.actives, len(w.movers))
+	}
+	n := blocks(len(w.movers), bodyBlock)
+	w.counts = resize(w.counts, n)
+	w.parallel(stageBegin, n, len(w.movers))
+	w.active, w.sweeping = w.active[:0], false
+	if !w.turning {
+		return
+	}
+	for i, c := range w.counts {
+		lo := i * bodyBlock
+		w.active = append(w.active, w.actives[lo:lo+int(c.n)]...)
+		w.sweeping = w.sweeping || c.flag
+	}
+}
+
+// blockCount is what a block counted, and whether it saw what it looks
+// for.
+type blockCount struct {
+	n    int32
+	flag bool
+}
+
+// beginBlock starts the step for block i of the movers (see begin): it
+// lists its active ones in actives, from the block's first index on, and
+// flags a kinematic body that sweeps.
+func (w *World) beginBlock(i int) {
+	lo, hi := span(i, bodyBlock, len(w.movers))
+	dt, h := w.dt, w.sv.h
+	c := blockCount{}
+	for _, k := range w.movers[lo:hi] {
+		b := &w.bodies[k]
 		b.Prev, b.PrevAngle = b.Pos, b.Angle
 		b.syncRotation() // the game may have turned it
 		if b.Kind == Dynamic {
@@ -1066,34 +1198,33 @@ func (w *World) Step(dt float64) {
 		if b.asleep && (b.Vel != (Vec2{}) || b.AngVel != 0) {
 			b.asleep, b.still = false, 0 // the game set a velocity
 		}
-		// Gravity once a tick in an upright world; the soft step adds it
-		// in each sub-step.
-		if !w.turning && b.Kind == Dynamic && !b.asleep && !b.Disabled {
-			b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
-			if b.LinearDamping > 0 { // zero: not even a multiply by 1
-				b.Vel = b.Vel.Scale(1 / (1 + float64(dt*b.LinearDamping)))
+		if !w.turning {
+			// Gravity once a tick in an upright world; the soft step adds
+			// it in each sub-step.
+			if b.Kind == Dynamic && !b.asleep && !b.Disabled {
+				b.Vel = b.Vel.Add(w.Gravity.Scale(dt))
+				if b.LinearDamping > 0 { // zero: not even a multiply by 1
+					b.Vel = b.Vel.Scale(1 / (1 + float64(dt*b.LinearDamping)))
+				}
 			}
+			continue
+		}
+		w.sb[k] = solverBody{v: b.Vel, w: b.AngVel, qc: 1}
+		m := &w.sm[k]
+		*m = solverMass{im: b.invMass, ii: b.invI, keep: 1, glide: 1}
+		if b.AngularDamping > 0 {
+			m.keep = 1 / (1 + float64(h*b.AngularDamping))
+		}
+		if b.LinearDamping > 0 {
+			m.glide = 1 / (1 + float64(h*b.LinearDamping))
+		}
+		if !b.asleep && !b.Disabled {
+			w.actives[lo+int(c.n)] = k
+			c.n++
+			c.flag = c.flag || b.Kind == Kinematic && b.Sweep
 		}
 	}
-	w.cons = w.cons[:0]
-	w.detect()
-	if w.turning {
-		w.solveSoft(dt)
-	} else {
-		w.solveVelocities(dt)
-		w.integrate(dt)
-		w.solvePositions()
-	}
-	w.contain("during the step")
-	w.purge() // a body taken out raises no event: its contacts end silently, as Remove's do
-	w.sleep(dt)
-	w.notify()
-	w.stepping = false
-	for _, i := range w.freeing {
-		w.release(i)
-	}
-	w.freeing = w.freeing[:0]
-	w.purge()
+	w.counts[i] = c
 }
 
 // checkStep reports a dt or a setting out of range.
@@ -1124,34 +1255,79 @@ const stepStart = "before the step"
 // contain takes out every moving body whose numbers are not finite or out
 // of their limits, clamps speeds to MaxSpeed, and reports whether a body
 // left turns. Before the step it finds what the game wrote; after, what
-// the solver made of absurd numbers.
+// the solver made of absurd numbers. The movers are checked in blocks
+// (checkBlock); only when one is out are they taken out, one after the
+// other (containSerial).
 func (w *World) contain(when string) (turning bool) {
+	w.checking = when == stepStart
+	n := blocks(len(w.movers), bodyBlock)
+	w.checks = resize(w.checks, n)
+	w.parallel(stageCheck, n, len(w.movers))
+	bad := false
+	for _, c := range w.checks {
+		bad = bad || c.n > 0
+		turning = turning || c.flag
+	}
+	if bad {
+		return w.containSerial(when)
+	}
+	return turning
+}
+
+// checkBlock clamps block i of the movers' speeds, counts those out of
+// their limits, and flags one that turns.
+func (w *World) checkBlock(i int) {
+	lo, hi := span(i, bodyBlock, len(w.movers))
+	c := blockCount{}
+	for _, k := range w.movers[lo:hi] {
+		b := &w.bodies[k]
+		if w.checkBody(b, w.checking) != nil {
+			c.n++
+			continue
+		}
+		c.flag = c.flag || b.turns()
+	}
+	w.checks[i] = c
+}
+
+// checkBody clamps body b's speeds to their limits and reports what of it
+// is out of its limits: all of it before the step, the numbers the step
+// changes after (checkMotion).
+func (w *World) checkBody(b *Body, before bool) error {
+	// A speed the solver made too high is clamped (plain comparisons:
+	// the builtin min and max order NaNs and zeros, at a price).
+	if finite(b.Vel) {
+		b.Vel = Vec2{clamp(b.Vel.X, MaxSpeed), clamp(b.Vel.Y, MaxSpeed)}
+	}
+	if b.AngVel-b.AngVel == 0 {
+		b.AngVel = clamp(b.AngVel, MaxAngularSpeed)
+	}
+	if before {
+		return b.check()
+	}
+	return b.checkMotion() // the step changes only these
+}
+
+// turns reports whether the body turns this tick (the step's first pass
+// makes invI and AngVel agree with FixedRotation): the world is solved by
+// the soft step.
+func (b *Body) turns() bool {
+	return b.Kind == Dynamic && !b.FixedRotation || b.Kind == Kinematic && b.AngVel != 0
+}
+
+// containSerial is contain one body after the other, taking out those out
+// of their limits (the last mover takes a faulty one's place).
+func (w *World) containSerial(when string) (turning bool) {
 	before := when == stepStart
 	for k := 0; k < len(w.movers); k++ {
 		i := w.movers[k]
 		b := &w.bodies[i]
-		// A speed the solver made too high is clamped (plain comparisons:
-		// the builtin min and max order NaNs and zeros, at a price).
-		if finite(b.Vel) {
-			b.Vel = Vec2{clamp(b.Vel.X, MaxSpeed), clamp(b.Vel.Y, MaxSpeed)}
-		}
-		if b.AngVel-b.AngVel == 0 {
-			b.AngVel = clamp(b.AngVel, MaxAngularSpeed)
-		}
-		var err error
-		if before {
-			err = b.check()
-		} else {
-			err = b.checkMotion() // the step changes only these
-		}
-		if err != nil {
+		if err := w.checkBody(b, before); err != nil {
 			w.fault(i, when, err)
 			k-- // the last mover took its place
 			continue
 		}
-		// It turns this tick (the step's first pass makes invI and AngVel
-		// agree with FixedRotation): the world is solved by the soft step.
-		turning = turning || b.Kind == Dynamic && !b.FixedRotation || b.Kind == Kinematic && b.AngVel != 0
+		turning = turning || b.turns()
 	}
 	return turning
 }
@@ -1219,6 +1395,7 @@ func (w *World) Overloads() uint64 { return w.overloads }
 // in sub-steps short enough that they cannot pass through a static body,
 // meeting statics at each.
 func (w *World) integrate(dt float64) {
+	w.refreshStatics()
 	maxSub := w.maxSubsteps()
 	for _, i := range w.movers {
 		b := &w.bodies[i]
@@ -1237,7 +1414,7 @@ func (w *World) integrate(dt float64) {
 			b.Pos = b.Pos.Add(b.Vel.Scale(dt))
 			continue
 		}
-		w.throughStatics(b, b.Vel.Scale(dt), n, b.Vel.Scale(dt/float64(n)), 0)
+		w.throughStatics(b, b.Vel.Scale(dt), n, b.Vel.Scale(dt/float64(n)), 0, &w.scratch[0])
 	}
 }
 
@@ -1251,16 +1428,16 @@ func (w *World) maxSubsteps() int {
 
 // throughStatics moves dynamic body b by d in n sub-steps of step each,
 // meeting the statics anywhere along the way (found once for all its
-// sub-steps) at each, those it overlaps by more than deep.
-func (w *World) throughStatics(b *Body, d Vec2, n int, step Vec2, deep float64) {
+// sub-steps, into s.near) at each, those it overlaps by more than deep.
+// It writes only b and s: the step's workers move bodies at once.
+func (w *World) throughStatics(b *Body, d Vec2, n int, step Vec2, deep float64, s *scratch) {
 	lo, hi := b.bounds()
 	lo = Vec2{lo.X + min(d.X, 0) - margin, lo.Y + min(d.Y, 0) - margin}
 	hi = Vec2{hi.X + max(d.X, 0) + margin, hi.Y + max(d.Y, 0) + margin}
-	w.refreshStatics()
-	w.near = w.staticGrid.query(lo, hi, w.near[:0])
+	s.near = w.staticGrid.query(lo, hi, s.near[:0])
 	for range n {
 		b.Pos = b.Pos.Add(step)
-		w.meetStatics(b, deep)
+		w.meetStatics(b, deep, s)
 	}
 }
 
@@ -1284,14 +1461,14 @@ func (w *World) sweepKinematic(i int32, b *Body, dt float64) bool {
 	return true
 }
 
-// meetStatics stops a fast body at the statics near its path (w.near)
+// meetStatics stops a fast body at the statics near its path (s.near)
 // that it reached in a sub-step: out of them, and no longer moving into
 // them (with restitution), as the contact solver would have had it seen
 // them.
-func (w *World) meetStatics(b *Body, deep float64) {
-	w.work += uint64(len(w.near))
+func (w *World) meetStatics(b *Body, deep float64, s *scratch) {
+	s.work += uint64(len(s.near))
 	lo, hi := b.bounds()
-	for _, k := range w.near {
+	for _, k := range s.near {
 		s := &w.bodies[w.statics[k]]
 		slo, shi := s.bounds()
 		if lo.X > shi.X || slo.X > hi.X || lo.Y > shi.Y || slo.Y > hi.Y || s.Disabled || !collides(b, s) {

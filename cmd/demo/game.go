@@ -35,6 +35,7 @@ var (
 type game struct {
 	*arena.Scene
 	flags   flags
+	workers *physics.Workers // -workers', for the scene's world
 	stderr  io.Writer
 	sound   *sounds
 	cube    gfx.Interpolated[gfx.Transform]
@@ -83,6 +84,7 @@ func (g *game) Start(players int) error {
 	if err != nil {
 		return err
 	}
+	g.World.Workers = g.workers
 	g.PanicAt = f.panicAt
 	// Sound: counted from the start, played once the window has shown its
 	// first frame (opening a device can take 100 ms or more; start-up does
@@ -93,6 +95,9 @@ func (g *game) Start(players int) error {
 	g.loadOn = f.load > 0
 	return nil
 }
+
+// Employ keeps the runner's workers (-workers) for the world Start builds.
+func (g *game) Employ(w *physics.Workers) { g.workers = w }
 
 // Load puts back a saved state, as the scene's Load, and tells the glide
 // that the next frame draws a corrected world: every rollback and every

@@ -69,7 +69,8 @@ func replay(t *testing.T, path string) (string, string, error) {
 
 // TestDeterminism runs the demo headless for exactly 3,600 ticks under
 // frame intervals of 4.17, 6.94, 16.67 and 33.3 ms and a seeded jittery
-// clock: one hash for all, the README's. The five runs are subtests run in
+// clock, its world stepped on 1 to 32 workers: one hash for all, the
+// README's. The five runs are subtests run in
 // parallel, as many at once as go test's -parallel (the cores): 18 s of
 // CPU, which one after another made this the longest test of make test.
 func TestDeterminism(t *testing.T) {
@@ -84,7 +85,8 @@ func TestDeterminism(t *testing.T) {
 	}
 	want := "state-hash=" + string(claim[1]) + "\n"
 	for _, clock := range [][]string{
-		{"-sim-frame", "16.67ms"}, {"-sim-frame", "4.17ms"}, {"-sim-frame", "6.94ms"}, {"-sim-frame", "33.3ms"}, {"-sim-jitter", "42"},
+		{"-sim-frame", "16.67ms", "-workers", "1"}, {"-sim-frame", "4.17ms", "-workers", "2"}, {"-sim-frame", "6.94ms"},
+		{"-sim-frame", "33.3ms", "-workers", "3"}, {"-sim-jitter", "42", "-workers", "32"},
 	} {
 		t.Run(strings.Join(clock, "="), func(t *testing.T) {
 			t.Parallel()
@@ -93,6 +95,24 @@ func TestDeterminism(t *testing.T) {
 				t.Errorf("%q: %v, stdout %q, want the README's %q after 3600 ticks\n%s", clock, err, out, want, stderr)
 			}
 		})
+	}
+}
+
+// TestWorkersKeepTheHash: a world of 2,000 bodies, large enough to step
+// on the pool (physics.Workers.MinBodies), ends on one state hash on 1, 2,
+// 3 and 8 workers.
+func TestWorkersKeepTheHash(t *testing.T) {
+	var want string
+	for _, n := range []string{"1", "2", "3", "8"} {
+		out, stderr, err := run(t, "-headless", "-ticks", "240", "-sim-frame", "16.67ms", "-n", "2000", "-workers", n)
+		if err != nil || !strings.HasPrefix(out, "state-hash=") {
+			t.Fatalf("-workers %s: %v, stdout %q\n%s", n, err, out, stderr)
+		}
+		if want == "" {
+			want = out
+		} else if out != want {
+			t.Errorf("-workers %s: %q, -workers 1: %q", n, out, want)
+		}
 	}
 }
 
@@ -116,7 +136,7 @@ func TestHeadlessTicksPrintsHash(t *testing.T) {
 // TestFlagLimitsAccepted: each limit itself runs (headless, a tick).
 func TestFlagLimitsAccepted(t *testing.T) {
 	for _, args := range [][]string{{"-tps", "1000"}, {"-n", "2000"}, {"-load", "1s"}, {"-width", "7680", "-height", "1"}, {"-seconds", "1e6"},
-		{"-sim-frame", "100us"}, {"-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}} {
+		{"-sim-frame", "100us"}, {"-sim-frame", "1s"}, {"-fps-cap", "1"}, {"-tps", "1"}, {"-n", "0"}, {"-workers", "1"}, {"-workers", "256"}} {
 		if _, stderr, err := run(t, append([]string{"-headless", "-ticks", "1", "-n", "10"}, args...)...); err != nil {
 			t.Errorf("%q: %v, want the limit itself accepted\n%s", args, err, stderr)
 		}
@@ -146,6 +166,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-headless", "-sim-frame", "1ns"}, "-sim-frame 1ns: want 100µs to 1s"},
 		{[]string{"-headless", "-sim-frame", "5ms", "-sim-jitter", "3"}, "-sim-frame and -sim-jitter do not go together"},
 		{[]string{"-sim-jitter", "3"}, "need -headless"},
+		{[]string{"-workers", "-1", "-headless"}, "-workers -1: want 1 to 256 (0: the machine's cores)"},
+		{[]string{"-workers", "257", "-headless"}, "-workers 257: want 1 to 256 (0: the machine's cores)"},
 		{[]string{"-fps-cap", "NaN"}, "-fps-cap NaN: want 0"},
 		{[]string{"-fps-cap", "0.01"}, "-fps-cap 0.01: want 0"},
 		{[]string{"-width", "0"}, "-width 0 -height 720: want 1 to 7680 each"},

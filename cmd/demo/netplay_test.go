@@ -55,15 +55,17 @@ func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 // TestNetplayMatch plays two headless demos against each other over
 // loopback UDP, the joiner's datagrams through the link simulator (50 ms,
 // 10 ms jitter, 5 % loss, 1 % duplication), both players bots, and a
-// spectator watching: all three end at tick 300 on the same state hash,
-// without a desync, each having compared state hashes, and each one's recording replays alone to that hash;
+// spectator watching, each stepping its world on its own number of
+// workers (1, 4 and 3): all three end at tick 300 on the same state hash,
+// without a desync, each having compared state hashes, and each one's
+// recording replays alone to that hash (on the machine's cores);
 // -compare finds them the same.
 func TestNetplayMatch(t *testing.T) {
 	addr, dir := freePort(t), t.TempDir()
-	host, hostOut := startDemo(t, "-headless", "-ticks", "300", "-host", addr, "-bot", "1", "-record", dir+"/host.fxr")
+	host, hostOut := startDemo(t, "-headless", "-ticks", "300", "-host", addr, "-bot", "1", "-record", dir+"/host.fxr", "-workers", "1")
 	join, joinOut := startDemo(t, "-headless", "-ticks", "300", "-join", addr, "-bot", "2", "-record", dir+"/join.fxr",
-		"-netsim", "latency=50ms,jitter=10ms,loss=0.05,dup=0.01")
-	spec, specOut := startDemo(t, "-headless", "-ticks", "300", "-spectate", addr, "-record", dir+"/spectator.fxr")
+		"-netsim", "latency=50ms,jitter=10ms,loss=0.05,dup=0.01", "-workers", "4")
+	spec, specOut := startDemo(t, "-headless", "-ticks", "300", "-spectate", addr, "-record", dir+"/spectator.fxr", "-workers", "3")
 	for _, p := range []struct {
 		name string
 		cmd  *exec.Cmd

@@ -89,6 +89,10 @@ func (g *game) Start(players int) error {
 	return nil
 }
 
+// Employ steps the world on the runner's workers (-workers): the same
+// world on any number of them.
+func (g *game) Employ(w *physics.Workers) { g.world.Workers = w }
+
 // Open keeps the window and renderer and loads sounds; Close frees them (not headless).
 func (g *game) Open(w *gfx.Window, r *gfx.Renderer) (err error) {
 	g.win, g.r = w, r

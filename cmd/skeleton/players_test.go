@@ -13,13 +13,14 @@ import (
 
 // peers starts a four-player match of skeleton processes on a loopback
 // address: a host with -players 4 and three -join peers, bots of seeds 1
-// to 4, each recording to p1.fxr ... p4.fxr in dir, with args.
+// to 4 on 1 to 4 workers, each recording to p1.fxr ... p4.fxr in dir,
+// with args.
 func peers(t *testing.T, dir, args string) []*apptest.Child {
 	t.Helper()
 	addr := freeUDP(t)
 	var cs []*apptest.Child
 	for i := range 4 {
-		a := fmt.Sprintf("-headless %s -bot %d -record %s", args, i+1, filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1)))
+		a := fmt.Sprintf("-headless %s -bot %d -workers %d -record %s", args, i+1, i+1, filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1)))
 		if i == 0 {
 			a += " -host " + addr + " -players 4"
 		} else {
@@ -31,8 +32,8 @@ func peers(t *testing.T, dir, args string) []*apptest.Child {
 }
 
 // TestFourHeadlessBots: four skeleton processes on loopback, one hosting
-// -players 4, end a -ticks match on one state hash, and each one's
-// recording replays alone to it.
+// -players 4, each on its own number of workers, end a -ticks match on
+// one state hash, and each one's recording replays alone to it.
 func TestFourHeadlessBots(t *testing.T) {
 	dir := t.TempDir()
 	cs := peers(t, dir, "-ticks 180")

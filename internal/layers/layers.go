@@ -83,7 +83,7 @@ var Table = []Package{
 		Owns: "`State` (keys, mouse, text, gamepads with per-tick edges), `Actions` and bindings files"},
 	{Path: "physics", Readme: true, Pure: true, Imports: []string{"detmath", "internal/fnv"},
 		Never: append(slices.Clip(sim), Rule{"engine", "a world steps on its own: any loop, or none, may drive it"}),
-		Owns:  "`World`: circles, boxes and convex polygons that turn (or stay upright), gravity, restitution, friction, angular and linear damping, a spatial hash, sub-stepping against tunnelling, a soft-step solver (sequential impulses when nothing turns) with warm starting and sleeping islands, `Remove` with generation-checked IDs, layers, ray, box and sweep queries, contact events with normal, points, depth and impulse, `Hash`, `Snapshot`/`Restore`/`Diff`"},
+		Owns:  "`World`: circles, boxes and convex polygons that turn (or stay upright), gravity, restitution, friction, angular and linear damping, a spatial hash, sub-stepping against tunnelling, a soft-step solver (sequential impulses when nothing turns) with warm starting and sleeping islands, `Workers` that step one world on many cores to the same bits, `Remove` with generation-checked IDs, layers, ray, box and sweep queries, contact events with normal, points, depth and impulse, `Hash`, `Snapshot`/`Restore`/`Diff`"},
 	{Path: "save", Readme: true, Pure: true, Imports: []string{"internal/fnv", "physics"}, Never: sim,
 		Owns: "a game's state saved, loaded and diffed from its struct (`save.MustFor[T]()`: `Append`, `Load`, `Diff`), bit-exact and bounded like a snapshot: `BodyID`s, random generators, the world inside"},
 	{Path: "replay", Readme: true, Pure: true, Imports: []string{"engine", "internal/fnv"},

@@ -8,7 +8,12 @@
 # so none may remain.
 #
 #	cross.sh                     the check on the quick builds: amd64 v1 and
-#	                             v3, 386, arm64, s390x (make cross, in make test)
+#	                             v3, 386, arm64, s390x (make cross, in make test),
+#	                             each scene stepped alone and on pools of 2, 3,
+#	                             4, 8, 16 and 32 workers (WORKERS) where the
+#	                             build runs natively; under an emulator, the
+#	                             drag scene on all of them and the others
+#	                             alone (EMULATED_WORKERS)
 #	cross.sh --more              the same on the slow ones: the debugger builds
 #	                             of amd64 v3 and arm64, ppc64le, riscv64 (make
 #	                             cross-more, which CI runs after make test)
@@ -70,12 +75,23 @@ fi
 set -e
 cd "$(dirname "$0")/../.."
 GO=${GO:-go}
+# The pool sizes each scene is stepped on: every one must give the golden
+# hash (physics.Workers: blocks fixed by the world, never by the workers).
+# Under qemu-user every pool size costs the scene's whole emulated run
+# again (game: 9 s of CPU a size on arm64), so an emulated build steps one
+# scene (drag: 120 turning and upright bodies, damped, a snapshot
+# restored; under a second a size) on every size and the others alone.
+WORKERS=${WORKERS:-1,2,3,4,8,16,32}
+EMULATED_WORKERS=${EMULATED_WORKERS:-1}
+FULL_SCENE=drag
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 # name GOARCH GOAMD64 debug. Under qemu-user on 2 cores the quick five
-# take about 70 s of CPU (386 23 s more where it is emulated); the other
-# four about 170 s (ppc64le alone 110 s, arm64's debugger build 36 s).
+# took about 70 s of CPU alone (386 23 s more where it is emulated), and
+# 320 s with the native builds on every pool size (5 m 46 s on a machine
+# loaded by other work); the other four about 170 s alone (ppc64le 110 s,
+# arm64's debugger build 36 s).
 builds=(
   "amd64-v1        amd64 v1 no"
   "amd64-v3        amd64 v3 no"
@@ -121,13 +137,17 @@ for b in "${builds[@]}"; do
   read -r name arch amd64 debug <<<"$b"
   runner=$(runner_for "$dir/$name" "$arch") # fails, naming what to install, when nothing here runs it
   [ -n "$runner" ] && echo "cross: $name: runs under $runner here"
-  for s in $scenes; do echo "$dir/$name $s${runner:+ $runner}" >>"$dir/jobs"; done # no trailing blank: xargs -L would join the next line
+  for s in $scenes; do
+    w=$WORKERS
+    [ -n "$runner" ] && [ "$s" != "$FULL_SCENE" ] && w=$EMULATED_WORKERS
+    echo "$dir/$name $s $w${runner:+ $runner}" >>"$dir/jobs" # no trailing blank: xargs -L would join the next line
+  done
 done
-# A job: BIN SCENE [RUNNER...]; its output and status beside BIN.
+# A job: BIN SCENE WORKERS [RUNNER...]; its output and status beside BIN.
 job() {
-  local bin=$1 scene=$2
-  shift 2
-  "$@" "$bin" -scene "$scene" >"$bin.$scene.out" 2>&1
+  local bin=$1 scene=$2 workers=$3
+  shift 3
+  "$@" "$bin" -scene "$scene" -workers "$workers" >"$bin.$scene.out" 2>&1
   echo $? >"$bin.$scene.rc"
 }
 export -f job
@@ -148,5 +168,5 @@ for b in "${builds[@]}"; do
     fail=1
   fi
 done
-[ $fail = 0 ] && echo "cross: one world on ${#builds[@]} builds"
+[ $fail = 0 ] && echo "cross: one world on ${#builds[@]} builds, on workers $WORKERS (emulated: $FULL_SCENE on all, the rest on $EMULATED_WORKERS)"
 exit $fail

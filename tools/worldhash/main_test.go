@@ -28,6 +28,28 @@ func TestOneScene(t *testing.T) {
 	}
 }
 
+// TestWorkers: every scene gives its golden hash on a pool of 3 workers
+// (make cross runs 1, 2, 3, 4, 8, 16 and 32), as stepped alone; and
+// -workers reads its list.
+func TestWorkers(t *testing.T) {
+	var out bytes.Buffer
+	sizes := []int{3}
+	if err := run(&out, false, "", sizes...); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if n := strings.Count(out.String(), " ok "); n != len(sizes)*len(scenes) {
+		t.Errorf("%d of %d scenes ok:\n%s", n, len(sizes)*len(scenes), out.String())
+	}
+	if got, err := parseWorkers("1, 2,32"); err != nil || len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 32 {
+		t.Errorf("parseWorkers(\"1, 2,32\") = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "0", "2,x", "257", "-1"} {
+		if _, err := parseWorkers(bad); err == nil {
+			t.Errorf("parseWorkers(%q) took it", bad)
+		}
+	}
+}
+
 func TestParseGolden(t *testing.T) {
 	if _, err := parseGolden("game 12zz\n"); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("a bad line: %v", err)

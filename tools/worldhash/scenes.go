@@ -20,11 +20,11 @@ import (
 // format: the same on big-endian CPUs).
 type scene struct {
 	name string
-	run  func() (uint64, error)
+	run  func(p *physics.Workers) (uint64, error)
 }
 
 var scenes = []scene{
-	{"detmath", func() (uint64, error) { return detmath.Golden(), nil }},
+	{"detmath", func(*physics.Workers) (uint64, error) { return detmath.Golden(), nil }},
 	{"game", game},
 	{"pile", pile},
 	{"fast", fast},
@@ -43,8 +43,8 @@ func worldHash(w *physics.World) uint64 {
 // game is a game's own scene through the public API: 400 boxes and
 // circles of random sizes, masses and materials in a walled room with
 // ledges, a random half kicked every 3 s, for 600 ticks.
-func game() (uint64, error) {
-	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}}
+func game(p *physics.Workers) (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}, Workers: p}
 	for _, b := range []physics.Body{
 		{Pos: physics.Vec2{X: 20, Y: -1}, HalfW: 22, HalfH: 1}, {Pos: physics.Vec2{X: -1, Y: 15}, HalfW: 1, HalfH: 16},
 		{Pos: physics.Vec2{X: 41, Y: 15}, HalfW: 1, HalfH: 16}, {Pos: physics.Vec2{X: 12, Y: 8}, HalfW: 5, HalfH: 0.3},
@@ -84,8 +84,8 @@ func game() (uint64, error) {
 // solver's once-a-tick damping alongside the soft step's per sub-step),
 // kicked by a seeded generator every half second, slowing between kicks;
 // a snapshot restored midway into another world that finishes the run.
-func drag() (uint64, error) {
-	w := &physics.World{}
+func drag(p *physics.Workers) (uint64, error) {
+	w := &physics.World{Workers: p}
 	for _, b := range [][4]float64{{0, -16, 16, 1}, {0, 16, 16, 1}, {-16, 0, 1, 16}, {16, 0, 1, 16}} {
 		if _, err := w.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{X: b[0], Y: b[1]}, HalfW: b[2], HalfH: b[3]}); err != nil {
 			return 0, err
@@ -113,7 +113,7 @@ func drag() (uint64, error) {
 			}
 		}
 		if tick == 300 {
-			var z physics.World
+			z := physics.World{Workers: p}
 			if err := z.Restore(w.Snapshot(nil)); err != nil {
 				return 0, err
 			}
@@ -126,8 +126,8 @@ func drag() (uint64, error) {
 
 // pile is 300 boxes falling into a heap that comes to rest and sleeps:
 // the solver's warm starting, position passes and islands.
-func pile() (uint64, error) {
-	w := &physics.World{Gravity: physics.Vec2{Y: -10}}
+func pile(p *physics.Workers) (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -10}, Workers: p}
 	if _, err := w.Add(physics.Body{Kind: physics.Static, Shape: physics.Box, Pos: physics.Vec2{Y: -1}, HalfW: 12, HalfH: 1, Friction: 0.6}); err != nil {
 		return 0, err
 	}
@@ -148,8 +148,8 @@ func pile() (uint64, error) {
 // kinematic paddle, bodies removed and added, ray casts, box queries and
 // casts mixed into the hash, and a snapshot restored midway into another
 // world that finishes the run.
-func fast() (uint64, error) {
-	w := &physics.World{}
+func fast(p *physics.Workers) (uint64, error) {
+	w := &physics.World{Workers: p}
 	for _, b := range []physics.Body{
 		{Pos: physics.Vec2{X: 0, Y: -10}, HalfW: 10, HalfH: 0.05}, {Pos: physics.Vec2{X: 0, Y: 10}, HalfW: 10, HalfH: 0.05},
 		{Pos: physics.Vec2{X: -10, Y: 0}, HalfW: 0.05, HalfH: 10}, {Pos: physics.Vec2{X: 10, Y: 0}, HalfW: 0.05, HalfH: 10},
@@ -178,7 +178,7 @@ func fast() (uint64, error) {
 	}
 	h := fnv.Offset
 	var q []physics.BodyID
-	var z physics.World
+	z := physics.World{Workers: p}
 	for tick := range 600 {
 		p := w.Body(paddle)
 		if p.Pos.X > 7 || p.Pos.X < -7 {
@@ -220,8 +220,8 @@ func fast() (uint64, error) {
 // 2 s; ray casts and a polygon's cast against turned shapes mixed into the
 // hash; a snapshot restored midway into another world that finishes the
 // run.
-func spin() (uint64, error) {
-	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}}
+func spin(p *physics.Workers) (uint64, error) {
+	w := &physics.World{Gravity: physics.Vec2{Y: -9.8}, Workers: p}
 	for _, b := range []physics.Body{
 		{Pos: physics.Vec2{Y: -1}, HalfW: 20, HalfH: 1},
 		{Pos: physics.Vec2{X: -8, Y: 6}, HalfW: 9, HalfH: 0.3, Angle: -0.4},
@@ -264,7 +264,7 @@ func spin() (uint64, error) {
 		}
 	}
 	h := fnv.Offset
-	var z physics.World
+	z := physics.World{Workers: p}
 	for tick := range 480 {
 		if tick > 0 && tick%120 == 0 {
 			for i := 6; i < w.Len(); i += 3 {
@@ -295,7 +295,7 @@ func spin() (uint64, error) {
 // 600 ticks (three kicks), its player driven by a scripted hand through the demo's
 // bindings, on a jittery simulated clock, under a sync test of depth 2:
 // the same path as `demo -headless -ticks N` with input.
-func demo() (uint64, error) {
+func demo(p *physics.Workers) (uint64, error) {
 	b, err := arena.ParseBindings(strings.NewReader(arena.DefaultBindings), "built-in bindings")
 	if err != nil {
 		return 0, err
@@ -305,9 +305,10 @@ func demo() (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	sc.World.Workers = p
 	g := &hand{Scene: sc, keys: keys, ticks: 600}
-	p := &handPlatform{Sim: engine.NewSim(engine.NewJitterFrames(3, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
-	loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize}, p, g)
+	hp := &handPlatform{Sim: engine.NewSim(engine.NewJitterFrames(3, 4*time.Millisecond, 40*time.Millisecond)), keys: keys}
+	loop, err := engine.NewLoop(engine.Config{TPS: 60, InputSize: arena.InputSize}, hp, g)
 	if err != nil {
 		return 0, err
 	}

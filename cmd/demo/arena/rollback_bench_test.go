@@ -1,20 +1,36 @@
 package arena
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
+	"github.com/fixstep/fixstep/physics"
 )
 
 // BenchmarkRollback8 is what a rollback costs netplay on the demo's
 // 300-body world: load the state of 8 ticks ago and simulate those 8 ticks
 // again, saving after each (a rollback session keeps every tick's state).
-// BenchmarkTick is one tick with its save, the per-frame cost with no
-// rollback at 60 Hz.
+// The world alone, then on pools of 2 and 4 workers (physics.Workers): a
+// world this small steps alone below the pool's threshold, so a pool
+// must cost nothing. BenchmarkTick is one tick with its save, the
+// per-frame cost with no rollback at 60 Hz.
 func BenchmarkRollback8(b *testing.B) {
+	b.Run("workers=1", func(b *testing.B) { rollback8(b, nil) })
+	for _, n := range []int{2, 4} {
+		b.Run(fmt.Sprintf("workers=%d", n), func(b *testing.B) {
+			p := physics.NewWorkers(n)
+			defer p.Close()
+			rollback8(b, p)
+		})
+	}
+}
+
+func rollback8(b *testing.B, p *physics.Workers) {
 	s, ticks, saved := rollbackScene(b)
+	s.World.Workers = p
 	var state []byte
 	b.ReportAllocs()
 	for b.Loop() {

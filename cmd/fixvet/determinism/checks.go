@@ -162,13 +162,18 @@ func (c *checker) typeText(f *ast.File, t types.Type) string {
 
 // writesWorld reports whether the assigned expression l is a field of a
 // physics.Body or World (or of a field of one: b.Pos.X), other than one of
-// a local copy (b := *w.Body(id); b.Pos.X += 1, as drawing code may do).
+// a local copy (b := *w.Body(id); b.Pos.X += 1, as drawing code may do)
+// and other than a World's Workers (the pool that steps it, or a field of
+// the pool), which are no part of the world.
 func (c *checker) writesWorld(l ast.Expr) bool {
 	found := false
 	for {
 		switch x := ast.Unparen(l).(type) {
 		case *ast.SelectorExpr:
-			if isWorldState(c.pass.TypesInfo.TypeOf(x.X)) {
+			if t := c.pass.TypesInfo.TypeOf(x.X); isWorldState(t) {
+				if x.Sel.Name == "Workers" && (isNamed(t, physicsPath, "World") || isPointerTo(t, physicsPath, "World")) {
+					return false
+				}
 				found = true
 			}
 			l = x.X

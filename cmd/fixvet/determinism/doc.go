@@ -66,7 +66,8 @@
 //     that calls a World method that changes it (Add, Remove, Step,
 //     Teleport, ApplyImpulse, ApplyImpulseAt, ApplyAngularImpulse,
 //     ApplyTorque, Wake, Restore, Reserve), writes a physics.Body
-//     composite literal, or assigns to a field of a physics.Body or World;
+//     composite literal, or assigns to a field of a physics.Body or World
+//     (other than World.Workers, the pool that steps it: no part of it);
 //   - in a command (package main), a function that returns the game (a
 //     type with such an Update, or a pointer to one): its constructor;
 //   - a function whose doc comment holds a line //fixvet:sim, and every

@@ -119,6 +119,14 @@ func (g *game) shadow() physics.Vec2 {
 	return b.Pos
 }
 
+// employ sets the pool that steps a world: no part of the world, so this
+// is no set-up that simulates.
+func employ(w *physics.World, p *physics.Workers, k float64) float64 {
+	w.Workers = p
+	w.Workers.MinBodies = 1
+	return k*k + 1
+}
+
 func camera(w *physics.World, id physics.BodyID) float64 {
 	hits := w.QueryPoint(w.Body(id).Pos, nil)
 	return float64(len(hits))*2.5 + w.Body(id).Pos.X

@@ -14,8 +14,11 @@ type Contact struct{ A, B BodyID }
 
 type World struct {
 	Gravity Vec2
+	Workers *Workers
 	bodies  []Body
 }
+
+type Workers struct{ MinBodies int }
 
 func (w *World) Add(b Body) (BodyID, error) {
 	w.bodies = append(w.bodies, b)
