@@ -119,7 +119,7 @@ var Table = []Package{
 			{"app", "app runs games on gfx: gfx must not depend on it"},
 		},
 		Owns: "`Window` (SDL2 + GL context, verified vsync, window states, gamepads), `Renderer` (instanced sprites of 32 bytes written straight into mapped GPU memory, batched across textures through atlas pages, texture loading, rects, circles, meshes, bitmap and TrueType/OpenType text, GPU timer), `Scaler` (dynamic resolution, MSAA), `Overlay`, typed GL handles, screenshots"},
-	{Path: "app", Readme: true, Imports: []string{"engine", "engine/profile", "gfx", "netplay", "netplay/agones", "replay"},
+	{Path: "app", Readme: true, Imports: []string{"engine", "engine/profile", "gfx", "netplay", "netplay/agones", "physics", "replay"},
 		Owns: "the runner: `Run`/`Main` own a game's flags, modes (window, `-headless`, `-ticks`, `-bot`, netplay in any role through one `netplay.Match`, `-record`/`-replay`, `-synctest`), profiles, signals, stats line and exit statuses (`ExitCode`)"},
 	{Path: "app/apptest", Readme: true, Pure: true, Never: noCgo,
 		Owns: "what a game's tests share: `RunMain`, `Start`, `Run` (the game's main in a child process of its test), `SkipWithoutGL` and `Missing` (skip, or fail under `CI=true`)"},
