@@ -3,7 +3,9 @@ package netplay
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
@@ -378,4 +380,53 @@ func (s *Session) write(b []byte, p *remote) {
 	p.lastSend = s.clock.Now()
 	s.stats.PacketsOut++
 	s.stats.BytesOut += uint64(len(b))
+}
+
+// dropping reports whether p is a player this peer drops.
+func (s *Session) dropping(p *remote) bool {
+	return p.kind == remotePlayer && s.dropped>>uint(p.player)&1 != 0
+}
+
+// inTouch reports whether p is a player that takes part in a round:
+// one this peer neither drops nor saw end its match.
+func (s *Session) inTouch(p *remote) bool {
+	return p.kind == remotePlayer && p.synced && !p.done && !s.dropping(p)
+}
+
+// relayPin returns the oldest tick of a dropped player's inputs that a
+// player still in touch lacks and this peer can pass on (noTick if none):
+// its rows are kept until then.
+func (s *Session) relayPin() int {
+	f := noTick
+	for i := range s.peers {
+		p := &s.peers[i]
+		if !p.dropSeen || !s.inTouch(p) {
+			continue
+		}
+		for m := s.dropped & p.dDropped; m != 0; m &= m - 1 {
+			q := bits.TrailingZeros32(m)
+			if h := p.dHave[q]; h < s.recv[q] && h >= s.recv[q]-ringLen/2 {
+				f = min(f, h)
+			}
+		}
+	}
+	return f
+}
+
+// appendLeft appends the stats line's value of left=: each player the
+// match went on without, numbered from 1, @ the tick its seat is empty
+// from, or none.
+func appendLeft(dst []byte, left []Leave) []byte {
+	if len(left) == 0 {
+		return append(dst, "none"...)
+	}
+	for i, l := range left {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(l.Player+1), 10)
+		dst = append(dst, '@')
+		dst = strconv.AppendUint(dst, l.Tick, 10)
+	}
+	return dst
 }

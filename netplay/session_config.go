@@ -262,3 +262,13 @@ type SessionStats struct {
 	// each spectator that watches it, and refuses none of them.
 	Refused, Probes uint64
 }
+
+// Leave is a player a match went on without: from Tick on its seat is
+// empty (engine.Inputs.Seated is false), on every player still in the
+// match and in their recordings.
+type Leave struct {
+	// Player is the player's index (0 for player 1).
+	Player int
+	// Tick is the first tick its seat is empty at.
+	Tick uint64
+}

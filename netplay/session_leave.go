@@ -3,7 +3,6 @@ package netplay
 import (
 	"fmt"
 	"math/bits"
-	"strconv"
 	"time"
 )
 
@@ -43,27 +42,6 @@ import (
 // that does not settle within DisconnectTimeout of the loss stops the
 // session with an error wrapping the *DisconnectError.
 
-// Leave is a player a match went on without: from Tick on its seat is
-// empty (engine.Inputs.Seated is false), on every player still in the
-// match and in their recordings.
-type Leave struct {
-	// Player is the player's index (0 for player 1).
-	Player int
-	// Tick is the first tick its seat is empty at.
-	Tick uint64
-}
-
-// dropping reports whether p is a player this peer drops.
-func (s *Session) dropping(p *remote) bool {
-	return p.kind == remotePlayer && s.dropped>>uint(p.player)&1 != 0
-}
-
-// inTouch reports whether p is a player that takes part in a round:
-// one this peer neither drops nor saw end its match.
-func (s *Session) inTouch(p *remote) bool {
-	return p.kind == remotePlayer && p.synced && !p.done && !s.dropping(p)
-}
-
 // lostErr returns the error that names player q as lost at now.
 func (s *Session) lostErr(q int, now time.Duration) DisconnectError {
 	de := DisconnectError{Player: q}
@@ -75,16 +53,16 @@ func (s *Session) lostErr(q int, now time.Duration) DisconnectError {
 	return de
 }
 
-// lose drops player q, lost as why says, and stops the session unless
+// losePlayer drops player q, lost as why says, and stops the session unless
 // the players still in touch are a majority.
-func (s *Session) lose(q int, why DisconnectError, now time.Duration) {
-	s.drop(q, why, now)
-	s.quorum()
+func (s *Session) losePlayer(q int, why DisconnectError, now time.Duration) {
+	s.dropPlayer(q, why, now)
+	s.checkQuorum()
 }
 
-// drop makes this peer drop player q, lost as why says: it takes no more
+// dropPlayer makes this peer drop player q, lost as why says: it takes no more
 // of q's inputs, and its vote is how many it has.
-func (s *Session) drop(q int, why DisconnectError, now time.Duration) {
+func (s *Session) dropPlayer(q int, why DisconnectError, now time.Duration) {
 	if q < 0 || q >= s.players || q == s.local || s.dropped>>uint(q)&1 != 0 {
 		return
 	}
@@ -95,11 +73,11 @@ func (s *Session) drop(q int, why DisconnectError, now time.Duration) {
 	s.vote[q], s.lost[q], s.dropNews = s.recv[q], why, true
 }
 
-// quorum stops the session, naming the first player lost, when the
+// checkQuorum stops the session, naming the first player lost, when the
 // players this peer is still in touch with, itself included, are not
 // more than half of those seated before the round, or a player has
 // ended its match already (the match is over: none plays on).
-func (s *Session) quorum() {
+func (s *Session) checkQuorum() {
 	if s.dropped == s.vacant || s.err != nil {
 		return
 	}
@@ -151,16 +129,16 @@ func (s *Session) onDrop(p *remote, now time.Duration) {
 			}
 			continue
 		}
-		s.drop(q, s.lostErr(q, now), now)
+		s.dropPlayer(q, s.lostErr(q, now), now)
 		s.decided |= 1 << q
 		s.at[q] = p.dTick[q] // it heard every vote
 	}
 	for m := p.dDropped &^ s.dropped; m != 0; m &= m - 1 {
 		q := bits.TrailingZeros32(m)
-		s.drop(q, s.lostErr(q, now), now)
+		s.dropPlayer(q, s.lostErr(q, now), now)
 	}
-	s.quorum()
-	if p.dDropped != s.dropped || p.dDecided != s.decided || !p.settled() {
+	s.checkQuorum()
+	if p.dDropped != s.dropped || p.dDecided != s.decided || !p.dropSettled() {
 		p.dropDue = true // it waits for something from us
 	}
 }
@@ -168,9 +146,9 @@ func (s *Session) onDrop(p *remote, now time.Duration) {
 // maxTick bounds the ticks a drop datagram names: an int on every build.
 const maxTick = 1<<31 - 1
 
-// settled reports whether p's last drop datagram says it vacated every
+// dropSettled reports whether p's last drop datagram says it vacated every
 // seat it decided: it has every input it needs.
-func (p *remote) settled() bool {
+func (p *remote) dropSettled() bool {
 	if p.dDecided != p.dDropped {
 		return false
 	}
@@ -182,11 +160,11 @@ func (p *remote) settled() bool {
 	return true
 }
 
-// agree decides the tick of each player dropped once every player still
+// agreeDrops decides the tick of each player dropped once every player still
 // in touch has told this peer the same set of dropped players (the
 // largest vote), vacates the seats whose inputs it has up to their tick,
 // and stops the session when a round takes longer than DisconnectTimeout.
-func (s *Session) agree(now time.Duration) {
+func (s *Session) agreeDrops(now time.Duration) {
 	if s.dropped == s.vacant || s.err != nil {
 		return
 	}
@@ -250,32 +228,6 @@ func (s *Session) sendDrop(p *remote, now time.Duration) {
 	s.write(pk.appendDrop(s.out[:0]), p)
 }
 
-// sendDrops sends p, a player still in touch, what a round needs from
-// this peer: its drop datagram while the round is not settled here, just
-// changed, or p waits for it; and the inputs of a player both drop that
-// p lacks and this peer has, up to that player's tick.
-func (s *Session) sendDrops(p *remote, now time.Duration) {
-	if s.dropped == 0 {
-		return
-	}
-	if s.dropNews || p.dropDue || s.dropped != s.vacant {
-		s.sendDrop(p, now)
-	}
-	if !p.dropSeen {
-		return
-	}
-	for m := s.dropped & p.dDropped; m != 0 && s.err == nil; m &= m - 1 {
-		q := bits.TrailingZeros32(m)
-		from, to := p.dHave[q], s.recv[q]
-		if s.decided>>uint(q)&1 != 0 {
-			to = min(to, s.at[q])
-		}
-		if from < to && from >= s.recv[q]-ringLen/2 {
-			s.sendInputs(p, now, q, from, to, s.recv[p.player])
-		}
-	}
-}
-
 // toDropped answers a datagram from p, a player this peer drops, with
 // this peer's drop datagram, at most every helloEvery: if p still plays,
 // it learns it was dropped, and stops.
@@ -284,42 +236,4 @@ func (s *Session) toDropped(p *remote, now time.Duration) {
 	if now-p.lastDrop >= helloEvery {
 		s.sendDrop(p, now)
 	}
-}
-
-// relayPin returns the oldest tick of a dropped player's inputs that a
-// player still in touch lacks and this peer can pass on (noTick if none):
-// its rows are kept until then.
-func (s *Session) relayPin() int {
-	f := noTick
-	for i := range s.peers {
-		p := &s.peers[i]
-		if !p.dropSeen || !s.inTouch(p) {
-			continue
-		}
-		for m := s.dropped & p.dDropped; m != 0; m &= m - 1 {
-			q := bits.TrailingZeros32(m)
-			if h := p.dHave[q]; h < s.recv[q] && h >= s.recv[q]-ringLen/2 {
-				f = min(f, h)
-			}
-		}
-	}
-	return f
-}
-
-// appendLeft appends the stats line's value of left=: each player the
-// match went on without, numbered from 1, @ the tick its seat is empty
-// from, or none.
-func appendLeft(dst []byte, left []Leave) []byte {
-	if len(left) == 0 {
-		return append(dst, "none"...)
-	}
-	for i, l := range left {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(l.Player+1), 10)
-		dst = append(dst, '@')
-		dst = strconv.AppendUint(dst, l.Tick, 10)
-	}
-	return dst
 }

@@ -428,10 +428,10 @@ func (s *Session) onBye(p *remote, now time.Duration) {
 		// and stops too unless the players it still has are a majority,
 		// naming the vanished one, whose silence it may not have timed
 		// out yet.
-		s.drop(int(pk.tick), s.lostErr(int(pk.tick), now), now)
-		s.lose(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
+		s.dropPlayer(int(pk.tick), s.lostErr(int(pk.tick), now), now)
+		s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
 	case p.kind == remotePlayer:
-		s.lose(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
+		s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
 	default:
 		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
 	}
@@ -479,7 +479,7 @@ func (s *Session) watch(now time.Duration) {
 			p.late, p.xOn = true, false
 		}
 		if silence > s.cfg.DisconnectTimeout && p.kind == remotePlayer {
-			if s.lose(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence}, now); s.err != nil {
+			if s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence}, now); s.err != nil {
 				return
 			}
 		} else if silence > s.cfg.DisconnectTimeout {
@@ -683,6 +683,32 @@ func (s *Session) timeSync(now time.Duration) {
 		s.scale = target
 		if s.scaler != nil {
 			s.scaler.SetTimeScale(target)
+		}
+	}
+}
+
+// sendDrops sends p, a player still in touch, what a round needs from
+// this peer: its drop datagram while the round is not settled here, just
+// changed, or p waits for it; and the inputs of a player both drop that
+// p lacks and this peer has, up to that player's tick.
+func (s *Session) sendDrops(p *remote, now time.Duration) {
+	if s.dropped == 0 {
+		return
+	}
+	if s.dropNews || p.dropDue || s.dropped != s.vacant {
+		s.sendDrop(p, now)
+	}
+	if !p.dropSeen {
+		return
+	}
+	for m := s.dropped & p.dDropped; m != 0 && s.err == nil; m &= m - 1 {
+		q := bits.TrailingZeros32(m)
+		from, to := p.dHave[q], s.recv[q]
+		if s.decided>>uint(q)&1 != 0 {
+			to = min(to, s.at[q])
+		}
+		if from < to && from >= s.recv[q]-ringLen/2 {
+			s.sendInputs(p, now, q, from, to, s.recv[p.player])
 		}
 	}
 }

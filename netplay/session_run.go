@@ -159,7 +159,7 @@ func (s *Session) Update(t engine.Tick) error {
 	}
 	s.poll(now)
 	s.watch(now)
-	s.agree(now)
+	s.agreeDrops(now)
 	if s.err != nil {
 		return s.stopped(now)
 	}
@@ -379,7 +379,7 @@ func (s *Session) Begin(f engine.Frame) error {
 	if s.lobby == nil {
 		s.poll(now)
 		s.watch(now)
-		s.agree(now)
+		s.agreeDrops(now)
 		if s.err != nil {
 			return s.stopped(now)
 		}
