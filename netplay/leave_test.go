@@ -58,6 +58,19 @@ func (g *gate) WriteTo(b []byte, to netip.AddrPort) error {
 	return g.Transport.WriteTo(b, to)
 }
 
+// drops counts the drop datagrams the transport it wraps sends.
+type drops struct {
+	Transport
+	n *int
+}
+
+func (d drops) WriteTo(b []byte, to netip.AddrPort) error {
+	if len(b) > 3 && b[3] == kindDrop {
+		*d.n++
+	}
+	return d.Transport.WriteTo(b, to)
+}
+
 // lossy is the link of the lost-peer tests: loss, jitter, reordering.
 var lossy = NetSim{Latency: 30 * time.Millisecond, Jitter: 15 * time.Millisecond, Loss: 0.05, Reorder: 0.02}
 
@@ -213,6 +226,65 @@ func TestLostPeerLastInputsDiffer(t *testing.T) {
 	t.Logf("votes %v, empty from %d", votes, T)
 	if !(votes[1] < votes[2] && votes[2] < votes[0]) || T != votes[0] {
 		t.Errorf("votes %v, seat empty from %d: want three different votes, and the largest taken", votes, T)
+	}
+}
+
+// A match of four loses one player, then, once the three others played
+// on, another: the two left are a majority of the three seated before, so
+// they play on again, and end on one hash with both seats empty from the
+// ticks they agreed on.
+func TestLostOneAfterAnother(t *testing.T) {
+	const end = 700
+	w, tapes := leaveWorld(t, 4, 0, 9, end, nil)
+	w.run(1500 * time.Millisecond)
+	w.nodes[3].off = true
+	w.run(4 * time.Second)
+	w.noErrors(t)
+	w.nodes[1].off = true
+	w.run(30 * time.Second)
+	a, b := w.nodes[0], w.nodes[2]
+	if a.err != engine.ErrStopped || b.err != engine.ErrStopped || a.g.h != b.g.h || a.g.n != end {
+		t.Fatalf("node 0: %v at tick %d, hash %x; node 2: %v, hash %x", a.err, a.g.n, a.g.h, b.err, b.g.h)
+	}
+	la, lb := a.s.Stats().Left, b.s.Stats().Left
+	if len(la) != 2 || la[0].Player != 3 || la[1].Player != 1 || fmt.Sprint(la) != fmt.Sprint(lb) || la[0].Tick >= la[1].Tick {
+		t.Fatalf("left: node 0 %v, node 2 %v; want player 4, then player 2, the same on both", la, lb)
+	}
+	for _, i := range []int{0, 2} {
+		tp := tapes[i]
+		for k := range end {
+			want := uint32(0)
+			if k >= int(la[0].Tick) {
+				want |= 1 << 3
+			}
+			if k >= int(la[1].Tick) {
+				want |= 1 << 1
+			}
+			if tp.empty[k] != want {
+				t.Fatalf("node %d's tick %d: empty seats %#b, want %#b", i, k, tp.empty[k], want)
+			}
+		}
+		if h, err := tp.replay(4); err != nil || h != a.g.h {
+			t.Fatalf("node %d's tape replays to %x (%v), want %x", i, h, err, a.g.h)
+		}
+	}
+	t.Log(a.s.Report())
+}
+
+// The players send drop datagrams while they agree, and none once they
+// all have: a lost player costs a burst, not a stream.
+func TestDropsStopOnceAgreed(t *testing.T) {
+	var n int
+	w := newWorld(t, worldOpts{players: 4, sim: lossy, seed: 3, jitter: true,
+		transport: func(i int, tr Transport) Transport { return drops{tr, &n} }})
+	w.run(2 * time.Second)
+	w.nodes[1].off = true
+	w.run(3 * time.Second) // the timeout, then the round
+	round := n
+	w.run(10 * time.Second)
+	w.noErrors(t)
+	if left := w.nodes[0].s.Stats().Left; round == 0 || n != round || len(left) != 1 {
+		t.Errorf("%d drop datagrams sent in the round, %d in the 10 s after; left %v", round, n-round, left)
 	}
 }
 
