@@ -186,13 +186,31 @@ func TestLostPeerPlaysOn(t *testing.T) {
 			w.run(c.at)
 			w.noErrors(t)
 			w.nodes[c.lost].off = true
-			gone := w.nodes[c.lost].s.Tick()
-			w.run(30 * time.Second)
+			gone, lostAt := w.nodes[c.lost].s.Tick(), w.clock.now
+			var first, last time.Duration // the first player to drop it, the last to vacate its seat
+			var vacated [MaxPeers]bool
+			for w.step() {
+				for i, n := range w.nodes[:c.players] {
+					if i == c.lost {
+						continue
+					}
+					if n.s.dropped != 0 && first == 0 {
+						first = w.clock.now
+					}
+					if n.s.vacant != 0 && !vacated[i] {
+						vacated[i], last = true, w.clock.now
+					}
+				}
+				if w.clock.now > lostAt+30*time.Second {
+					break
+				}
+			}
 			T := playedOn(t, w, tapes, end, c.lost)
 			if T < int(gone)-DefaultMaxPrediction-DefaultInputDelay || T > int(gone)+DefaultMaxPrediction+DefaultInputDelay {
 				t.Errorf("%d players, player %d lost at its tick %d: its seat empty from %d", c.players, c.lost+1, gone, T)
 			}
-			t.Logf("%d players (+%d spectators), seed %d: player %d vanished at its tick %d; empty from %d; %s", c.players, c.spectators, seed, c.lost+1, gone, T, w.nodes[(c.lost+1)%c.players].s.Report())
+			t.Logf("%d players (+%d spectators), seed %d: player %d vanished at its tick %d; dropped after %v, agreed %v later, empty from %d;%s",
+				c.players, c.spectators, seed, c.lost+1, gone, (first - lostAt).Round(time.Millisecond), (last - first).Round(time.Millisecond), T, w.nodes[(c.lost+1)%c.players].s.Report())
 		}
 	}
 }
