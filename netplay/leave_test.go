@@ -301,6 +301,7 @@ func TestDropsStopOnceAgreed(t *testing.T) {
 	round := n
 	w.run(10 * time.Second)
 	w.noErrors(t)
+	t.Logf("%d drop datagrams in the round", round)
 	if left := w.nodes[0].s.Stats().Left; round == 0 || n != round || len(left) != 1 {
 		t.Errorf("%d drop datagrams sent in the round, %d in the 10 s after; left %v", round, n-round, left)
 	}
