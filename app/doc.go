@@ -73,7 +73,7 @@
 //
 //	ending                                    exit   the recording ends
 //	a quit, -frames, -ticks, a replay's end   0      cleanly
-//	the other peer left (said goodbye)        0      cleanly
+//	the other peer of 2 left (said goodbye)   0      cleanly
 //	a server's -ticks ended the match         0      (a client: state-hash=)
 //	the server left or closed                 0      (a client records nothing)
 //	the server vanished or never answered     3
@@ -82,7 +82,13 @@
 //	the server broke the protocol (its state  4      (*netplay.ServerError,
 //	never came, too slowly, or again and again)      Misbehaved)
 //	a signal n (SIGINT, SIGTERM, SIGHUP)      128+n  cleanly
-//	a peer vanished or never answered         3      cleanly: its ticks are final
+//	a peer of 3 or 4 vanished or left         -      (the others play on: its seat is
+//	                                                 empty from a tick they agree on,
+//	                                                 left=3@1234 in the stats line)
+//	a peer vanished or never answered (of 2   3      cleanly: its ticks are final
+//	players, or half the players at once)
+//	the other players dropped this peer       3      cleanly: its ticks are final
+//	(it was cut off or stalled)
 //	a -ticks match with no hash compared      1      cleanly (netplay.ErrUnverified)
 //	a panic (printed with its stack)          2      with the panic: a replay reproduces it
 //	a desync (netplay, replay, -synctest)     1      with the error

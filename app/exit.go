@@ -12,7 +12,9 @@ import (
 )
 
 // ExitPeerVanished is the exit status of a networked run whose peer went
-// silent for the disconnect timeout, or never answered the handshake.
+// silent for the disconnect timeout and the match could not go on
+// without it (two players, or half of them lost), whose peer never
+// answered the handshake, or that the other players dropped.
 const ExitPeerVanished = 3
 
 // ExitServerFault is the exit status of a -connect or -spectate whose
@@ -94,6 +96,8 @@ func describe(err error) string {
 		return "the server left"
 	case errors.As(err, &de) && de.Left:
 		return player(de.Player) + " left"
+	case errors.As(err, &de) && de.Dropped:
+		return fmt.Sprintf("dropped from the match: the other players lost touch with this peer (%s) and play on without it from tick %d (%v said so)", player(de.Player), de.Tick, de.Addr)
 	case errors.As(err, &de) && !de.Handshake && de.Server:
 		return fmt.Sprintf("the server disconnected: nothing from %v for %v", de.Addr, de.Silence.Round(time.Millisecond))
 	case errors.As(err, &de) && !de.Handshake:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -71,26 +72,32 @@ func TestModesAgree(t *testing.T) {
 }
 
 // TestEndings: a run that ends from outside the simulation (a peer that
-// vanished, a signal) ends its recording cleanly, so the recording replays
-// to exit 0; a run the game ended with an error records it, and its
+// vanished, a signal, the other players dropping this one) ends its
+// recording cleanly, so the recording replays to exit 0, and says what
+// ended it; a run the game ended with an error records it, and its
 // replay, which does not end so, fails.
 func TestEndings(t *testing.T) {
 	for _, c := range []struct {
 		name             string
 		err              error
 		exit, replayExit int
+		says             string // in the message, if set
 	}{
-		{"vanished", fmt.Errorf("netplay: %w", &netplay.DisconnectError{Player: 1}), app.ExitPeerVanished, 0},
-		{"left", &netplay.DisconnectError{Player: 1, Left: true}, 0, 0},
-		{"unverified", fmt.Errorf("netplay: match over: %w", netplay.ErrUnverified), 1, 0},
-		{"signal", &engine.SignalError{Signal: syscall.SIGTERM}, 128 + 15, 0},
-		{"quit", engine.ErrStopped, 0, 0},
-		{"game error", errors.New("walker: out of road"), 1, 1},
+		{"vanished", fmt.Errorf("netplay: %w", &netplay.DisconnectError{Player: 1}), app.ExitPeerVanished, 0, "walker: player 2 disconnected: nothing from "},
+		{"dropped", &netplay.DisconnectError{Player: 2, Dropped: true, Tick: 90, Addr: netip.MustParseAddrPort("10.0.0.1:7000")}, app.ExitPeerVanished, 0,
+			"walker: dropped from the match: the other players lost touch with this peer (player 3) and play on without it from tick 90 (10.0.0.1:7000 said so)\n"},
+		{"left", &netplay.DisconnectError{Player: 1, Left: true}, 0, 0, "walker: player 2 left: the match is over"},
+		{"unverified", fmt.Errorf("netplay: match over: %w", netplay.ErrUnverified), 1, 0, ""},
+		{"signal", &engine.SignalError{Signal: syscall.SIGTERM}, 128 + 15, 0, ""},
+		{"quit", engine.ErrStopped, 0, 0, ""},
+		{"game error", errors.New("walker: out of road"), 1, 1, "walker: walker: out of road\n"},
 	} {
 		rec := filepath.Join(t.TempDir(), "run.fxr")
-		_, stderr, err := run(t, &ender{at: 100, err: c.err}, "-headless", "-sim-frame", "16ms", "-bot", "3", "-record", rec)
-		if got := app.ExitCode(err); got != c.exit {
-			t.Errorf("%s: Run = %v, exit status %d, want %d\n%s", c.name, err, got, c.exit, stderr)
+		var o, e bytes.Buffer
+		got := app.Main(&ender{at: 100, err: c.err}, app.Options{Name: "walker", InputSize: 1, MaxPlayers: 1, Bot: bot,
+			Args: []string{"-headless", "-sim-frame", "16ms", "-bot", "3", "-record", rec}, Stdout: &o, Stderr: &e})
+		if got != c.exit || !strings.Contains(e.String(), c.says) {
+			t.Errorf("%s: exit status %d, want %d and %q in\n%s", c.name, got, c.exit, c.says, &e)
 		}
 		out, stderr, err := run(t, &walker{}, "-headless", "-replay", rec)
 		if got := app.ExitCode(err); got != c.replayExit || (got == 0) != strings.HasPrefix(out, "state-hash=") {
@@ -112,6 +119,7 @@ func TestExitCode(t *testing.T) {
 		{&engine.SignalError{Signal: syscall.SIGINT}, 130},
 		{&engine.PanicError{Value: "boom"}, 2},
 		{&netplay.DisconnectError{Player: 1}, app.ExitPeerVanished},
+		{&netplay.DisconnectError{Player: 1, Dropped: true}, app.ExitPeerVanished},
 		{fmt.Errorf("run: %w", &netplay.DisconnectError{Handshake: true}), app.ExitPeerVanished},
 		{&netplay.ServerError{Reason: "its seats are taken"}, 1},
 		{fmt.Errorf("run: %w", &netplay.ServerError{Reason: "no new slice", Misbehaved: true}), app.ExitServerFault},

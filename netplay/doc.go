@@ -74,6 +74,20 @@
 // replay.RecordSession), with every player's input and which seats were
 // taken, so a recording replays the whole match.
 //
+// A peer-to-peer match of three or four players survives a lost one, as
+// GGPO disconnects a player and plays on. When a player vanishes (its
+// silence passes DisconnectTimeout) or quits, the players still in touch
+// agree on the tick from which its seat is empty (each has a vote, how
+// many of its inputs it had; they take the largest, and pass the inputs
+// on to those that lack them), and play on: the game sees
+// engine.Inputs.Seated(p) false from that tick, on every player, in
+// every recording and on the spectators. They must be more than half of
+// the players seated before, so a peer cut off from the others stops
+// instead of playing on alone; if it hears from them again, it is told
+// it was dropped. A match of two that loses a player ends, as do the
+// players of a match left without a majority (a *DisconnectError). See
+// Session.
+//
 // Pause, in a networked game, is the game's, not the loop's. A peer whose
 // loop is paused (loop.Timestep().SetPaused(true)) runs no tick, but its Begin still
 // reads and sends keep-alives, so the others do not time it out: they run

@@ -104,12 +104,17 @@ func (e *SeatError) Error() string {
 }
 
 // DisconnectError is what Update returns when a player (or a spectator's
-// host) went silent for SessionConfig.DisconnectTimeout, or said goodbye.
+// host) went silent for SessionConfig.DisconnectTimeout, or said goodbye,
+// and the match cannot go on without it: a match of two players, a
+// spectator's host, or more players lost than a match of three or four
+// plays on without (see Session); and what a player the others dropped
+// returns (Dropped).
 type DisconnectError struct {
 	// Player is the index of the player who left (0 for player 1; -1:
-	// the host of a spectator).
+	// the host of a spectator); for Dropped, this peer's.
 	Player int
-	// Addr is its address.
+	// Addr is its address; for Dropped, the address of the player that
+	// told this peer.
 	Addr netip.AddrPort
 	// Silence is how long nothing had come from it.
 	Silence time.Duration
@@ -121,6 +126,14 @@ type DisconnectError struct {
 	Handshake bool
 	// Server is true when the peer is a Client's server (Player is -1).
 	Server bool
+	// Dropped is true when the other players dropped this peer: they
+	// lost touch with it (it was cut off, or stalled, for
+	// DisconnectTimeout) and play on without it. Tick is the first tick
+	// its seat is empty at for them, or, if they had not agreed on it
+	// yet, about that: how many of its inputs the player that told it
+	// had.
+	Dropped bool
+	Tick    uint64
 }
 
 // who names the peer that left or went silent.
@@ -135,6 +148,9 @@ func (e *DisconnectError) who() string {
 func (e *DisconnectError) Error() string {
 	if e.Left {
 		return fmt.Sprintf("netplay: %s (%v) left", e.who(), e.Addr)
+	}
+	if e.Dropped {
+		return fmt.Sprintf("netplay: dropped from the match: the other players lost touch with this peer (%s) and play on without it from tick %d (told by %v)", playerName(e.Player), e.Tick, e.Addr)
 	}
 	if e.Handshake {
 		return fmt.Sprintf("netplay: no answer from %v in %v: nobody plays there, or a firewall is in the way", e.Addr, e.Silence.Round(time.Millisecond))

@@ -60,6 +60,12 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	p.roster[1], p.roster[2] = addr(1), netip.MustParseAddrPort("[2001:db8::1]:7000")
 	roster := p.appendSeat(nil)
 	p.hflags, p.seated, p.roster = 0, 2, [MaxPeers]netip.AddrPort{}
+	seat := p.appendSeat(nil)
+	p = packet{token: s.nonce, dropped: 0b01, decided: 0b01}
+	p.dtick[0], p.dhave[0] = 40, 38
+	drop := p.appendDrop(nil)
+	p = packet{token: s.nonce, tick: 9, flags: flagSeats, seats: 0b10, start: 3, count: 1, per: 2, size: 2}
+	rows := append(p.appendInputHead(nil), 1, 2, 0, 0)
 	state := make([]byte, chunkData+7)
 	for i := range state {
 		state[i] = byte(i * 7)
@@ -72,7 +78,9 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		appendChunk(nil, s.nonce, 600, 0, nil),
 		sit,
 		roster,
-		p.appendSeat(nil),
+		seat,
+		drop,
+		rows,
 		appendRefuse(nil, fieldTable, 4, 0),
 		appendBye(nil, s.nonce, byeGone, 1, 0),
 		hello,

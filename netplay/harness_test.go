@@ -21,8 +21,9 @@ func (c *fakeClock) Now() time.Duration { return c.now }
 // histLen is how many ticks a test game remembers.
 const histLen = 1 << 14
 
-// testGame is a tiny deterministic game: each player moves a position by
-// its input, and a running hash folds in every position. Its local input
+// testGame is a tiny deterministic game: each seated player moves a
+// position by its input, and a running hash folds in every position and
+// every empty seat. Its local input
 // changes every few ticks, from a seeded function of the player and the
 // tick, so predictions are often right and sometimes wrong.
 type testGame struct {
@@ -65,6 +66,10 @@ func (g *testGame) Update(t engine.Tick) error {
 		return fmt.Errorf("update of tick %d, the game is at %d", t.N, g.n)
 	}
 	for p := range g.players {
+		if !t.Input.Seated(p) {
+			g.h = fnv.Uint64(g.h, uint64(p)) // an empty seat stands still
+			continue
+		}
 		in := t.Input.Player(p)
 		g.pos[p] += int64(in[0]) - 1
 		g.h = fnv.Uint64(g.h, uint64(g.pos[p])^uint64(in[1])<<32)
@@ -207,6 +212,7 @@ type worldOpts struct {
 	noScaler   bool                                 // the sessions may not slow the timesteps
 	pad        int                                  // testGame.pad
 	wrap       func(i int, g *testGame) engine.Game // node i's session runs this game around g (nil: g)
+	transport  func(i int, tr Transport) Transport  // node i's session sends and reads through this (nil: its SimTransport)
 }
 
 func newWorld(tb testing.TB, o worldOpts) *world {
@@ -241,7 +247,11 @@ func newWorld(tb testing.TB, o worldOpts) *world {
 		if o.wrap != nil {
 			game = o.wrap(i, n.g)
 		}
-		s, err := NewSession(c, game, n.sim)
+		var tr Transport = n.sim
+		if o.transport != nil {
+			tr = o.transport(i, tr)
+		}
+		s, err := NewSession(c, game, tr)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -164,7 +164,7 @@ func TestSpectatorCatchesUpFast(t *testing.T) {
 	s, _ := fuzzSpectator(t, 1)
 	s.cfg.HashEvery = 0
 	rows := make([]byte, 50*s.players*s.size)
-	s.takeRows(0, 50, rows)
+	s.takeRows(0, 50, rows, 0)
 	tick := tick0(t)
 	var got []uint64
 	for range 17 {
@@ -190,7 +190,7 @@ func TestSpectatorRingKeepsTicksNotRun(t *testing.T) {
 		for k := range rows {
 			rows[k] = byte(start/64 + 1)
 		}
-		s.takeRows(start, 64, rows)
+		s.takeRows(start, 64, rows, 0)
 	}
 	if s.recv[0] != ringLen || s.row(s.rows, 0)[0] != 1 {
 		t.Fatalf("at tick 0, the spectator took rows to tick %d; row 0 holds %d, want 1", s.recv[0], s.row(s.rows, 0)[0])

@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/fixstep/fixstep/engine"
 )
@@ -33,7 +34,9 @@ type tickHash struct {
 // the state saved before that tick and runs the ticks since again. It
 // saves the game before the ticks its role asks for, hashes the saved
 // states of the checkpoints once they are final, and gives a recorder
-// every tick once it ran on final inputs.
+// every tick once it ran on final inputs. A seat its role vacates (a
+// peer-to-peer player the others lost) is empty, its input zero, from
+// the tick they agreed on, for good.
 //
 // The role owns the network: what arrives, what it sends, when a tick
 // may run, the time sync. The core counts its figures (ticks, rollbacks,
@@ -55,6 +58,8 @@ type rollback struct {
 	recv          [MaxSeats]int // per player: the next tick whose input is not final
 	base          int           // the first tick with rows: 0, or a loaded state's
 	unknown       uint32        // the seats taken for empty before base
+	vacant        uint32        // the seats vacated for good (vacate), each from vacantFrom
+	vacantFrom    [MaxPeers]int // the tick each vacant seat is empty from
 	rows          []byte        // ring rows of players·size: the final inputs
 	rowEmpty      []uint32      // each row's empty seats
 	rowTick       []int         // for rows that arrive whole: the tick each holds, -1 none
@@ -153,13 +158,49 @@ func (r *rollback) setScale(s float64) {
 	}
 }
 
-// confirmed returns how many ticks have every player's final input.
+// confirmed returns how many ticks have every player's final input: a
+// vacant seat's are all final.
 func (r *rollback) confirmed() int {
-	c := r.recv[0]
-	for p := 1; p < r.players; p++ {
-		c = min(c, r.recv[p])
+	c := noTick
+	for p := range r.players {
+		if r.vacant>>p&1 == 0 {
+			c = min(c, r.recv[p])
+		}
 	}
 	return c
+}
+
+// vacate makes player p's seat empty from tick from on, for good: its
+// input zero and engine.Inputs.Seated false. Its inputs before from must
+// be final (recv[p] >= from, and no tick from on final yet); ticks from
+// on that ran with it seated run again.
+func (r *rollback) vacate(p, from int) {
+	r.vacant |= 1 << p
+	r.vacantFrom[p], r.recv[p] = from, from
+	if from < r.tick {
+		r.firstWrong = min(r.firstWrong, from)
+	}
+}
+
+// vacantAt returns the seats vacated at tick f.
+func (r *rollback) vacantAt(f int) uint32 {
+	var m uint32
+	for v := r.vacant; v != 0; v &= v - 1 {
+		if p := bits.TrailingZeros32(v); f >= r.vacantFrom[p] {
+			m |= 1 << p
+		}
+	}
+	return m
+}
+
+// finalRow returns tick f's final row of every player's input and its
+// empty seats, a vacant seat's input zeroed.
+func (r *rollback) finalRow(f int) ([]byte, uint32) {
+	v := r.vacantAt(f)
+	for m := v; m != 0; m &= m - 1 {
+		clear(r.input(r.rows, bits.TrailingZeros32(m), f))
+	}
+	return r.row(r.rows, f), r.rowEmpty[f%r.ring] | v
 }
 
 // input returns player p's input of tick f in ring (rows or used).
@@ -226,13 +267,17 @@ func (r *rollback) settle() {
 // inputsFor decides tick f's inputs: each player's final one, or a
 // prediction, its last final input repeated (zero, its seat as before
 // base, without one), and the local player's own input where its seat is
-// not final and not empty. It keeps them in used, where a final input
-// is compared with them.
+// not final and not empty; a vacant seat's is zero and empty from its
+// tick on. It keeps them in used, where a final input is compared with
+// them.
 func (r *rollback) inputsFor(f int) engine.Inputs {
 	var pred, empty uint32
 	for p := range r.players {
 		dst := r.input(r.used, p, f)
 		switch k := r.recv[p]; {
+		case r.vacant>>p&1 != 0 && f >= r.vacantFrom[p]:
+			clear(dst)
+			empty |= 1 << p
 		case f < k:
 			copy(dst, r.input(r.rows, p, f))
 			empty |= r.rowEmpty[f%r.ring] & (1 << p)
@@ -354,7 +399,8 @@ func (r *rollback) record() error {
 		if !ok {
 			st = nil
 		}
-		in := engine.NewInputs(r.row(r.rows, n), r.size, 0).WithEmptySeats(r.rowEmpty[n%r.ring])
+		row, empty := r.finalRow(n)
+		in := engine.NewInputs(row, r.size, 0).WithEmptySeats(empty)
 		if err := r.rec.Confirmed(uint64(n), in, st); err != nil {
 			return fmt.Errorf("netplay: record tick %d: %w", n, err)
 		}

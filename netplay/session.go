@@ -3,7 +3,9 @@ package netplay
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"github.com/fixstep/fixstep/engine"
@@ -34,10 +36,28 @@ const ringLen = 128
 //
 // Inputs go to each peer redundantly, every tick, from the first it has
 // not acknowledged; a peer silent for DisconnectWarning counts as
-// interrupted, one silent for DisconnectTimeout as gone (a
-// *DisconnectError), and a player that times out another tells the rest
-// (a "gone" goodbye), so every peer stops naming the player that
-// vanished, not the one that told it.
+// interrupted, one silent for DisconnectTimeout as gone.
+//
+// A match of three or four plays on without a player that is gone or
+// quit: the players still in touch agree on the tick from which its seat
+// is empty (engine.Inputs.Seated false, its input zero), and run the
+// ticks from there again if they ran with it seated; SessionStats.Left
+// lists who left and when. The agreement: a player
+// that drops another takes no more of its inputs, and its vote is how
+// many it had; the players tell each other whom they drop, with their
+// votes, until all still in touch drop the same players; then each takes
+// the largest vote (no one made a tick past its own vote final, so none
+// is undone), and has the lost player's inputs up to it passed on by one
+// that has them. A player plays on only while the players it is in touch
+// with, itself included, are more than half of those seated before: a
+// peer cut off from the others stops with a *DisconnectError, and one
+// that hears it was dropped (a stalled process, a healed partition) stops
+// with one whose Dropped is set, never with a desync. A match of two
+// players that loses one, a spectator whose host is gone, or players
+// left without a majority stop with a *DisconnectError naming the player
+// that vanished (a player that stops so tells the rest, a "gone"
+// goodbye, so that they name it too, not the one that told them), or
+// that left (Left).
 //
 // The game must implement engine.Saver (saves are the rollback's states)
 // and, unless spectating, engine.Inputter. Its Update must be a function
@@ -73,6 +93,16 @@ type Session struct {
 	acc        *Accept         // tr, if it is an Accept: strangers' hellos are refused, not seated
 	lobby      *Lobby          // the lobby seating the players (NewLobbySession) until it is done, then nil
 	stats      SessionStats
+
+	// The players this peer drops (session_leave.go).
+	dropped   uint32                    // bit p: player p's own inputs are taken no more
+	decided   uint32                    // of those, the ones whose seat is empty from at[p]
+	vote      [MaxPeers]int             // how many of p's inputs this peer had when it began to drop p
+	at        [MaxPeers]int             // the tick p's seat is empty from, once decided
+	lost      [MaxPeers]DisconnectError // how each was lost: the error if the match cannot go on
+	lostFirst int                       // the first player lost of those not vacated
+	lostAt    time.Duration             // when it was lost
+	dropNews  bool                      // dropped, decided or vacant changed since the last send
 
 	// A late spectator's state from its host (late.go).
 	st     receiver // the state, tick -1 before an offer
@@ -116,16 +146,20 @@ func (s *Session) theirFinal(p *remote, h uint64) {
 }
 
 // floor returns the oldest tick whose input row must be kept: the last
-// confirmed one (predictions repeat it) and the oldest a peer or a
-// spectator still needs from us. A row may be written for ticks below
+// confirmed one (predictions repeat it), the oldest a peer or a
+// spectator still needs from us, and the oldest input of a dropped
+// player that we pass on to a player who lacks it. A row may be written for ticks below
 // floor+ringLen only.
 func (s *Session) floor() int {
 	f := s.confirmed() - 1
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && p.kind != remoteHost && (!p.late || p.xOn) {
+		if p.synced && p.kind != remoteHost && (!p.late || p.xOn) && !s.dropping(p) {
 			f = min(f, p.ack)
 		}
+	}
+	if s.dropped != 0 {
+		f = min(f, s.relayPin())
 	}
 	return f
 }
@@ -171,6 +205,9 @@ func (s *Session) fillStats(now time.Duration) {
 	st.RTT, st.Interrupted = 0, 0
 	for i := range s.peers {
 		p := &s.peers[i]
+		if s.dropping(p) {
+			continue
+		}
 		if p.kind != remoteSpectator {
 			st.RTT = max(st.RTT, p.rt.rtt)
 		}
@@ -183,16 +220,18 @@ func (s *Session) fillStats(now time.Duration) {
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0 left=3@1234
 //
 // hashes_checked is SessionStats.Hashes: desyncs=0 says something only when it
 // is not 0. states_sent is a host's SessionStats.StatesSent, catchup_ms a late
-// spectator's SessionStats.Catchup.
+// spectator's SessionStats.Catchup. left= lists SessionStats.Left, the players
+// the match went on without, numbered from 1, each @ the first tick its seat
+// was empty at (left=3@1234,2@2040), or says none.
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d left=%s",
 		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
-		st.StatesSent, st.Catchup.Milliseconds())
+		st.StatesSent, st.Catchup.Milliseconds(), appendLeft(nil, st.Left))
 }
 
 // remoteKind is what a remote address is to this session.
@@ -232,6 +271,13 @@ type remote struct {
 	adv        float64       // our smoothed advantage over them, ticks
 	advOK      bool          // remoteTick is known
 	advInit    bool          // adv has a first value
+
+	// Its last drop datagram (session_leave.go), and ours to it.
+	dropSeen           bool          // one came
+	dDropped, dDecided uint32        // whom it drops, and whose tick it decided
+	dTick, dHave       [MaxPeers]int // per player it drops: its vote or decided tick, and the inputs it has
+	dropDue            bool          // it waits for ours
+	lastDrop           time.Duration // when ours last went
 
 	theirs      [4]tickHash // their confirmed hashes, by checkpoint
 	final       tickHash    // their hash of the state at SessionConfig.EndTick
@@ -334,4 +380,53 @@ func (s *Session) write(b []byte, p *remote) {
 	p.lastSend = s.clock.Now()
 	s.stats.PacketsOut++
 	s.stats.BytesOut += uint64(len(b))
+}
+
+// dropping reports whether p is a player this peer drops.
+func (s *Session) dropping(p *remote) bool {
+	return p.kind == remotePlayer && s.dropped>>uint(p.player)&1 != 0
+}
+
+// inTouch reports whether p is a player that takes part in a round:
+// one this peer neither drops nor saw end its match.
+func (s *Session) inTouch(p *remote) bool {
+	return p.kind == remotePlayer && p.synced && !p.done && !s.dropping(p)
+}
+
+// relayPin returns the oldest tick of a dropped player's inputs that a
+// player still in touch lacks and this peer can pass on (noTick if none):
+// its rows are kept until then.
+func (s *Session) relayPin() int {
+	f := noTick
+	for i := range s.peers {
+		p := &s.peers[i]
+		if !p.dropSeen || !s.inTouch(p) {
+			continue
+		}
+		for m := s.dropped & p.dDropped; m != 0; m &= m - 1 {
+			q := bits.TrailingZeros32(m)
+			if h := p.dHave[q]; h < s.recv[q] && h >= s.recv[q]-ringLen/2 {
+				f = min(f, h)
+			}
+		}
+	}
+	return f
+}
+
+// appendLeft appends the stats line's value of left=: each player the
+// match went on without, numbered from 1, @ the tick its seat is empty
+// from, or none.
+func appendLeft(dst []byte, left []Leave) []byte {
+	if len(left) == 0 {
+		return append(dst, "none"...)
+	}
+	for i, l := range left {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(l.Player+1), 10)
+		dst = append(dst, '@')
+		dst = strconv.AppendUint(dst, l.Tick, 10)
+	}
+	return dst
 }

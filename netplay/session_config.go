@@ -101,7 +101,10 @@ type SessionConfig struct {
 	// interrupted (SessionStats.Interrupted). Zero means 500 ms.
 	DisconnectWarning time.Duration
 	// DisconnectTimeout is the silence after which a player counts as gone:
-	// Update returns a *DisconnectError. Zero means 2 s.
+	// a match of three or four plays on without it (see Session), one of
+	// two stops, Update returning a *DisconnectError. It also bounds how
+	// long the players still in touch take to agree on when it left.
+	// Zero means 2 s.
 	DisconnectTimeout time.Duration
 	// HandshakeTimeout is how long a peer calls a player or a host at a
 	// known address that does not answer before Update returns a
@@ -235,6 +238,10 @@ type SessionStats struct {
 	// went silent that long.
 	Interrupted   int
 	Interruptions uint64
+	// Left lists the players the match went on without, in the order
+	// they left (see Session): each one's seat is empty from the tick
+	// the players still in it agreed on. A spectator's is empty.
+	Left []Leave
 	// SpectatorsDropped counts spectators dropped for going silent or
 	// never running on from the states sent to them, or that left; their
 	// seats are free again.
@@ -254,4 +261,14 @@ type SessionStats struct {
 	// a server": a -spectate asks that first, so a host counts one for
 	// each spectator that watches it, and refuses none of them.
 	Refused, Probes uint64
+}
+
+// Leave is a player a match went on without: from Tick on its seat is
+// empty (engine.Inputs.Seated is false), on every player still in the
+// match and in their recordings.
+type Leave struct {
+	// Player is the player's index (0 for player 1).
+	Player int
+	// Tick is the first tick its seat is empty at.
+	Tick uint64
 }

@@ -3,6 +3,7 @@ package netplay
 import (
 	"errors"
 	"math"
+	"math/bits"
 	"net/netip"
 	"time"
 
@@ -52,9 +53,17 @@ func (s *Session) poll(now time.Duration) {
 func (s *Session) handle(p *remote, now time.Duration, n int) {
 	pk := &s.pk
 	switch pk.kind {
-	case kindInput, kindBye, kindOffer, kindChunk, kindGot:
+	case kindInput, kindBye, kindOffer, kindChunk, kindGot, kindDrop:
 		if pk.token != s.nonce || !p.synced && pk.kind != kindInput && pk.kind != kindBye {
 			s.stats.PacketsStale++
+			return
+		}
+		if s.dropping(p) {
+			// A player this peer dropped, that still plays: a partition
+			// healed, or a process that stalled. Tell it, but heed nothing.
+			if pk.kind != kindBye {
+				s.toDropped(p, now)
+			}
 			return
 		}
 	}
@@ -82,6 +91,8 @@ func (s *Session) handle(p *remote, now time.Duration, n int) {
 		s.onBye(p, now)
 	case kindOffer, kindChunk, kindGot:
 		s.onState(p, now)
+	case kindDrop:
+		s.onDrop(p, now)
 	}
 }
 
@@ -249,20 +260,29 @@ func (s *Session) hello(p *remote, now time.Duration) {
 }
 
 // onInput takes an input datagram: round trip, time sync, acks, inputs,
-// hashes. It checks the whole datagram before it changes anything.
+// hashes. It checks the whole datagram before it changes anything. A
+// player's inputs are its own, or those of a player both drop that it
+// passes on (session_leave.go); a host's rows say which seats are empty.
 func (s *Session) onInput(p *remote, now time.Duration) {
 	pk := &s.pk
 	start, count := int(pk.start), int(pk.count)
 	ack := int(pk.ack)
+	who := int(pk.first)
 	switch p.kind {
 	case remotePlayer:
-		if count > 0 && (pk.per != 1 || int(pk.first) != p.player || int(pk.size) != s.size) ||
+		if count > 0 && (pk.per != 1 || who >= s.players || who == s.local || int(pk.size) != s.size || pk.seats != 0) ||
 			ack > s.recv[s.local] {
 			s.stats.PacketsBad++
 			return
 		}
+		if who != p.player && count > 0 && (s.dropped>>uint(who)&1 == 0 || s.vacant>>uint(who)&1 != 0) {
+			// Inputs passed on that we do not need (any more): we drop
+			// nobody, or have them all. It waits for our drop datagram.
+			s.stats.PacketsStale++
+			p.dropDue, count = true, 0
+		}
 	case remoteHost:
-		if count > 0 && (int(pk.per) != s.players || pk.first != 0 || int(pk.size) != s.size) {
+		if count > 0 && (int(pk.per) != s.players || pk.first != 0 || int(pk.size) != s.size || !emptyZero(pk)) {
 			s.stats.PacketsBad++
 			return
 		}
@@ -289,7 +309,7 @@ func (s *Session) onInput(p *remote, now time.Duration) {
 		p.ack = ack
 	}
 	if count > 0 {
-		s.take(p, start, count, pk.inputs)
+		s.take(p, who, start, count, pk.inputs)
 	}
 	if pk.flags&flagHash != 0 && p.kind != remoteSpectator {
 		s.theirHash(p, int(pk.hashTick), pk.hash)
@@ -297,17 +317,20 @@ func (s *Session) onInput(p *remote, now time.Duration) {
 }
 
 // take stores the inputs of ticks start to start+count-1 that are new:
-// one player's from a player, every player's from a host. An input for a
-// tick already run is compared with the prediction it ran on. A player's
-// inputs after a gap (a datagram lost or overtaken) wait for the sender's
-// next datagram, which starts at our ack; a host's are kept, as a
-// spectator catching up gets several datagrams a tick.
-func (s *Session) take(p *remote, start, count int, data []byte) {
+// player q's from a player (its own, or passed on, up to the tick its
+// seat is empty from once decided), every player's from a host. An input
+// for a tick already run is compared with the prediction it ran on. A
+// player's inputs after a gap (a datagram lost or overtaken) wait for the
+// sender's next datagram, which starts at our ack; a host's are kept, as
+// a spectator catching up gets several datagrams a tick.
+func (s *Session) take(p *remote, q, start, count int, data []byte) {
 	if p.kind == remoteHost {
-		s.takeRows(start, count, data)
+		s.takeRows(start, count, data, uint32(s.pk.seats))
 		return
 	}
-	q := p.player
+	if s.decided>>uint(q)&1 != 0 {
+		count = min(count, s.at[q]-start)
+	}
 	fl := s.floor()
 	for k := range count {
 		f := start + k
@@ -321,9 +344,10 @@ func (s *Session) take(p *remote, start, count int, data []byte) {
 	}
 }
 
-// takeRows stores a host's rows of every player's confirmed inputs, in
-// any order, within half the ring ahead of the first missing one.
-func (s *Session) takeRows(start, count int, data []byte) {
+// takeRows stores a host's rows of every player's confirmed inputs, with
+// their empty seats, in any order, within half the ring ahead of the
+// first missing one.
+func (s *Session) takeRows(start, count int, data []byte, empty uint32) {
 	stride := s.players * s.size
 	r := s.recv[0]
 	for k := range count {
@@ -331,9 +355,29 @@ func (s *Session) takeRows(start, count int, data []byte) {
 		if f < r || f >= r+ringLen/2 || f >= s.tick+ringLen || s.rowTick[f%ringLen] == f {
 			continue // old, too far ahead, or its slot holds a tick not yet run
 		}
-		s.putRow(f, data[k*stride:(k+1)*stride], 0)
+		s.putRow(f, data[k*stride:(k+1)*stride], empty)
 	}
 	s.settle()
+}
+
+// emptyZero reports whether every empty seat of pk's rows (pk.seats) has
+// an input of zeros, as a game must see it.
+func emptyZero(pk *packet) bool {
+	if pk.seats == 0 {
+		return true
+	}
+	size, per := int(pk.size), int(pk.per)
+	for k := range int(pk.count) {
+		for m := pk.seats; m != 0; m &= m - 1 {
+			o := (k*per + bits.TrailingZeros8(m)) * size
+			for _, b := range pk.inputs[o : o+size] {
+				if b != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // theirHash stores a peer's hash of the state before tick c and compares
@@ -379,24 +423,23 @@ func (s *Session) onBye(p *remote, now time.Duration) {
 		}
 		s.freeSeat(p)
 	case pk.reason == byeGone && p.kind == remotePlayer && int(pk.tick) < s.players && int(pk.tick) != s.local:
-		// The sender stopped because another player vanished: so does
-		// this peer, naming the same player, whose silence it may not
-		// have timed out yet (its inputs stop there for everyone).
-		de := &DisconnectError{Player: int(pk.tick)}
-		for i := range s.peers {
-			if q := &s.peers[i]; q.kind == remotePlayer && q.player == de.Player {
-				de.Addr, de.Silence = s.callerOf(q), now-q.lastRecv
-			}
-		}
-		s.fail(de)
+		// The sender stopped because it lost another player and could
+		// not play on: this peer drops both, the vanished one first,
+		// and stops too unless the players it still has are a majority,
+		// naming the vanished one, whose silence it may not have timed
+		// out yet.
+		s.dropPlayer(int(pk.tick), s.lostErr(int(pk.tick), now), now)
+		s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
+	case p.kind == remotePlayer:
+		s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true}, now)
 	default:
 		s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: now - p.lastRecv, Left: true})
 	}
 }
 
 // watch drops silent spectators and those too far behind, counts the
-// interrupted peers, and stops the session when a player (or the host)
-// has been silent for DisconnectTimeout.
+// interrupted peers, drops a player silent for DisconnectTimeout (see
+// session_leave.go), and stops the session when the host is.
 func (s *Session) watch(now time.Duration) {
 	if s.watchState(now); s.err != nil {
 		return
@@ -407,7 +450,7 @@ func (s *Session) watch(now time.Duration) {
 			s.freeSeat(p) // a caller that never finished the handshake: a forgery, or one that left
 			continue
 		}
-		if !p.synced || p.done {
+		if !p.synced || p.done || s.dropping(p) {
 			continue
 		}
 		silence := now - p.lastRecv
@@ -435,7 +478,11 @@ func (s *Session) watch(now time.Duration) {
 			}
 			p.late, p.xOn = true, false
 		}
-		if silence > s.cfg.DisconnectTimeout {
+		if silence > s.cfg.DisconnectTimeout && p.kind == remotePlayer {
+			if s.losePlayer(p.player, DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence}, now); s.err != nil {
+				return
+			}
+		} else if silence > s.cfg.DisconnectTimeout {
 			s.fail(&DisconnectError{Player: p.player, Addr: s.callerOf(p), Silence: silence})
 			return
 		}
@@ -449,7 +496,7 @@ func (s *Session) stopped(now time.Duration) error {
 			s.bye(byeDesync, uint32(d.Tick), 0)
 		} else if s.err == engine.ErrStopped {
 			s.bye(byeDone, uint32(s.cfg.EndTick), s.final.hash)
-		} else if de, ok := s.err.(*DisconnectError); ok && !de.Left && !de.Handshake && de.Player >= 0 {
+		} else if de, ok := s.err.(*DisconnectError); ok && !de.Left && !de.Handshake && !de.Dropped && de.Player >= 0 {
 			s.bye(byeGone, uint32(de.Player), 0)
 		} else {
 			s.bye(byeQuit, 0, 0)
@@ -464,7 +511,7 @@ func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 	s.byeSent = true
 	for i := range s.peers {
 		p := &s.peers[i]
-		if !p.synced || p.done {
+		if !p.synced || p.done || s.dropping(p) {
 			continue
 		}
 		b := appendBye(s.out[:0], p.nonce, reason, tick, hash)
@@ -480,7 +527,12 @@ func (s *Session) bye(reason uint8, tick uint32, hash uint64) {
 func (s *Session) send(now time.Duration, keepAlive bool) {
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.done || s.err != nil {
+		if s.dropping(p) && s.dropNews && !keepAlive && s.err == nil {
+			// It may only seem lost (a stalled process, a partition):
+			// what it reads first when it wakes is that it was dropped.
+			s.sendDrop(p, now)
+		}
+		if p.done || s.err != nil || s.dropping(p) {
 			continue
 		}
 		if !p.synced {
@@ -491,6 +543,9 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		}
 		if p.nonce == 0 {
 			continue
+		}
+		if !keepAlive && p.kind == remotePlayer {
+			s.sendDrops(p, now)
 		}
 		if p.late {
 			s.sendState(p, now)
@@ -506,11 +561,14 @@ func (s *Session) send(now time.Duration, keepAlive bool) {
 		// acknowledges it: redundancy against loss. When the inputs p
 		// lacks fill more than one (large inputs, a spectator catching
 		// up), up to three more carry those never sent yet.
-		from := max(s.sendInputs(p, now, start, end, ack), p.next)
+		from := max(s.sendInputs(p, now, s.local, start, end, ack), p.next)
 		for k := 1; k < maxBurst && from < end && s.err == nil; k++ {
-			from = s.sendInputs(p, now, from, end, ack)
+			from = s.sendInputs(p, now, s.local, from, end, ack)
 		}
 		p.next = max(p.next, from)
+	}
+	if !keepAlive {
+		s.dropNews = false
 	}
 }
 
@@ -531,13 +589,15 @@ func (s *Session) sendRange(p *remote) (start, end, ack int) {
 }
 
 // sendInputs sends p an input datagram with as many of the ticks [start,
-// end) as fit, and returns the first tick that did not.
-func (s *Session) sendInputs(p *remote, now time.Duration, start, end, ack int) int {
+// end) as fit, and returns the first tick that did not: player who's
+// inputs to a player (ours, or a dropped player's it lacks), or whole
+// rows with the same empty seats to a spectator.
+func (s *Session) sendInputs(p *remote, now time.Duration, who, start, end, ack int) int {
 	pk := &s.opk
 	*pk = packet{token: p.nonce, tick: uint32(s.tick), ack: uint32(ack), ts: us(now),
 		start: uint32(start), size: uint8(s.size), per: 1}
 	if p.kind == remotePlayer {
-		pk.first = uint8(s.local)
+		pk.first = uint8(who)
 		pk.adv = int8(math.Max(-127, math.Min(127, math.Round(p.adv*8))))
 	} else {
 		pk.per = uint8(s.players)
@@ -550,15 +610,29 @@ func (s *Session) sendInputs(p *remote, now time.Duration, start, end, ack int) 
 		pk.flags |= flagHash
 		pk.hashTick, pk.hash = uint32(s.lastHash.tick), s.lastHash.hash
 	}
-	stride := int(pk.per) * s.size
-	count := max(0, min(end-start, (MaxPacket-inputHead)/stride, 255))
+	stride, room := int(pk.per)*s.size, MaxPacket-inputHead
+	var seats uint32
+	if pk.per > 1 && start < end {
+		if _, seats = s.finalRow(start); seats != 0 {
+			pk.flags |= flagSeats
+			pk.seats, room = uint8(seats), room-1
+		}
+	}
+	count := max(0, min(end-start, room/stride, 255))
+	for f := start + 1; pk.per > 1 && f < start+count; f++ {
+		if _, e := s.finalRow(f); e != seats {
+			count = f - start // the next datagram carries the next seats
+			break
+		}
+	}
 	pk.count = uint8(count)
 	b := pk.appendInputHead(s.out[:0])
 	for f := start; f < start+count; f++ {
 		if pk.per == 1 {
-			b = append(b, s.input(s.rows, s.local, f)...)
+			b = append(b, s.input(s.rows, who, f)...)
 		} else {
-			b = append(b, s.row(s.rows, f)...)
+			row, _ := s.finalRow(f)
+			b = append(b, row...)
 		}
 	}
 	p.sentAck, p.ackSent = ack, true
@@ -582,7 +656,7 @@ func (s *Session) timeSync(now time.Duration) {
 	tick := s.ticks.length()
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind != remotePlayer || !p.synced || !p.advOK {
+		if !s.inTouch(p) || !p.advOK {
 			continue
 		}
 		//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
@@ -609,6 +683,32 @@ func (s *Session) timeSync(now time.Duration) {
 		s.scale = target
 		if s.scaler != nil {
 			s.scaler.SetTimeScale(target)
+		}
+	}
+}
+
+// sendDrops sends p, a player still in touch, what a round needs from
+// this peer: its drop datagram while the round is not settled here, just
+// changed, or p waits for it; and the inputs of a player both drop that
+// p lacks and this peer has, up to that player's tick.
+func (s *Session) sendDrops(p *remote, now time.Duration) {
+	if s.dropped == 0 {
+		return
+	}
+	if s.dropNews || p.dropDue || s.dropped != s.vacant {
+		s.sendDrop(p, now)
+	}
+	if !p.dropSeen {
+		return
+	}
+	for m := s.dropped & p.dDropped; m != 0 && s.err == nil; m &= m - 1 {
+		q := bits.TrailingZeros32(m)
+		from, to := p.dHave[q], s.recv[q]
+		if s.decided>>uint(q)&1 != 0 {
+			to = min(to, s.at[q])
+		}
+		if from < to && from >= s.recv[q]-ringLen/2 {
+			s.sendInputs(p, now, q, from, to, s.recv[p.player])
 		}
 	}
 }

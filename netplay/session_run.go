@@ -46,6 +46,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 		return nil, err
 	}
 	s := &Session{cfg: c, tr: tr, st: receiver{tick: -1}}
+	s.stats.Left = make([]Leave, 0, MaxPeers)
 	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
 	if s.saver == nil {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
@@ -158,6 +159,7 @@ func (s *Session) Update(t engine.Tick) error {
 	}
 	s.poll(now)
 	s.watch(now)
+	s.agreeDrops(now)
 	if s.err != nil {
 		return s.stopped(now)
 	}
@@ -274,7 +276,7 @@ func (s *Session) ended(now time.Duration) bool {
 		s.final = tickHash{tick: end, hash: engine.StateHash(s.finalState), ok: true}
 		s.lastHash, s.endAt = s.final, now
 		for i := range s.peers {
-			if p := &s.peers[i]; p.kind != remoteSpectator && p.final.ok {
+			if p := &s.peers[i]; p.kind != remoteSpectator && p.final.ok && !s.dropping(p) {
 				s.theirFinal(p, p.final.hash)
 			}
 		}
@@ -284,7 +286,7 @@ func (s *Session) ended(now time.Duration) bool {
 	}
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.synced && !p.done && p.kind != remoteHost && p.ack < end {
+		if p.synced && !p.done && p.kind != remoteHost && p.ack < end && !s.dropping(p) {
 			return false
 		}
 	}
@@ -293,7 +295,7 @@ func (s *Session) ended(now time.Duration) bool {
 	}
 	for i := range s.peers {
 		p := &s.peers[i]
-		if p.kind == remoteSpectator || p.compared > 0 {
+		if p.kind == remoteSpectator || p.compared > 0 || s.dropping(p) {
 			continue
 		}
 		if p.done || now-s.endAt > s.cfg.DisconnectTimeout {
@@ -340,7 +342,7 @@ func (s *Session) checkHashes() error {
 		s.lastHash = h
 		for j := range s.peers {
 			p := &s.peers[j]
-			if p.kind == remoteSpectator {
+			if p.kind == remoteSpectator || s.dropping(p) {
 				continue
 			}
 			if theirs, ok := p.hashAt(h.tick, s.every); ok {
@@ -377,6 +379,7 @@ func (s *Session) Begin(f engine.Frame) error {
 	if s.lobby == nil {
 		s.poll(now)
 		s.watch(now)
+		s.agreeDrops(now)
 		if s.err != nil {
 			return s.stopped(now)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestDeterministicRun(t *testing.T) {
 			first[0] = st
 			continue
 		}
-		if st != first[0] {
+		if !reflect.DeepEqual(st, first[0]) {
 			t.Fatalf("second run differs:\n%+v\n%+v", first[0], st)
 		}
 	}
@@ -544,24 +545,4 @@ func TestHandshakeTimeout(t *testing.T) {
 		t.Fatalf("the joiner: %v, want no answer from %v in 10s", joinErr, hostAddr)
 	}
 	t.Log(joinErr)
-}
-
-// TestVanishedInThreeNamesIt: in a three-player match, player 3 vanishes
-// (no bye). Whichever of the others times it out first stops and tells
-// the last one why (a "gone" bye): both stop with a *DisconnectError
-// naming player 3 as vanished, not the messenger as one that left.
-func TestVanishedInThreeNamesIt(t *testing.T) {
-	for seed := range uint64(4) {
-		w := newWorld(t, worldOpts{players: 3, seed: seed, jitter: true})
-		w.run(time.Second)
-		w.noErrors(t)
-		w.nodes[2].off = true
-		w.run(4 * time.Second)
-		for i, n := range w.nodes[:2] {
-			var de *DisconnectError
-			if !errors.As(n.err, &de) || de.Player != 2 || de.Left || de.Addr != addr(2) {
-				t.Fatalf("seed %d: node %d: %v, want player 3 (%v) vanished", seed, i, n.err, addr(2))
-			}
-		}
-	}
 }

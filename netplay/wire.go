@@ -14,10 +14,10 @@ import (
 //
 //	0  "fx"          magic, 2 bytes
 //	2  version       ProtocolVersion, 1 byte
-//	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat; a
-//	                 server's: 7 join, 8 welcome, 9 chunk, 10 update, 11 final,
-//	                 14 cookie; a late spectator's: 12 offer, 13 got (and 9
-//	                 chunk)
+//	3  kind          1 hello, 2 refuse, 3 input, 4 bye, 5 sit, 6 seat, 15
+//	                 drop; a server's: 7 join, 8 welcome, 9 chunk, 10 update,
+//	                 11 final, 14 cookie; a late spectator's: 12 offer, 13 got
+//	                 (and 9 chunk)
 //	4  token         u32: the receiver's handshake nonce (0 in hello, refuse
 //	                 and sit)
 //
@@ -67,7 +67,9 @@ import (
 // late spectator's offer and got; version 5 the server's cookie kind (a
 // MAC of 64 bits), the join's secret and probe, the welcome's secret,
 // token and settings, the refuse field 12 (address) and the bye reason 6
-// (stalled).
+// (stalled); version 6 the drop (players agree on the tick a lost
+// player's seat is empty from), an input's empty seats (flag 4) and
+// inputs one player passes on for another it drops.
 
 // Protocol limits.
 const (
@@ -82,7 +84,7 @@ const (
 	maxInputSize = engine.MaxInputSize
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 5
+	ProtocolVersion = 6
 )
 
 // Datagram kinds.
@@ -95,6 +97,7 @@ const (
 	kindSeat   = 6
 	kindOffer  = 12 // a state for a late spectator follows in chunks (kindChunk)
 	kindGot    = 13 // a late spectator's acknowledgement of chunks
+	kindDrop   = 15 // a player's account of the players it drops
 )
 
 // Sizes of the fixed parts.
@@ -108,6 +111,7 @@ const (
 	seatLen   = 88
 	offerLen  = 24
 	gotLen    = 24
+	dropLen   = 12 + 8*MaxPeers
 	addrLen   = 18 // a roster address: u8[16] IP, u16 port
 )
 
@@ -121,6 +125,7 @@ const (
 const (
 	flagHash = 1 << iota
 	flagEcho
+	flagSeats // the empty seats of the rows carried follow the fixed fields
 )
 
 // Bye reasons.

@@ -14,11 +14,11 @@ import "net/netip"
 //	24 params u64    FNV-1a of SessionConfig.Params
 //	32 sim u64       SessionConfig.Sim
 //
-//	input (50 bytes + inputs; inputs, acks, time sync, RTT, desync
-//	hashes and keep-alives in one kind):
+//	input (50 bytes, 51 with seats, + inputs; inputs, acks, time sync,
+//	RTT, desync hashes and keep-alives in one kind):
 //	8  tick u32      the sender's next tick to simulate
 //	12 adv i8        the sender's frame advantage over the receiver, 1/8 ticks
-//	13 flags u8      1: hash valid, 2: echo valid
+//	13 flags u8      1: hash valid, 2: echo valid, 4: seats follow
 //	14 ack u32       the next tick of the receiver's inputs the sender needs
 //	18 ts u32        the sender's clock, µs
 //	22 echo u32      the last ts the sender got from the receiver
@@ -28,10 +28,14 @@ import "net/netip"
 //	34 hash u64      the state hash (engine.StateHash) of the game's saved state
 //	42 start u32     the tick of the first input carried
 //	46 count u8      ticks of inputs carried
-//	47 first u8      the player of the first input of each tick
+//	47 first u8      the player of the first input of each tick: the
+//	                 sender's, or a player both drop (its inputs passed on)
 //	48 per u8        players per tick (1 between players; all, to spectators)
 //	49 size u8       the input size
-//	50 inputs        count·per·size bytes, tick by tick
+//	50 seats u8      with flag 4 only: bit p, player p's seat is empty in
+//	                 every tick carried (its input zero); a host tells its
+//	                 spectators which players the others lost
+//	50 or 51 inputs  count·per·size bytes, tick by tick
 //
 //	sit (88 bytes; a joiner asks a Lobby's host for a seat, until the
 //	host sends the roster; as large as the answer, which is never larger):
@@ -74,6 +78,22 @@ import "net/netip"
 //	16 mask u64      of the next 64 chunks, those received (a selective
 //	                 ack; zero when none)
 
+//	drop (44 bytes; a player's account of the players it drops: those it
+//	lost, or that another player drops; sent to the other players until
+//	they all agree, and to a dropped one that still sends; token: the
+//	receiver's nonce):
+//	8  dropped u8    bit p: the sender drops player p, and takes no more
+//	                 inputs from it
+//	9  decided u8    bit p: of those, the ones whose seat is empty from an
+//	                 agreed tick
+//	10 zero u16
+//	12 per player p, at 12+8p (zero for one not dropped):
+//	   tick u32      decided: the tick p's seat is empty from; else the
+//	                 sender's vote, how many of p's inputs it had when it
+//	                 began to drop p
+//	   have u32      how many of p's inputs the sender has now, passed on
+//	                 ones included
+
 // packet is one decoded datagram: fixed fields, and for an input packet
 // the inputs as a view of the datagram (no copy).
 type packet struct {
@@ -102,6 +122,7 @@ type packet struct {
 	hash                    uint64
 	start                   uint32
 	count, first, per, size uint8
+	seats                   uint8 // with flagSeats
 	inputs                  []byte
 
 	// bye
@@ -113,6 +134,10 @@ type packet struct {
 	// players, hflags, and:
 	seated uint8
 	roster [MaxPeers]netip.AddrPort
+
+	// drop
+	dropped, decided uint8
+	dtick, dhave     [MaxPeers]uint32
 
 	// offer: state, length, and the hash in hash. chunk: state, index,
 	// length, and a view of its data. got: state, have and mask.
@@ -178,14 +203,25 @@ func (p *packet) decode(b []byte) error {
 		p.hashTick, p.hash = le.Uint32(b[30:]), le.Uint64(b[34:])
 		p.start = le.Uint32(b[42:])
 		p.count, p.first, p.per, p.size = b[46], b[47], b[48], b[49]
-		if p.flags&^(flagHash|flagEcho) != 0 || p.size == 0 || int(p.size) > maxInputSize ||
+		if p.flags&^(flagHash|flagEcho|flagSeats) != 0 || p.size == 0 || int(p.size) > maxInputSize ||
 			p.per > MaxPeers || int(p.first)+int(p.per) > MaxPeers || (p.count > 0 && p.per == 0) {
 			return errField
 		}
-		if n := int(p.count) * int(p.per) * int(p.size); len(b) != inputHead+n {
+		head := inputHead
+		p.seats = 0
+		if p.flags&flagSeats != 0 {
+			if len(b) == inputHead {
+				return errShort
+			}
+			p.seats, head = b[inputHead], inputHead+1
+			if p.seats&^(uint8(1<<p.per-1)<<p.first) != 0 {
+				return errField // a seat of no player carried
+			}
+		}
+		if n := int(p.count) * int(p.per) * int(p.size); len(b) != head+n {
 			return errLength
 		}
-		p.inputs = b[inputHead:]
+		p.inputs = b[head:]
 	case kindBye:
 		if len(b) != byeLen {
 			return errLength
@@ -194,6 +230,8 @@ func (p *packet) decode(b []byte) error {
 		if p.reason < byeQuit || p.reason > byeStalled || p.reason == byeGone && p.tick >= MaxPeers {
 			return errField
 		}
+	case kindDrop:
+		return p.decodeDrop(b)
 	case kindSit:
 		return p.decodeSit(b)
 	case kindSeat:
@@ -245,6 +283,35 @@ func appendGot(dst []byte, token, state, have uint32, mask uint64) []byte {
 	return le.AppendUint64(dst, mask)
 }
 
+// decodeDrop reads a drop: b has the header of one.
+func (p *packet) decodeDrop(b []byte) error {
+	if len(b) != dropLen {
+		return errLength
+	}
+	p.dropped, p.decided = b[8], b[9]
+	if p.token == 0 || p.dropped>>MaxPeers != 0 || p.decided&^p.dropped != 0 || b[10] != 0 || b[11] != 0 {
+		return errField
+	}
+	for i := range MaxPeers {
+		p.dtick[i], p.dhave[i] = le.Uint32(b[12+8*i:]), le.Uint32(b[16+8*i:])
+		if p.dropped>>i&1 == 0 && (p.dtick[i] != 0 || p.dhave[i] != 0) {
+			return errField
+		}
+	}
+	return nil
+}
+
+// appendDrop appends p as a drop, with its token.
+func (p *packet) appendDrop(dst []byte) []byte {
+	dst = appendHeader(dst, kindDrop, p.token)
+	dst = append(dst, p.dropped, p.decided, 0, 0)
+	for i := range MaxPeers {
+		dst = le.AppendUint32(dst, p.dtick[i])
+		dst = le.AppendUint32(dst, p.dhave[i])
+	}
+	return dst
+}
+
 // appendHello appends p as a hello.
 func (p *packet) appendHello(dst []byte) []byte {
 	dst = appendHeader(dst, kindHello, 0)
@@ -256,8 +323,9 @@ func (p *packet) appendHello(dst []byte) []byte {
 	return le.AppendUint64(dst, p.sim)
 }
 
-// appendInputHead appends p's fixed input fields; the caller appends
-// count·per·size bytes of inputs after them.
+// appendInputHead appends p's fixed input fields, and its seats with
+// flagSeats; the caller appends count·per·size bytes of inputs after
+// them.
 func (p *packet) appendInputHead(dst []byte) []byte {
 	dst = appendHeader(dst, kindInput, p.token)
 	dst = le.AppendUint32(dst, p.tick)
@@ -269,7 +337,11 @@ func (p *packet) appendInputHead(dst []byte) []byte {
 	dst = le.AppendUint32(dst, p.hashTick)
 	dst = le.AppendUint64(dst, p.hash)
 	dst = le.AppendUint32(dst, p.start)
-	return append(dst, p.count, p.first, p.per, p.size)
+	dst = append(dst, p.count, p.first, p.per, p.size)
+	if p.flags&flagSeats != 0 {
+		dst = append(dst, p.seats)
+	}
+	return dst
 }
 
 // decodeSit reads a sit: b has the header of one.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,29 +60,50 @@ func TestFourHeadlessBots(t *testing.T) {
 }
 
 // TestFourPlayersOneKilled kills a joiner with SIGKILL mid-match: the
-// three others report the vanished peer and exit 3, and each one's
-// recording, whose every tick is final, replays to exit 0.
+// three others agree on the tick from which its seat is empty, play on to
+// -ticks and exit 0 on one state hash, each saying who left and when
+// (left=N@T, the same on all three), and each one's recording replays
+// alone to that hash.
 func TestFourPlayersOneKilled(t *testing.T) {
 	dir := t.TempDir()
-	cs := peers(t, dir, "")
+	cs := peers(t, dir, "-ticks 360")
 	time.Sleep(2500 * time.Millisecond) // the seating, the handshakes, then a second of play
 	cs[2].Cmd.Process.Signal(syscall.SIGKILL)
 	cs[2].Wait()
+	var hash, left string
 	for i, c := range cs {
 		if i == 2 {
 			continue
 		}
 		err := c.Wait()
-		if code := c.Cmd.ProcessState.ExitCode(); code != 3 || !strings.Contains(c.Stderr.String(), " disconnected: nothing from ") {
-			t.Fatalf("process %d: %v, exit status %d, want 3 and \"disconnected\":\n%s", i+1, err, code, &c.Stderr)
+		m := stateHash.FindStringSubmatch(c.Stdout.String())
+		l := leftOne.FindStringSubmatch(c.Stderr.String())
+		if err != nil || m == nil || l == nil || !strings.Contains(c.Stderr.String(), " desyncs=0 ") {
+			t.Fatalf("process %d: %v, stdout %q, want exit 0, state-hash=, desyncs=0 and left=N@T:\n%s", i+1, err, &c.Stdout, &c.Stderr)
 		}
 		t.Logf("process %d: %s", i+1, strings.TrimSpace(c.Stderr.String()))
-		r := start(t, "-headless -replay "+filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1)))
-		if err := r.Wait(); err != nil || !stateHash.MatchString(r.Stdout.String()) || !strings.Contains(r.Stderr.String(), "state hashes verified") {
-			t.Errorf("-replay of process %d's recording: %v, want exit 0 and its state-hash:\n%s%s", i+1, err, &r.Stdout, &r.Stderr)
+		if hash == "" {
+			hash, left = m[1], l[1]
+		}
+		if m[1] != hash || l[1] != left {
+			t.Errorf("process %d: state-hash=%s left=%s, another's %s and %s: one match, two worlds", i+1, m[1], l[1], hash, left)
+		}
+	}
+	if strings.HasPrefix(left, "1@") {
+		t.Errorf("left=%s: the host, player 1, still plays", left)
+	}
+	for i := range 4 {
+		if i == 2 {
+			continue
+		}
+		if got := hashOf(t, "-headless -replay "+filepath.Join(dir, fmt.Sprintf("p%d.fxr", i+1))); got != hash {
+			t.Errorf("-replay p%d.fxr: state-hash=%s, want the match's %s", i+1, got, hash)
 		}
 	}
 }
+
+// leftOne finds a stats line's left= of one player: N@T.
+var leftOne = regexp.MustCompile(` left=([2-4]@[1-9][0-9]*)\n`)
 
 // TestServerKillAndRejoin: a skeleton -server of 4 seats with -gravity 9
 // and three -connect bots started without it, which take the server's
