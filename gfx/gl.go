@@ -22,15 +22,26 @@ var live atomic.Int64
 // alive. After every owner has been closed it is zero; tests assert that.
 func LiveObjects() int { return int(live.Load()) }
 
+// genName is where gen has GL write a new object's name: the address of a
+// local handed to cgo would move the local to the heap, and making an
+// object (a stream's buffer that grows, in a steady state) would allocate.
+// Used on the GL thread only, as every GL call is.
+var genName uint32
+
+// gen makes one GL object with f (gl.GenBuffers, gl.GenTextures, ...) and
+// returns its name, allocating nothing.
+func gen(f func(n int32, names *uint32)) uint32 {
+	f(1, &genName)
+	live.Add(1)
+	return genName
+}
+
 // Buffer is a GL buffer object.
 type Buffer struct{ id uint32 }
 
 // NewBuffer makes a buffer object.
 func NewBuffer() Buffer {
-	var b Buffer
-	gl.GenBuffers(1, &b.id)
-	live.Add(1)
-	return b
+	return Buffer{gen(gl.GenBuffers)}
 }
 
 // ID returns the GL name, 0 after Delete.
@@ -50,10 +61,7 @@ type VertexArray struct{ id uint32 }
 
 // NewVertexArray makes a vertex array object.
 func NewVertexArray() VertexArray {
-	var v VertexArray
-	gl.GenVertexArrays(1, &v.id)
-	live.Add(1)
-	return v
+	return VertexArray{gen(gl.GenVertexArrays)}
 }
 
 // ID returns the GL name, 0 after Delete.
@@ -135,9 +143,7 @@ func NewTexture(w, h int, pix []byte, linear bool) (Texture, error) {
 // newGLTexture makes a GL texture with clamped edges and uploads pix (nil
 // for undefined contents).
 func newGLTexture(w, h int, pix []byte, linear bool) uint32 {
-	var id uint32
-	gl.GenTextures(1, &id)
-	live.Add(1)
+	id := gen(gl.GenTextures)
 	gl.BindTexture(gl.TEXTURE_2D, id)
 	filter := int32(gl.NEAREST)
 	if linear {
@@ -225,10 +231,8 @@ func NewFramebuffer(w, h int) (Framebuffer, error) {
 	if f.Color, err = NewTexture(w, h, nil, true); err != nil {
 		return Framebuffer{}, err
 	}
-	gl.GenFramebuffers(1, &f.id)
-	live.Add(1)
-	gl.GenRenderbuffers(1, &f.depth)
-	live.Add(1)
+	f.id = gen(gl.GenFramebuffers)
+	f.depth = gen(gl.GenRenderbuffers)
 	gl.BindRenderbuffer(gl.RENDERBUFFER, f.depth)
 	gl.RenderbufferStorage(gl.RENDERBUFFER, gl.DEPTH_COMPONENT24, int32(w), int32(h))
 	gl.BindFramebuffer(gl.FRAMEBUFFER, f.id)

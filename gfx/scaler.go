@@ -161,10 +161,9 @@ type msFramebuffer struct {
 
 func newMSFramebuffer(w, h, samples int) (msFramebuffer, error) {
 	f := msFramebuffer{w: w, h: h, samples: samples}
-	gl.GenFramebuffers(1, &f.id)
-	gl.GenRenderbuffers(1, &f.color)
-	gl.GenRenderbuffers(1, &f.depth)
-	live.Add(3)
+	f.id = gen(gl.GenFramebuffers)
+	f.color = gen(gl.GenRenderbuffers)
+	f.depth = gen(gl.GenRenderbuffers)
 	gl.BindRenderbuffer(gl.RENDERBUFFER, f.color)
 	gl.RenderbufferStorageMultisample(gl.RENDERBUFFER, int32(samples), gl.RGBA8, int32(w), int32(h))
 	gl.BindRenderbuffer(gl.RENDERBUFFER, f.depth)
