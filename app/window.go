@@ -89,8 +89,8 @@ func (p *play) Draw(f engine.Frame) {
 	p.game.Draw(f)
 	p.last = f
 	if p.flags.last(f.Index) && p.flags.Screenshot != "" {
-		p.screenshot()
 		p.loop.ExcludeFrame() // a screenshot allocates: not the steady state
+		p.screenshot()
 	}
 }
 

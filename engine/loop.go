@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -238,6 +239,7 @@ type Loop struct {
 
 	prevGC  uint64 // GC cycles at the last frame, for the steady count
 	exclude bool   // leave this frame out of the steady count
+	steady  steadyCount
 }
 
 // NewLoop returns a Loop that runs g on p with cfg, or an error naming the
@@ -294,6 +296,7 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 		if v := recover(); v != nil {
 			err = l.recovered(v)
 		}
+		l.stopSteady()
 	}()
 	done := ctx.Done()
 	if !l.started {
@@ -417,6 +420,9 @@ func (l *Loop) frame() error {
 		l.countSteady()
 	}
 	if l.govern(work) && l.quality != nil {
+		// A change of quality is not the steady state: the game may
+		// allocate for its new level.
+		l.ExcludeFrame()
 		l.in = inQuality
 		l.quality.QualityChanged(l.gov.Level())
 	}
@@ -432,23 +438,90 @@ func (l *Loop) frame() error {
 	return err
 }
 
+// stopSteady ends the steady count's open stretch, as a run of frames
+// ends: the count becomes exact.
+func (l *Loop) stopSteady() {
+	if l.runtime != nil {
+		l.steady.stop()
+		l.stats.Runtime.SteadyAllocs = l.steady.allocs()
+	}
+}
+
 // countSteady adds the frame to the steady-state garbage count.
 func (l *Loop) countSteady() {
 	rt := &l.stats.Runtime
 	gcs := rt.GCCycles - l.prevGC
 	l.prevGC = rt.GCCycles
-	if l.stats.Frames > SteadyAfter && !l.exclude {
+	c := &l.steady
+	switch {
+	case l.stats.Frames < SteadyAfter:
+	case !c.open: // the warm-up's end, an excluded frame's or a Run's
+		c.start()
+	case !l.exclude:
 		rt.SteadyFrames++
-		rt.SteadyAllocs += rt.FrameAllocs
 		rt.SteadyGCs += gcs
+		c.approx += rt.FrameAllocs
 	}
+	rt.SteadyAllocs = c.allocs()
 	l.exclude = false
 }
 
+// steadyCount counts the steady state's heap allocations exactly: by
+// runtime.ReadMemStats (which stops the world) at the start and end of
+// every stretch of counted frames, a few times a run, not every frame.
+// runtime/metrics, which the loop reads each frame, counts late: an
+// allocation is counted when its processor's cache next takes a span, so
+// a frame can be charged with its predecessors' allocations, and tiny
+// ones (under 16 bytes, no pointers) may not be counted by the end of the
+// run at all. Between reads it gives a running estimate.
+//
+// The count is of the whole process: it includes what the runtime
+// allocates for itself, such as the first wait of a goroutine started
+// before the steady state that the scheduler ran late (a loaded machine).
+type steadyCount struct {
+	open   bool   // a stretch is being counted
+	base   uint64 // runtime.MemStats.Mallocs at the stretch's start
+	closed uint64 // the allocations of the stretches closed, exact
+	approx uint64 // the open stretch's, from runtime/metrics
+}
+
+// mallocs returns the heap allocations since the program started,
+// exactly.
+func mallocs() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.Mallocs
+}
+
+func (c *steadyCount) start() {
+	// Twice: restarting the world after the first read may start an OS
+	// thread for a waiting goroutine, and the runtime allocates for it.
+	mallocs()
+	c.open, c.base, c.approx = true, mallocs(), 0
+}
+
+// stop ends the open stretch, if any, taking its exact count.
+func (c *steadyCount) stop() {
+	if c.open {
+		c.closed += mallocs() - c.base
+		c.open, c.approx = false, 0
+	}
+}
+
+// allocs returns the steady state's allocations so far: exact for the
+// stretches closed, estimated for the open one.
+func (c *steadyCount) allocs() uint64 { return c.closed + c.approx }
+
 // ExcludeFrame leaves the frame being run out of the steady-state garbage
 // count (Stats.Runtime.Steady*): call it from a hook of a frame that does
-// one-off allocating work on purpose, such as saving a screenshot.
-func (l *Loop) ExcludeFrame() { l.exclude = true }
+// one-off allocating work on purpose, such as saving a screenshot, before
+// that work (what the frame allocated before the call is counted).
+func (l *Loop) ExcludeFrame() {
+	l.exclude = true
+	if l.runtime != nil {
+		l.steady.stop()
+	}
+}
 
 // enter marks the start of a frame phase for profiles and traces.
 func (l *Loop) enter(ph Phase) {

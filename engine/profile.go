@@ -89,6 +89,9 @@ type Runtime struct {
 	// SteadyAfter, less those a game excluded (Loop.ExcludeFrame, for a
 	// screenshot); SteadyAllocs and SteadyGCs are their heap allocations
 	// and garbage collections. Zero garbage means both stay 0.
+	// SteadyAllocs is exact once Loop.Run returns (runtime.ReadMemStats,
+	// tiny allocations included), an estimate while it runs
+	// (runtime/metrics, which counts late).
 	SteadyFrames, SteadyAllocs, SteadyGCs uint64
 }
 
