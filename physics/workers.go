@@ -87,6 +87,12 @@ func NewWorkers(n int) *Workers {
 		//fixvet:ignore the workers take blocks whose results do not depend on which worker runs them, or when
 		go p.work(id)
 	}
+	// Wait for the workers to go to sleep once: a goroutine's first wait
+	// allocates (the runtime's records of a waiter), which belongs to the
+	// pool's start, not to a step of a steady state.
+	for p.sleepers.Load() < int32(p.n-1) {
+		runtime.Gosched()
+	}
 	return p
 }
 
