@@ -62,7 +62,7 @@ test:
 	  $(MAKE) --no-print-directory $$stage || { echo "make test: $$stage FAILED after $$(( $$(date +%s) - t )) s"; exit 1; }; \
 	  echo "make test: $$stage took $$(( $$(date +%s) - t )) s"; done; \
 	t=$$(date +%s); log=$$(mktemp); \
-	( $(MAKE) --no-print-directory cross >$$log 2>&1; echo $$? >$$log.rc; echo $$(( $$(date +%s) - t )) >$$log.t ) & \
+	( $(MAKE) --no-print-directory cross CROSS_WORKERS=$(TEST_CROSS_WORKERS) >$$log 2>&1; echo $$? >$$log.rc; echo $$(( $$(date +%s) - t )) >$$log.t ) & \
 	$(MAKE) --no-print-directory test-gl; gl=$$?; \
 	echo "make test: test-gl took $$(( $$(date +%s) - t )) s, beside cross"; \
 	wait; cat $$log; cross=$$(cat $$log.rc); \
@@ -85,17 +85,26 @@ test-pure:
 # and 386 on a kernel without 32-bit support: cross.sh decides by the
 # error a native run gives), and the arm64 build's simulation disassembled
 # for fused multiply-adds.
+#
+# Each scene runs natively on every pool size of CROSS_WORKERS (the world
+# must be the same on any number of physics workers). Every size costs
+# the scene's whole run again, 250 s of CPU for the seven on 2 cores, so
+# make test checks three sizes (alone, two, four: TEST_CROSS_WORKERS),
+# and make cross-more, which CI runs after make test, all seven.
+CROSS_WORKERS      ?= 1,2,3,4,8,16,32
+TEST_CROSS_WORKERS ?= 1,2,4
 cross: deps
-	GO=$(GO) bash tools/worldhash/cross.sh
+	GO=$(GO) WORKERS=$(CROSS_WORKERS) bash tools/worldhash/cross.sh
 
-# cross-more is the same check on the slow builds (the debugger builds of
-# amd64 v3 and arm64, ppc64le, riscv64: 3 minutes of qemu-user on 2
-# cores), then the checks too long for make test: physics'
+# cross-more is the same check on the quick builds on every pool size,
+# then on the slow builds (the debugger builds of amd64 v3 and arm64,
+# ppc64le, riscv64: 3 minutes of qemu-user on 2 cores), then the checks too long for make test: physics'
 # TestChurnAfterReserve for three minutes of game time (make test plays
 # 20 s of it; a minute of CPU). Outside make test; CI runs it after.
 CHURN_SECONDS ?= 180
 cross-more: deps
-	GO=$(GO) bash tools/worldhash/cross.sh --more
+	GO=$(GO) WORKERS=$(CROSS_WORKERS) bash tools/worldhash/cross.sh
+	GO=$(GO) WORKERS=$(CROSS_WORKERS) bash tools/worldhash/cross.sh --more
 	FIXSTEP_CHURN_SECONDS=$(CHURN_SECONDS) $(GO) test -count=1 -run '^TestChurnAfterReserve$$' -v ./physics
 
 # Fuzzing inside make test has a count budget, never a time budget: a
