@@ -219,6 +219,7 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.token, s.secret = p.ctoken, p.secret
 	if first {
 		s.setup(int(p.players), s.size, clientRing, s.cfg.MaxPrediction+3, int(p.every), 0)
+		s.cur = make([]byte, s.players*s.size)
 		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: s.cfg.Params}
 	} else {
 		s.stats.Resyncs++
@@ -297,26 +298,44 @@ func (s *Client) onFinal(now time.Duration) {
 		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
-	rowLen := 4 + s.players*s.size
+	s.takeRows(p)
+	s.settle() // the rows that arrived in order become final
+}
+
+// takeRows puts the final rows of p, a final datagram: each is the
+// changes from the row before it, the first's from the row of tick
+// start-1 (which we must hold) or, in a key, from zero inputs.
+func (s *Client) takeRows(p *sPacket) {
+	if p.count == 0 {
+		return
+	}
 	start := int(p.start)
-	final := s.confirmed()
+	row, empty := s.cur, uint32(0)
+	if p.flags&finalKey != 0 {
+		clear(row)
+	} else if f := start - 1; f >= s.base && s.rowTick[f%clientRing] == f {
+		copy(row, s.row(s.rows, f))
+		empty = s.rowEmpty[f%clientRing]
+	} else {
+		s.stats.PacketsStale++ // the row its first is from was lost: a later datagram brings them
+		return
+	}
+	final, b := s.confirmed(), p.inputs
 	for k := range int(p.count) {
 		f := start + k
+		b = readRow(b, row, &empty, s.players, s.size)
+		if !zeroSeats(row, empty, s.size) {
+			s.stats.PacketsBad++
+			return
+		}
 		if f < final || s.rowTick[f%clientRing] == f {
 			continue
 		}
 		if f >= s.floor()+clientRing {
 			break
 		}
-		r := p.inputs[k*rowLen : (k+1)*rowLen]
-		mask := le.Uint32(r)
-		if mask>>s.players != 0 || !zeroSeats(r[4:], mask, s.size) {
-			s.stats.PacketsBad++
-			return
-		}
-		s.putRow(f, r[4:], mask)
+		s.putRow(f, row, empty)
 	}
-	s.settle() // the rows that arrived in order become final
 }
 
 // zeroSeats reports whether the empty seats of a row have zero inputs, as

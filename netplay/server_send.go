@@ -54,11 +54,14 @@ func (s *Server) sendAll(now time.Duration) {
 			s.sendChunks(cl, now, share)
 			continue
 		}
-		behind := s.tick - cl.ack
-		if behind <= 0 && now-cl.sentAt < 250*time.Millisecond {
+		if s.tick <= cl.ack && now-cl.sentAt < 250*time.Millisecond {
 			continue // nothing new: a keep-alive four times a second
 		}
-		if (s.tick+i)%sendEvery != 0 && behind < 8 && now-cl.sentAt < 250*time.Millisecond {
+		// Rows not sent yet: a few every sendEvery ticks; more, every
+		// tick, while the client catches up or is sent them again. (Rows
+		// sent and not yet acknowledged, a round trip's, are no reason:
+		// on a long link there are always some.)
+		if (s.tick+i)%sendEvery != 0 && s.tick-cl.sentTo < 8 && now-cl.sentAt < 250*time.Millisecond {
 			continue
 		}
 		for k := 0; k < 8; k++ {
@@ -69,29 +72,33 @@ func (s *Server) sendAll(now time.Duration) {
 	}
 }
 
-// sendFinal sends cl one datagram of final inputs: from the first it
-// has not acknowledged, or past those sent less than a round trip ago.
-// It reports whether more remain to send.
+// sendFinal sends cl one datagram of final inputs: the rows not sent
+// yet, and the last two sent again, which covers a lost datagram; or,
+// when its acknowledgement has not moved for a retransmission timeout,
+// from the first row it lacks. Each row is sent as its changes from the
+// row before (see the final kind), so the rows of a datagram follow on
+// from the client's rows: the last two sent, the first it lacks. It
+// reports whether more remain to send.
 func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
-	// From the first row it lacks, unless the rows from there were sent
-	// less than a retransmission timeout ago: then from the newest, and
-	// two before them again, which covers a lost datagram.
-	from := cl.ack
 	rto := cl.rt.timeout(20 * time.Millisecond)
 	if cl.ack > cl.ackSeen {
 		cl.ackSeen, cl.ackAt = cl.ack, now
 	}
-	if cl.sentTo > from+2 && now-cl.ackAt < rto {
-		from = cl.sentTo - 2
-	} else if cl.sentTo > from {
-		cl.ackAt = now // sent again from the ack: wait a timeout more
+	if cl.sentTo > cl.ack && now-cl.ackAt >= rto {
+		cl.sentTo, cl.ackAt = cl.ack, now // from the first it lacks, then on; wait a timeout more
 	}
-	from = max(from, cl.ack, s.tick-keepTicks+1)
-	rowLen := 4 + s.players*s.size
-	count := min(s.tick-from, (MaxPacket-finalHead)/rowLen, 255)
+	from := max(cl.sentTo-2, cl.ack, s.tick-keepTicks+1)
 	p := &s.sp
 	*p = sPacket{token: cl.nonce, tick: uint32(s.tick), players: uint8(s.players), isize: uint8(s.size),
-		ack: uint32(cl.recv), start: uint32(max(from, 0)), count: uint8(max(count, 0))}
+		ack: uint32(cl.recv), start: uint32(max(from, 0))}
+	// The rows as changes from the row before the first, which the
+	// client holds unless the first follows its state: then from zero.
+	prev, prevEmpty := s.zeroRow, uint32(0)
+	if from <= cl.lastSt || from <= s.tick-keepTicks+1 {
+		p.flags |= finalKey
+	} else {
+		prev, prevEmpty = s.row(from-1), s.mask[(from-1)%keepTicks]
+	}
 	if cl.leadOK {
 		p.lead = int16(max(min(cl.lead*8, 32767), -32768))
 	}
@@ -108,16 +115,21 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 		p.hashTick, p.hash = uint32(s.cps[n].tick), s.cps[n].hash
 	}
 	b := p.appendFinalHead(s.wbuf[:0])
-	for f := from; f < from+count; f++ {
-		b = le.AppendUint32(b, s.mask[f%keepTicks])
-		b = append(b, s.row(f)...)
+	count := 0
+	for f := from; f < s.tick && count < 255; f++ {
+		row, empty := s.row(f), s.mask[f%keepTicks]
+		var ok bool
+		if b, ok = appendRow(b, MaxPacket, prev, row, prevEmpty, empty, s.players, s.size); !ok {
+			break
+		}
+		prev, prevEmpty = row, empty
+		count++
 	}
+	b[finalHead-4] = uint8(count)
 	s.write(b, cl)
 	s.stats.BytesFinal += uint64(len(b) + udpOverhead)
 	cl.sentAt = now
-	if from+count > cl.sentTo {
-		cl.sentTo = from + count
-	}
+	cl.sentTo = max(cl.sentTo, from+count)
 	return count > 0 && from+count < s.tick
 }
 

@@ -67,7 +67,8 @@ import (
 // late spectator's offer and got; version 5 the server's cookie kind (a
 // MAC of 64 bits), the join's secret and probe, the welcome's secret,
 // token and settings, the refuse field 12 (address) and the bye reason 6
-// (stalled).
+// (stalled); version 6 the final's rows as changes (its key flag), and
+// an update's bitmap as long as the server's window (chunkWindow).
 
 // Protocol limits.
 const (
@@ -82,7 +83,7 @@ const (
 	maxInputSize = engine.MaxInputSize
 	// ProtocolVersion is the version of the wire format this package
 	// speaks. Peers of other versions are refused.
-	ProtocolVersion = 5
+	ProtocolVersion = 6
 )
 
 // Datagram kinds.
@@ -259,6 +260,7 @@ const (
 	updateLoading = 4
 	finalHash     = 1
 	finalEcho     = 2
+	finalKey      = 4 // the first row's changes are from zero inputs, not the row before
 )
 
 // Welcome seats that are not seats.
