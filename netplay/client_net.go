@@ -387,22 +387,9 @@ func (s *Client) sendUpdate(now time.Duration) {
 		}
 	}
 	if s.phase == phaseLoad {
-		// The slices past the mask's, to the end of the server's
-		// window, in the tail: the server resends only what is missing.
-		if n := min(len(s.st.got)-(s.st.have+65), chunkWindow-64); n > 0 {
-			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
-		}
-		b := p.appendUpdateHead(s.wbuf[:0])
-		for k := range int(p.count) * s.size {
-			var c byte
-			for d := range 8 {
-				if s.st.arrived(s.st.have + 65 + 8*k + d) {
-					c |= 1 << d
-				}
-			}
-			b = append(b, c)
-		}
-		s.write(b)
+		// The slices past the mask's, to the last that arrived, in the
+		// tail: the server sends again only what is missing.
+		s.write(s.st.appendTail(p.appendUpdateHead(s.wbuf[:0])))
 		return
 	}
 	b := p.appendUpdateHead(s.wbuf[:0])

@@ -135,10 +135,10 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 
 // sendChunks sends cl the slices of its state it has not acknowledged
 // (its acknowledgement names each slice of the window: have, and a
-// bitmap of the chunkWindow past it) and that were not sent within a
-// retransmission timeout: at most share
-// this tick (its part of the transfer budget), none more than chunkWindow
-// past the first it lacks, and only as many as its credit allows: a
+// bitmap of the chunkWindow past it) and that are not in flight (never
+// sent, or lost: see sender.next): at most share this tick (its part of
+// the transfer budget), none more than chunkWindow past the first it
+// lacks, and only as many as its credit allows: a
 // transfer starts with initialCredit slices and earns creditPerAck for
 // each one acknowledged, so that what a client is sent stays within a
 // fixed multiple of what it acknowledges. A transfer whose
@@ -164,7 +164,7 @@ func (s *Server) sendChunks(cl *sclient, now time.Duration, share int) {
 	for i := cl.x.next(0, now, rto, window); i >= 0 && sent < limit; i = cl.x.next(i+1, now, rto, window) {
 		b := appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed)
 		s.write(b, cl)
-		cl.x.at[i] = now
+		cl.x.sent(i, now)
 		cl.credit--
 		s.xferBits -= 8 * len(b)
 		s.stats.ChunksSent++

@@ -69,11 +69,12 @@ import "math/bits"
 //	                 received in order, 48 mask u64: of the next 64, those
 //	                 received (a selective ack; zero when none)
 //	56 start u32     the tick of the first input carried
-//	60 inputs        count·size bytes; while loading, a bitmap instead
-//	                 that goes on from mask: bit d of byte k marks slice
-//	                 have+65+8k+d received (the client sends chunkWindow
-//	                 slices' worth, so that the server knows of each slice
-//	                 of its window whether it arrived)
+//	60 inputs        count·size bytes; while loading, count is 0 and the
+//	                 rest of the datagram is a bitmap that goes on from
+//	                 mask: bit d of byte k marks slice have+65+8k+d
+//	                 received (the client sends it up to the last slice
+//	                 received, at most chunkWindow past have: the server
+//	                 knows of each slice of its window whether it arrived)
 //
 //	final (server to client; token: the client's nonce):
 //	8  tick u32      the server's next tick
@@ -216,7 +217,10 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		if p.flags&^(updateHash|updateResync|updateLoading) != 0 || p.isize == 0 || int(p.isize) > maxInputSize || b[27] != 0 {
 			return errField
 		}
-		if len(b) != updateHead+int(p.count)*int(p.isize) {
+		if p.flags&updateLoading != 0 && p.count != 0 {
+			return errField
+		}
+		if p.flags&updateLoading == 0 && len(b) != updateHead+int(p.count)*int(p.isize) {
 			return errLength
 		}
 		p.inputs = b[updateHead:]
