@@ -33,8 +33,8 @@ const (
 	// final inputs in steady state.
 	sendEvery = 2
 	// DefaultTransferRate is the ServerConfig.TransferRate a zero value
-	// means: 32 Mbit/s, four joiners at a time at the most a Server sends
-	// one (chunksPerTick, 7.8 Mbit/s at 60 TPS).
+	// means: 32 Mbit/s, all of it for a joiner alone (a client is sent
+	// at most chunksPerTick slices a tick, 47 Mbit/s at 60 TPS).
 	DefaultTransferRate = 32_000_000
 	// DefaultSeatsPerAddr is the ServerConfig.SeatsPerAddr a zero value
 	// means.

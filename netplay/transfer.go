@@ -44,6 +44,7 @@ type sender struct {
 	have  int             // the chunks acknowledged in order: the first that is not
 	count int             // the chunks acknowledged in all
 	last  time.Duration   // the latest sending of a chunk acknowledged, -1 none
+	probe int             // the tail probe's cursor: the chunks from it on were probed
 }
 
 // start begins sending a state of tick of size bytes.
@@ -61,7 +62,7 @@ func (x *sender) start(tick, size int) {
 	}
 	clear(x.acked)
 	clear(x.again)
-	x.tick, x.have, x.count, x.last = tick, 0, 0, -1
+	x.tick, x.have, x.count, x.last, x.probe = tick, 0, 0, -1, n
 }
 
 // ack takes the receiver's acknowledgement, come at now, a round trip
@@ -113,6 +114,9 @@ func (x *sender) sent(i int, now time.Duration) {
 	x.at[i] = now
 }
 
+// allSent reports whether every chunk was sent at least once.
+func (x *sender) allSent() bool { return len(x.at) > 0 && x.at[len(x.at)-1] >= 0 }
+
 // done reports whether every chunk arrived.
 func (x *sender) done() bool { return x.have >= len(x.at) }
 
@@ -133,6 +137,31 @@ func (x *sender) next(i int, now, rto time.Duration, window int) int {
 			continue
 		}
 		if at := x.at[i]; at < 0 || now-at >= rto || at+reorderWindow <= x.last {
+			return i
+		}
+	}
+	return -1
+}
+
+// tail returns the next chunk to send again before it is known lost,
+// or -1: once every chunk was sent, those sent within the last span
+// (half a round trip) and not acknowledged, newest first, each once, an
+// eighth of the chunks at most. A loss among the last chunks shows only
+// a round trip after they went (no chunk sent after them shows it
+// sooner); sent again at once, newest first, while the sender has
+// nothing else to send, the last of them arrive half a round trip sooner.
+func (x *sender) tail(now, span time.Duration) int {
+	if !x.allSent() {
+		return -1
+	}
+	for x.probe > max(x.have, len(x.at)-len(x.at)/8) {
+		x.probe--
+		i := x.probe
+		if now-x.at[i] >= span {
+			x.probe = x.have // older ones: a chunk sent after them shows their loss
+			return -1
+		}
+		if x.acked[i/64]>>(i%64)&1 == 0 {
 			return i
 		}
 	}

@@ -87,3 +87,46 @@ func TestSenderResendsOnAGap(t *testing.T) {
 		t.Errorf("after a timeout: %v sent, want 51 to 74 and 99", got)
 	}
 }
+
+// Once every chunk was sent, the tail probe offers the last ones sent
+// within the span that are not acknowledged, newest first, each once,
+// an eighth of them at most; never before every chunk was sent.
+func TestSenderTailProbe(t *testing.T) {
+	var x sender
+	x.start(0, 80*chunkData)
+	ms := time.Millisecond
+	for i := range 79 {
+		x.sent(i, time.Duration(i)*ms)
+	}
+	if i := x.tail(100*ms, 50*ms); i != -1 {
+		t.Fatalf("probed %d before the last chunk was sent", i)
+	}
+	x.sent(79, 79*ms)
+	x.ack(0, 0, nil, 100*ms, 0)
+	x.mark(77, 100*ms, 0)
+	var got []int
+	for i := x.tail(100*ms, 50*ms); i >= 0; i = x.tail(100*ms, 50*ms) {
+		got = append(got, i)
+	}
+	want := []int{79, 78, 76, 75, 74, 73, 72, 71, 70} // 10 at most: 80/8, 77 acknowledged
+	if len(got) != len(want) {
+		t.Fatalf("probed %v, want %v", got, want)
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("probed %v, want %v", got, want)
+		}
+	}
+	// Within the span only: sent less than 22 ms before.
+	x.start(0, 80*chunkData)
+	for i := range 80 {
+		x.sent(i, time.Duration(i)*ms)
+	}
+	n := 0
+	for i := x.tail(100*ms, 22*ms); i >= 0; i = x.tail(100*ms, 22*ms) {
+		n++
+	}
+	if n != 1 { // chunk 79 only, sent 21 ms before; 78, 22
+		t.Errorf("probed %d chunks, want 1 within 22 ms", n)
+	}
+}
