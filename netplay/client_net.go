@@ -237,6 +237,10 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.phase = phaseLoad
 	s.st.begin(int(p.state), int(p.size), int(p.raw), p.hash, now)
 	s.stats.StateBytes = s.st.raw
+	// The rows and hashes from the state's tick on are kept while it
+	// comes (the server sends them with its last slices).
+	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
+	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.sendUpdate(now)
 }
 
@@ -258,8 +262,6 @@ func (s *Client) load(now time.Duration) {
 		s.fail(err)
 		return
 	}
-	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
-	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
 	s.srvAck = s.st.tick
@@ -269,10 +271,10 @@ func (s *Client) load(now time.Duration) {
 // onFinal takes the server's final inputs, its tick and hash.
 func (s *Client) onFinal(now time.Duration) {
 	p := &s.sp
-	if s.phase != phasePlay || int(p.players) != s.players || int(p.isize) != s.size {
-		if s.phase != phasePlay {
-			return // the state is still coming: rows wait
-		}
+	if s.phase == phaseCall {
+		return // no state announced: nothing to put its rows after
+	}
+	if int(p.players) != s.players || int(p.isize) != s.size {
 		s.stats.PacketsBad++
 		return
 	}

@@ -25,3 +25,31 @@ func TestJoinerUsesTheBudget(t *testing.T) {
 		t.Errorf("the joiner was sent %d bytes a second at its fastest, want about the budget (%d)", worst, rate/8)
 	}
 }
+
+// A joiner checks its first hash as its state loads: the rows from the
+// state's tick and the server's hash came with the last slices, so it
+// runs to the present at once rather than a round trip later (when they
+// were sent only once the whole state was acknowledged).
+func TestJoinerVerifiesAsItLoads(t *testing.T) {
+	link := NetSim{Latency: 75500 * time.Microsecond}
+	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 900}, 300_000, 5)
+	w.join(t, 0, link, 0, nil)
+	w.run(2 * time.Second)
+	j := w.join(t, 1, link, 0, nil)
+	var loaded time.Duration
+	for w.clock.now < 10*time.Second && j.cl.Stats().Catchup == 0 {
+		w.step()
+		if loaded == 0 && j.cl.Running() {
+			loaded = w.clock.now
+		}
+	}
+	verified := w.clock.now
+	if loaded == 0 || j.cl.Stats().Catchup == 0 {
+		t.Fatalf("the joiner loaded at %v, verified at %v: not in 10 s", loaded, verified)
+	}
+	t.Logf("loaded at %v, verified %v later (catch-up %v)", loaded, verified-loaded, j.cl.Stats().Catchup)
+	if verified-loaded > 34*time.Millisecond {
+		t.Errorf("verified %v after the state loaded, want within two ticks (the round trip is 151 ms)", verified-loaded)
+	}
+	w.endsOnServer(t, 20*time.Second)
+}

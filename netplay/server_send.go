@@ -58,7 +58,13 @@ func (s *Server) sendAll(now time.Duration) {
 		}
 		if cl.xfer >= 0 {
 			s.sendChunks(cl, now, share)
-			continue
+			// Once every slice went, the rows from the state's tick go
+			// too: the client keeps them while the last slices come, so
+			// it runs to the present and checks its first hash as soon
+			// as the state is loaded, not a round trip later.
+			if !cl.x.allSent() || (s.tick+i)%sendEvery != 0 {
+				continue
+			}
 		}
 		if s.tick <= cl.ack && now-cl.sentAt < 250*time.Millisecond {
 			continue // nothing new: a keep-alive four times a second
