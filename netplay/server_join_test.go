@@ -53,3 +53,39 @@ func TestJoinerVerifiesAsItLoads(t *testing.T) {
 	}
 	w.endsOnServer(t, 20*time.Second)
 }
+
+// A server sending a joiner its state, and the joiner taking its slices
+// and rows, allocate nothing per step once the transfer's buffers are
+// made: the slices sent twice, the tail's probes and the rows that come
+// with the last slices included. (The step that loads the state inflates
+// it, once a state: not counted.)
+func TestJoinZeroAllocs(t *testing.T) {
+	link := NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}
+	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 900}, 1_500_000, 6)
+	w.join(t, 0, link, 0, nil)
+	w.run(2 * time.Second)
+	j := w.join(t, 1, link, 0, nil)
+	for w.clock.now < 10*time.Second && j.cl.st.count < 64 {
+		w.step()
+	}
+	sent := w.srv.srv.Stats().ChunksSent
+	var allocs float64
+	steps, rows := 0, 0
+	for w.clock.now < 10*time.Second && !j.cl.Running() {
+		n := testing.AllocsPerRun(1, func() { w.step() }) // a step to warm up, one measured
+		if j.cl.Running() {
+			break // this one loaded the state
+		}
+		allocs += n
+		steps++
+		rows = max(rows, j.cl.confirmed()-j.cl.st.tick)
+	}
+	st := w.srv.srv.Stats()
+	t.Logf("%.0f allocations in %d steps measured; %d slices sent meanwhile, %d rows kept before the state loaded", allocs, steps, st.ChunksSent-sent, rows)
+	if allocs != 0 {
+		t.Errorf("%v allocations in %d steps while a state transfers, want 0", allocs, steps)
+	}
+	if st.ChunksSent-sent < 3000 || rows == 0 {
+		t.Errorf("%d slices sent and %d rows kept while measuring: not a whole transfer", st.ChunksSent-sent, rows)
+	}
+}
