@@ -31,11 +31,7 @@ func TestJoinerUsesTheBudget(t *testing.T) {
 // runs to the present at once rather than a round trip later (when they
 // were sent only once the whole state was acknowledged).
 func TestJoinerVerifiesAsItLoads(t *testing.T) {
-	link := NetSim{Latency: 75500 * time.Microsecond}
-	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 900}, 300_000, 5)
-	w.join(t, 0, link, 0, nil)
-	w.run(2 * time.Second)
-	j := w.join(t, 1, link, 0, nil)
+	w, j := lateJoin(t, NetSim{Latency: 75500 * time.Microsecond}, 900, 300_000, 5)
 	var loaded time.Duration
 	for w.clock.now < 10*time.Second && j.cl.Stats().Catchup == 0 {
 		w.step()
@@ -60,11 +56,7 @@ func TestJoinerVerifiesAsItLoads(t *testing.T) {
 // with the last slices included. (The step that loads the state inflates
 // it, once a state: not counted.)
 func TestJoinZeroAllocs(t *testing.T) {
-	link := NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}
-	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 900}, 1_500_000, 6)
-	w.join(t, 0, link, 0, nil)
-	w.run(2 * time.Second)
-	j := w.join(t, 1, link, 0, nil)
+	w, j := lateJoin(t, NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}, 900, 1_500_000, 6)
 	for w.clock.now < 10*time.Second && j.cl.st.count < 64 {
 		w.step()
 	}
@@ -88,4 +80,14 @@ func TestJoinZeroAllocs(t *testing.T) {
 	if st.ChunksSent-sent < 3000 || rows == 0 {
 		t.Errorf("%d slices sent and %d rows kept while measuring: not a whole transfer", st.ChunksSent-sent, rows)
 	}
+}
+
+// lateJoin is a match of two seats, ending at tick end, with a state of
+// about state bytes: one client plays from the start, the other joins 2 s
+// in; both on link.
+func lateJoin(t *testing.T, link NetSim, end uint64, state int, seed uint64) (*sworld, *snode) {
+	w := newSWorld(t, ServerConfig{Players: 2, EndTick: end}, state, seed)
+	w.join(t, 0, link, 0, nil)
+	w.run(2 * time.Second)
+	return w, w.join(t, 1, link, 0, nil)
 }
