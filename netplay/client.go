@@ -73,7 +73,8 @@ type Client struct {
 	askAt             time.Duration // when catchup began
 	verified          bool          // a hash matched since the last state
 
-	st receiver // the server's state
+	st  receiver // the server's state
+	cur []byte   // a row of final inputs being read
 
 	vTick     int         // the first check after a state: the server's hash of it comes first
 	vMine     tickHash    // ours of it

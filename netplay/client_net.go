@@ -219,6 +219,7 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.token, s.secret = p.ctoken, p.secret
 	if first {
 		s.setup(int(p.players), s.size, clientRing, s.cfg.MaxPrediction+3, int(p.every), 0)
+		s.cur = make([]byte, s.players*s.size)
 		s.set = Settings{Players: int(p.players), TPS: int(p.tps), InputSize: int(p.isize), Params: s.cfg.Params}
 	} else {
 		s.stats.Resyncs++
@@ -236,6 +237,10 @@ func (s *Client) onWelcome(now time.Duration) {
 	s.phase = phaseLoad
 	s.st.begin(int(p.state), int(p.size), int(p.raw), p.hash, now)
 	s.stats.StateBytes = s.st.raw
+	// The rows and hashes from the state's tick on are kept while it
+	// comes (the server sends them with its last slices).
+	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
+	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.sendUpdate(now)
 }
 
@@ -257,8 +262,6 @@ func (s *Client) load(now time.Duration) {
 		s.fail(err)
 		return
 	}
-	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
-	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
 	s.srvAck = s.st.tick
@@ -268,10 +271,10 @@ func (s *Client) load(now time.Duration) {
 // onFinal takes the server's final inputs, its tick and hash.
 func (s *Client) onFinal(now time.Duration) {
 	p := &s.sp
-	if s.phase != phasePlay || int(p.players) != s.players || int(p.isize) != s.size {
-		if s.phase != phasePlay {
-			return // the state is still coming: rows wait
-		}
+	if s.phase == phaseCall {
+		return // no state announced: nothing to put its rows after
+	}
+	if int(p.players) != s.players || int(p.isize) != s.size {
 		s.stats.PacketsBad++
 		return
 	}
@@ -297,26 +300,44 @@ func (s *Client) onFinal(now time.Duration) {
 		s.srvHashes[int(p.hashTick)/s.every%len(s.srvHashes)] = tickHash{tick: int(p.hashTick), hash: p.hash, ok: true}
 		s.lastSrv = int(p.hashTick)
 	}
-	rowLen := 4 + s.players*s.size
+	s.takeRows(p)
+	s.settle() // the rows that arrived in order become final
+}
+
+// takeRows puts the final rows of p, a final datagram: each is the
+// changes from the row before it, the first's from the row of tick
+// start-1 (which we must hold) or, in a key, from zero inputs.
+func (s *Client) takeRows(p *sPacket) {
+	if p.count == 0 {
+		return
+	}
 	start := int(p.start)
-	final := s.confirmed()
+	row, empty := s.cur, uint32(0)
+	if p.flags&finalKey != 0 {
+		clear(row)
+	} else if f := start - 1; f >= s.base && s.rowTick[f%clientRing] == f {
+		copy(row, s.row(s.rows, f))
+		empty = s.rowEmpty[f%clientRing]
+	} else {
+		s.stats.PacketsStale++ // the row its first is from was lost: a later datagram brings them
+		return
+	}
+	final, b := s.confirmed(), p.inputs
 	for k := range int(p.count) {
 		f := start + k
+		b = readRow(b, row, &empty, s.players, s.size)
+		if !zeroSeats(row, empty, s.size) {
+			s.stats.PacketsBad++
+			return
+		}
 		if f < final || s.rowTick[f%clientRing] == f {
 			continue
 		}
 		if f >= s.floor()+clientRing {
 			break
 		}
-		r := p.inputs[k*rowLen : (k+1)*rowLen]
-		mask := le.Uint32(r)
-		if mask>>s.players != 0 || !zeroSeats(r[4:], mask, s.size) {
-			s.stats.PacketsBad++
-			return
-		}
-		s.putRow(f, r[4:], mask)
+		s.putRow(f, row, empty)
 	}
-	s.settle() // the rows that arrived in order become final
 }
 
 // zeroSeats reports whether the empty seats of a row have zero inputs, as
@@ -368,22 +389,9 @@ func (s *Client) sendUpdate(now time.Duration) {
 		}
 	}
 	if s.phase == phaseLoad {
-		// The slices past the mask's, to the end of the server's
-		// window, in the tail: the server resends only what is missing.
-		if n := min(len(s.st.got)-(s.st.have+65), chunkWindow-64); n > 0 {
-			p.count = uint8(((n+7)/8 + s.size - 1) / s.size) // bytes, in inputs' size
-		}
-		b := p.appendUpdateHead(s.wbuf[:0])
-		for k := range int(p.count) * s.size {
-			var c byte
-			for d := range 8 {
-				if s.st.arrived(s.st.have + 65 + 8*k + d) {
-					c |= 1 << d
-				}
-			}
-			b = append(b, c)
-		}
-		s.write(b)
+		// The slices past the mask's, to the last that arrived, in the
+		// tail: the server sends again only what is missing.
+		s.write(s.st.appendTail(p.appendUpdateHead(s.wbuf[:0])))
 		return
 	}
 	b := p.appendUpdateHead(s.wbuf[:0])

@@ -85,40 +85,51 @@ func (n NetSim) String() string {
 	return fmt.Sprintf("latency=%v,jitter=%v,loss=%g,dup=%g,reorder=%g", n.Latency, n.Jitter, n.Loss, n.Dup, n.Reorder)
 }
 
-// simQueueLen bounds the datagrams a SimTransport holds back: a second
-// of 60 TPS traffic to three peers, with duplicates.
-const simQueueLen = 256
+// simQueueLen bounds the datagrams a SimTransport holds back: those in
+// flight on its link. A server sends a joiner up to chunksPerTick slices
+// a tick, about 580 in flight on a 151 ms link (75.5 ms one way) and 770
+// on a 201 ms one; 256, when a transfer went 32 slices a tick, capped a
+// 151 ms link at 14 Mbit/s, a limit of the simulator, not of a link.
+const simQueueLen = 1024
 
 // SimTransport degrades the datagrams another Transport sends as a NetSim
 // says, from a seeded random source: the same seed, clock readings and
 // calls give the same losses and delays on every machine. Held-back
 // datagrams go out, in order of their due time, when a later ReadFrom or
-// WriteTo finds them due. It holds at most 256; more are dropped. Like the
-// Transport it wraps, it is used from one goroutine.
+// WriteTo finds them due. It holds at most 1,024; more are dropped. Like
+// the Transport it wraps, it is used from one goroutine.
 type SimTransport struct {
 	inner Transport
 	sim   NetSim
 	clock engine.Clock
 	rng   rand.PCG
 
-	held [simQueueLen]struct {
-		due time.Duration
-		seq uint64
-		to  netip.AddrPort
-		n   int
-		buf [MaxPacket]byte
-	}
-	n   int    // held datagrams, held[:n]
-	seq uint64 // sending order, to break ties in due time
+	held []simDatagram // a heap: the earliest due (then the first sent) first
+	free []int         // the slots of bufs no held datagram uses
+	bufs []byte        // simQueueLen slots of MaxPacket bytes
+	seq  uint64        // sending order, to break ties in due time
 
 	lost, dups, overflow uint64
+}
+
+// simDatagram is a datagram a SimTransport holds back.
+type simDatagram struct {
+	due  time.Duration
+	seq  uint64
+	to   netip.AddrPort
+	n    int
+	slot int // its bytes: bufs[slot*MaxPacket:][:n]
 }
 
 // NewSimTransport returns inner degraded as sim says, timed by clock (nil:
 // the monotonic clock) and seeded by seed.
 func NewSimTransport(inner Transport, sim NetSim, clock engine.Clock, seed uint64) *SimTransport {
 	clock = cmp.Or[engine.Clock](clock, engine.NewMonoClock())
-	t := &SimTransport{inner: inner, sim: sim, clock: clock}
+	t := &SimTransport{inner: inner, sim: sim, clock: clock,
+		held: make([]simDatagram, 0, simQueueLen), free: make([]int, simQueueLen), bufs: make([]byte, simQueueLen*MaxPacket)}
+	for i := range t.free {
+		t.free[i] = simQueueLen - 1 - i
+	}
 	t.rng.Seed(seed, seed^0x9e3779b97f4a7c15)
 	return t
 }
@@ -155,14 +166,15 @@ func (t *SimTransport) WriteTo(b []byte, to netip.AddrPort) error {
 		copies, t.dups = 2, t.dups+1
 	}
 	for range copies {
-		if t.n == simQueueLen || len(b) > MaxPacket {
+		if len(t.held) == simQueueLen || len(b) > MaxPacket {
 			t.overflow++
 			continue
 		}
-		h := &t.held[t.n]
-		h.due, h.seq, h.to = now+t.delay(), t.seq, to
-		h.n = copy(h.buf[:], b)
-		t.n++
+		slot := t.free[len(t.free)-1]
+		t.free = t.free[:len(t.free)-1]
+		t.held = append(t.held, simDatagram{due: now + t.delay(), seq: t.seq, to: to, slot: slot,
+			n: copy(t.bufs[slot*MaxPacket:(slot+1)*MaxPacket], b)})
+		t.up(len(t.held) - 1)
 		t.seq++
 	}
 	return t.flush(now)
@@ -179,25 +191,52 @@ func (t *SimTransport) Flush() error { return t.flush(t.clock.Now()) }
 
 // flush sends the held datagrams due by now, earliest first.
 func (t *SimTransport) flush(now time.Duration) error {
-	for {
-		best := -1
-		for i := range t.n {
-			h := &t.held[i]
-			if h.due <= now && (best < 0 || h.due < t.held[best].due ||
-				h.due == t.held[best].due && h.seq < t.held[best].seq) {
-				best = i
-			}
-		}
-		if best < 0 {
-			return nil
-		}
-		h := &t.held[best]
-		err := t.inner.WriteTo(h.buf[:h.n], h.to)
-		t.n--
-		t.held[best] = t.held[t.n]
-		if err != nil {
+	for len(t.held) > 0 && t.held[0].due <= now {
+		h := t.held[0]
+		last := len(t.held) - 1
+		t.held[0] = t.held[last]
+		t.held = t.held[:last]
+		t.down(0)
+		t.free = append(t.free, h.slot)
+		if err := t.inner.WriteTo(t.bufs[h.slot*MaxPacket:][:h.n], h.to); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// before reports whether held datagram i goes out before j.
+func (t *SimTransport) before(i, j int) bool {
+	a, b := &t.held[i], &t.held[j]
+	return a.due < b.due || a.due == b.due && a.seq < b.seq
+}
+
+// up moves held datagram i up the heap to its place.
+func (t *SimTransport) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !t.before(i, parent) {
+			return
+		}
+		t.held[i], t.held[parent] = t.held[parent], t.held[i]
+		i = parent
+	}
+}
+
+// down moves held datagram i down the heap to its place.
+func (t *SimTransport) down(i int) {
+	for {
+		first := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(t.held) && t.before(c, first) {
+				first = c
+			}
+		}
+		if first == i {
+			return
+		}
+		t.held[i], t.held[first] = t.held[first], t.held[i]
+		i = first
 	}
 }
 
@@ -205,11 +244,11 @@ func (t *SimTransport) flush(now time.Duration) error {
 type SimStats struct {
 	Lost     uint64 // lost on purpose
 	Dups     uint64 // delivered twice
-	Overflow uint64 // dropped because 256 were held back already
+	Overflow uint64 // dropped because 1,024 were held back already
 	Held     int    // held back now
 }
 
 // Stats returns the counts so far.
 func (t *SimTransport) Stats() SimStats {
-	return SimStats{Lost: t.lost, Dups: t.dups, Overflow: t.overflow, Held: t.n}
+	return SimStats{Lost: t.lost, Dups: t.dups, Overflow: t.overflow, Held: len(t.held)}
 }

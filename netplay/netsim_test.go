@@ -122,3 +122,43 @@ func TestMemNetBounded(t *testing.T) {
 		t.Errorf("%d delivered, want %d", n, queueLen)
 	}
 }
+
+// A link holds 1,024 datagrams in flight (a server's fastest transfer on
+// a 201 ms link is about 770), delivers each at its delay, and drops
+// what is past that.
+func TestSimTransportHoldsAThousand(t *testing.T) {
+	net := NewMemNet()
+	clk := &fakeClock{}
+	a, b := addr(0), addr(1)
+	tr := NewSimTransport(net.Listen(a), NetSim{Latency: 100 * time.Millisecond, Jitter: 20 * time.Millisecond}, clk, 1)
+	dst := net.Listen(b)
+	var buf [MaxPacket]byte
+	for i := range 1100 {
+		clk.now = time.Duration(i) * 50 * time.Microsecond // 55 ms of a transfer at 20,000 datagrams a second
+		le.PutUint64(buf[:], uint64(i))
+		tr.WriteTo(buf[:8], b)
+	}
+	if st := tr.Stats(); st.Held != 1024 || st.Overflow != 1100-1024 {
+		t.Fatalf("%+v: want 1,024 held and the rest dropped", st)
+	}
+	// The MemConn's queue takes 512 at a time: read as they come due.
+	seen := 0
+	for clk.now = 0; clk.now < time.Second; clk.now += time.Millisecond {
+		tr.Flush()
+		for {
+			n, _, ok := dst.ReadFrom(buf[:])
+			if !ok {
+				break
+			}
+			i := int(le.Uint64(buf[:n]))
+			sent := time.Duration(i) * 50 * time.Microsecond
+			if d := clk.now - sent; d < 80*time.Millisecond || d > 121*time.Millisecond {
+				t.Fatalf("datagram %d delivered %v after it was sent", i, d)
+			}
+			seen++
+		}
+	}
+	if seen != 1024 || dst.Dropped() != 0 {
+		t.Errorf("%d delivered, %d dropped by the queue; want 1,024, none", seen, dst.Dropped())
+	}
+}

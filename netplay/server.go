@@ -89,9 +89,9 @@ type sclient struct {
 // fast as it is acknowledged, within TransferRate; a client's inputs
 // count for its own seat only; malformed datagrams are counted and
 // dropped. In steady state an Update allocates nothing, and its datagrams
-// carry no world state, only inputs: 32 to 56 kbit/s per client at 4
-// players on links of 66 to 201 ms, whatever the world's size
-// (BENCHMARKS.md).
+// carry no world state, only inputs, and of those what changed: about 22
+// kbit/s per client at 4 players and 37 at 32, on links of 66 to 201 ms,
+// whatever the world's size (BENCHMARKS.md).
 type Server struct {
 	hooks
 	cfg   ServerConfig
@@ -111,6 +111,7 @@ type Server struct {
 	tick    int
 	empty   uint32 // the empty seats now
 	hist    []byte // keepTicks rows of players·size: final inputs
+	zeroRow []byte // a row of zero inputs: what a key row's changes are from
 	mask    [keepTicks]uint32
 	last    []byte // each seat's last final input
 	taken   []int  // the client index of each seat, -1 none
@@ -153,6 +154,7 @@ func NewServer(cfg ServerConfig, game engine.Game, tr Transport) (*Server, error
 	s.ticks = newTickTime(c.TPS)
 	s.params = []byte(c.Params)
 	s.hist = make([]byte, keepTicks*s.players*s.size)
+	s.zeroRow = make([]byte, s.players*s.size)
 	s.last = make([]byte, s.players*s.size)
 	s.taken = make([]int, s.players)
 	for i := range s.taken {

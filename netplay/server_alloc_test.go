@@ -34,10 +34,14 @@ func TestServerZeroAllocs(t *testing.T) {
 func serverSeeds() [][]byte {
 	p := sPacket{token: 7, ack: 3, ts: 100, echo: 90, hold: 5, flags: updateHash, isize: 2, count: 2, hashTick: 60, hash: 9, start: 4}
 	update := append(p.appendUpdateHead(nil), 1, 2, 3, 4)
-	p = sPacket{token: 7, flags: updateLoading, isize: 2, count: 4, state: 30, have: 5, mask: 0xf0}
-	loading := append(p.appendUpdateHead(nil), 0xff, 0, 1, 0x80, 0, 0, 0, 3)
-	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 1, hashTick: 60, hash: 1}
-	final := append(p.appendFinalHead(nil), 2, 0, 0, 0, 1, 2, 0, 0)
+	p = sPacket{token: 7, flags: updateLoading, isize: 2, state: 30, have: 5, mask: 0xf0}
+	loading := append(p.appendUpdateHead(nil), 0xff, 0, 1, 0x80, 0, 0, 3) // a bitmap of any length
+	p = sPacket{token: 7, tick: 9, lead: -12, flags: finalHash | finalEcho, players: 2, ack: 4, isize: 2, start: 5, count: 2, hashTick: 60, hash: 1}
+	// Two rows as changes: seats 0 and 1 and the empty seats (seat 1,
+	// whose input is zero), then seat 0's alone.
+	final := append(p.appendFinalHead(nil), 7, 2, 0, 0, 0, 1, 2, 0, 0, 1, 3, 4)
+	p.flags, p.count, p.players = finalKey, 3, 32
+	key := append(p.appendFinalHead(nil), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // three rows of no change
 	join := sPacket{nonce: 5, isize: 2, tps: 60, params: paramsHash("test"), sim: 0xb1}
 	rejoin := sPacket{nonce: 5, isize: 2, flags: joinSpectator, tps: 60, params: 1, sim: 2, cookie: 77, secret: 9}
 	probe := sPacket{nonce: 5, isize: 1, flags: joinProbe, tps: 30, cookie: 77}
@@ -57,6 +61,7 @@ func serverSeeds() [][]byte {
 		update,
 		loading,
 		final,
+		key,
 		update[:updateHead],
 		final[:finalHead+3],
 		{'f', 'x', ProtocolVersion, kindFinal, 0, 0, 0, 0},

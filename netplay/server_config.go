@@ -33,8 +33,8 @@ const (
 	// final inputs in steady state.
 	sendEvery = 2
 	// DefaultTransferRate is the ServerConfig.TransferRate a zero value
-	// means: 32 Mbit/s, four joiners at a time at the most a Server sends
-	// one (chunksPerTick, 7.8 Mbit/s at 60 TPS).
+	// means: 32 Mbit/s, all of it for a joiner alone (a client is sent
+	// at most chunksPerTick slices a tick, 47 Mbit/s at 60 TPS).
 	DefaultTransferRate = 32_000_000
 	// DefaultSeatsPerAddr is the ServerConfig.SeatsPerAddr a zero value
 	// means.
@@ -50,7 +50,9 @@ type ServerConfig struct {
 	// MaxServerSpectators.
 	Spectators int
 	// InputSize is the game's per-tick input size, 1 to
-	// engine.MaxInputSize.
+	// engine.MaxInputSize, so that every seat's input of a tick fits one
+	// datagram: Players × InputSize at most 451 − Players/8 bytes (13
+	// bytes each at 32 players).
 	InputSize int
 	// TPS is the loop's tick rate. Zero means engine.DefaultTPS.
 	TPS int
@@ -105,6 +107,9 @@ func (c ServerConfig) withDefaults() (ServerConfig, error) {
 		return c, fmt.Errorf("netplay: ServerConfig.Spectators = %d: must be 0 to %d", c.Spectators, MaxServerSpectators)
 	case c.InputSize < 1 || c.InputSize > maxInputSize:
 		return c, fmt.Errorf("netplay: ServerConfig.InputSize = %d: must be 1 to %d", c.InputSize, maxInputSize)
+	case c.Players*c.InputSize > maxRowInputs(c.Players):
+		return c, fmt.Errorf("netplay: ServerConfig.InputSize = %d: %d players' inputs of it (%d bytes) do not fit a datagram's row; at most %d bytes each",
+			c.InputSize, c.Players, c.Players*c.InputSize, maxRowInputs(c.Players)/c.Players)
 	case c.TPS < 1 || c.TPS > engine.MaxTPS:
 		return c, fmt.Errorf("netplay: ServerConfig.TPS = %d: must be 1 to %d", c.TPS, engine.MaxTPS)
 	case c.HashEvery < 1 || c.HashEvery > 1<<16-1 || c.HashEvery*checkpoints >= keepTicks:
@@ -124,6 +129,11 @@ func (c ServerConfig) withDefaults() (ServerConfig, error) {
 	}
 	return c, nil
 }
+
+// maxRowInputs is the most bytes of inputs a row of players seats may
+// hold: a row in which every seat and the empty seats changed fits a
+// final datagram.
+func maxRowInputs(players int) int { return MaxPacket - finalHead - maskLen(players) - 4 }
 
 // minTransferRate is the lowest ServerConfig.TransferRate: 64 kbit/s.
 const minTransferRate = 64_000

@@ -152,7 +152,7 @@ func (s *Server) onJoin(from netip.AddrPort, now time.Duration) {
 	}
 	cl := &s.clients[ci]
 	*cl = sclient{on: true, addr: from, nonce: p.nonce, seat: seat, heard: now, hashed: -1,
-		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, x: sender{at: cl.x.at[:0]}, credit: initialCredit}
+		in: cl.in, inTick: cl.inTick, last: cl.last, xfer: -1, x: sender{at: cl.x.at[:0], acked: cl.x.acked[:0], again: cl.x.again[:0]}, credit: initialCredit}
 	cl.secret, cl.token = newSecret()
 	if old == nil {
 		clear(cl.last)
@@ -273,7 +273,7 @@ func (s *Server) onUpdate(cl *sclient, now time.Duration) {
 			// Of the slices past have: mask, then the bitmap in the
 			// update's tail. What it acknowledges buys it more: a
 			// transfer goes on only while acknowledgements come.
-			if n := cl.x.ack(int(p.have), p.mask, p.inputs); n > cl.acked {
+			if n := cl.x.ack(int(p.have), p.mask, p.inputs, now, cl.rt.rtt); n > cl.acked {
 				cl.credit = min(cl.credit+creditPerAck*(n-cl.acked), maxCredit)
 				cl.acked, cl.progAt = n, now
 			}

@@ -6,8 +6,12 @@ import (
 )
 
 // chunksPerTick is the most slices of a state a Server sends a client in
-// a tick: 7.8 Mbit/s at 60 TPS.
-const chunksPerTick = 32
+// a tick: 192, 47 Mbit/s at 60 TPS, above DefaultTransferRate (32), so
+// that a joiner alone may use the whole budget, and what the budget
+// saved while it waited for acknowledgements. More would overflow the
+// client's transport, which holds queueLen datagrams between two of its
+// reads (a frame, which may run two ticks).
+const chunksPerTick = queueLen * 3 / 8
 
 // A transfer's credit: it may send initialCredit slices before the first
 // acknowledgement, creditPerAck more for each slice acknowledged, and
@@ -15,7 +19,9 @@ const chunksPerTick = 32
 // retransmission timeouts it sends one slice a timeout. A client that
 // acknowledges nothing is sent initialCredit slices (32 kB) and freed
 // after DisconnectTimeout; one that acknowledges is sent at most
-// initialCredit + creditPerAck times what it acknowledged.
+// initialCredit + creditPerAck times what it acknowledged. The credit,
+// not the budget, paces a transfer's first round trips: 64 slices, then
+// about 4 and 16 times as many, each a round trip after the last.
 const (
 	initialCredit = 64
 	creditPerAck  = 4
@@ -52,13 +58,22 @@ func (s *Server) sendAll(now time.Duration) {
 		}
 		if cl.xfer >= 0 {
 			s.sendChunks(cl, now, share)
-			continue
+			// Once every slice went, the rows from the state's tick go
+			// too: the client keeps them while the last slices come, so
+			// it runs to the present and checks its first hash as soon
+			// as the state is loaded, not a round trip later.
+			if !cl.x.allSent() || (s.tick+i)%sendEvery != 0 {
+				continue
+			}
 		}
-		behind := s.tick - cl.ack
-		if behind <= 0 && now-cl.sentAt < 250*time.Millisecond {
+		if s.tick <= cl.ack && now-cl.sentAt < 250*time.Millisecond {
 			continue // nothing new: a keep-alive four times a second
 		}
-		if (s.tick+i)%sendEvery != 0 && behind < 8 && now-cl.sentAt < 250*time.Millisecond {
+		// Rows not sent yet: a few every sendEvery ticks; more, every
+		// tick, while the client catches up or is sent them again. (Rows
+		// sent and not yet acknowledged, a round trip's, are no reason:
+		// on a long link there are always some.)
+		if (s.tick+i)%sendEvery != 0 && s.tick-cl.sentTo < 8 && now-cl.sentAt < 250*time.Millisecond {
 			continue
 		}
 		for k := 0; k < 8; k++ {
@@ -69,29 +84,33 @@ func (s *Server) sendAll(now time.Duration) {
 	}
 }
 
-// sendFinal sends cl one datagram of final inputs: from the first it
-// has not acknowledged, or past those sent less than a round trip ago.
-// It reports whether more remain to send.
+// sendFinal sends cl one datagram of final inputs: the rows not sent
+// yet, and the last two sent again, which covers a lost datagram; or,
+// when its acknowledgement has not moved for a retransmission timeout,
+// from the first row it lacks. Each row is sent as its changes from the
+// row before (see the final kind), so the rows of a datagram follow on
+// from the client's rows: the last two sent, the first it lacks. It
+// reports whether more remain to send.
 func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
-	// From the first row it lacks, unless the rows from there were sent
-	// less than a retransmission timeout ago: then from the newest, and
-	// two before them again, which covers a lost datagram.
-	from := cl.ack
 	rto := cl.rt.timeout(20 * time.Millisecond)
 	if cl.ack > cl.ackSeen {
 		cl.ackSeen, cl.ackAt = cl.ack, now
 	}
-	if cl.sentTo > from+2 && now-cl.ackAt < rto {
-		from = cl.sentTo - 2
-	} else if cl.sentTo > from {
-		cl.ackAt = now // sent again from the ack: wait a timeout more
+	if cl.sentTo > cl.ack && now-cl.ackAt >= rto {
+		cl.sentTo, cl.ackAt = cl.ack, now // from the first it lacks, then on; wait a timeout more
 	}
-	from = max(from, cl.ack, s.tick-keepTicks+1)
-	rowLen := 4 + s.players*s.size
-	count := min(s.tick-from, (MaxPacket-finalHead)/rowLen, 255)
+	from := max(cl.sentTo-2, cl.ack, s.tick-keepTicks+1)
 	p := &s.sp
 	*p = sPacket{token: cl.nonce, tick: uint32(s.tick), players: uint8(s.players), isize: uint8(s.size),
-		ack: uint32(cl.recv), start: uint32(max(from, 0)), count: uint8(max(count, 0))}
+		ack: uint32(cl.recv), start: uint32(max(from, 0))}
+	// The rows as changes from the row before the first, which the
+	// client holds unless the first follows its state: then from zero.
+	prev, prevEmpty := s.zeroRow, uint32(0)
+	if from <= cl.lastSt || from <= s.tick-keepTicks+1 {
+		p.flags |= finalKey
+	} else {
+		prev, prevEmpty = s.row(from-1), s.mask[(from-1)%keepTicks]
+	}
 	if cl.leadOK {
 		p.lead = int16(max(min(cl.lead*8, 32767), -32768))
 	}
@@ -108,25 +127,30 @@ func (s *Server) sendFinal(cl *sclient, now time.Duration) bool {
 		p.hashTick, p.hash = uint32(s.cps[n].tick), s.cps[n].hash
 	}
 	b := p.appendFinalHead(s.wbuf[:0])
-	for f := from; f < from+count; f++ {
-		b = le.AppendUint32(b, s.mask[f%keepTicks])
-		b = append(b, s.row(f)...)
+	count := 0
+	for f := from; f < s.tick && count < 255; f++ {
+		row, empty := s.row(f), s.mask[f%keepTicks]
+		var ok bool
+		if b, ok = appendRow(b, MaxPacket, prev, row, prevEmpty, empty, s.players, s.size); !ok {
+			break
+		}
+		prev, prevEmpty = row, empty
+		count++
 	}
+	b[finalHead-4] = uint8(count)
 	s.write(b, cl)
 	s.stats.BytesFinal += uint64(len(b) + udpOverhead)
 	cl.sentAt = now
-	if from+count > cl.sentTo {
-		cl.sentTo = from + count
-	}
+	cl.sentTo = max(cl.sentTo, from+count)
 	return count > 0 && from+count < s.tick
 }
 
 // sendChunks sends cl the slices of its state it has not acknowledged
 // (its acknowledgement names each slice of the window: have, and a
-// bitmap of the chunkWindow past it) and that were not sent within a
-// retransmission timeout: at most share
-// this tick (its part of the transfer budget), none more than chunkWindow
-// past the first it lacks, and only as many as its credit allows: a
+// bitmap of the chunkWindow past it) and that are not in flight (never
+// sent, or lost: see sender.next): at most share this tick (its part of
+// the transfer budget), none more than chunkWindow past the first it
+// lacks, and only as many as its credit allows: a
 // transfer starts with initialCredit slices and earns creditPerAck for
 // each one acknowledged, so that what a client is sent stays within a
 // fixed multiple of what it acknowledges. A transfer whose
@@ -150,18 +174,39 @@ func (s *Server) sendChunks(cl *sclient, now time.Duration, share int) {
 	limit := min(share, cl.credit, s.xferBits/(8*MaxPacket))
 	sent := 0
 	for i := cl.x.next(0, now, rto, window); i >= 0 && sent < limit; i = cl.x.next(i+1, now, rto, window) {
-		b := appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed)
-		s.write(b, cl)
-		cl.x.at[i] = now
-		cl.credit--
-		s.xferBits -= 8 * len(b)
-		s.stats.ChunksSent++
+		// A slice sent again goes twice where a second loss would cost
+		// most: near the front of the window (which waits on it a round
+		// trip more) or once every slice was sent (nothing sent after it
+		// would show the loss: only a timeout). At 4 % loss, about 6 %
+		// more slices.
+		copies := 1
+		if cl.x.at[i] >= 0 && (i < cl.x.have+chunkWindow/4 || cl.x.allSent()) {
+			copies = min(2, limit-sent)
+		}
+		for range copies {
+			s.sendChunk(cl, cp, i)
+			sent++
+		}
+		cl.x.sent(i, now)
+	}
+	for i := cl.x.tail(now, cl.rt.rtt/2); i >= 0 && sent < limit && window > 1; i = cl.x.tail(now, cl.rt.rtt/2) {
+		s.sendChunk(cl, cp, i)
+		cl.x.sent(i, now)
 		sent++
 	}
 	if sent == 0 && limit == 0 && cl.credit > 0 && now-cl.progAt <= stallRTOs*rto {
 		cl.progAt = now // waiting its turn in the budget is not a stall
 	}
-	cl.sentAt = now
+}
+
+// sendChunk sends cl slice i of cp's state, spending a credit and its
+// bits of the budget.
+func (s *Server) sendChunk(cl *sclient, cp *checkpoint, i int) {
+	b := appendChunk(s.wbuf[:0], cl.nonce, uint32(cp.tick), i, cp.packed)
+	s.write(b, cl)
+	cl.credit--
+	s.xferBits -= 8 * len(b)
+	s.stats.ChunksSent++
 }
 
 // startTransfer sends cl the newest checkpoint: the state it starts

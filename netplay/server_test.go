@@ -286,11 +286,7 @@ func TestServerJoinerFarBehind(t *testing.T) {
 // joiner's 265 kB state costs the server under 2.5 times its slices (5.5
 // times with the 20 ms timeout), and arrives sooner.
 func TestServerStateResendsOnRoundTrip(t *testing.T) {
-	link := NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}
-	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 600}, 265_000, 2)
-	w.join(t, 0, link, 0, nil)
-	w.run(2 * time.Second)
-	j := w.join(t, 1, link, 0, nil)
+	w, j := lateJoin(t, NetSim{Latency: 75500 * time.Microsecond, Loss: 0.04}, 600, 265_000, 2)
 	sent := w.srv.srv.Stats().ChunksSent
 	for w.clock.now < 10*time.Second && !j.cl.Running() {
 		w.step()

@@ -336,7 +336,7 @@ func (s *Session) freeSeat(p *remote) {
 	if s.acc != nil {
 		s.acc.release(p.addr)
 	}
-	*p = remote{addr: p.addr, kind: remoteSpectator, player: -1, xBuf: p.xBuf[:0], x: sender{at: p.x.at[:0]}}
+	*p = remote{addr: p.addr, kind: remoteSpectator, player: -1, xBuf: p.xBuf[:0], x: sender{at: p.x.at[:0], acked: p.x.acked[:0], again: p.x.again[:0]}}
 }
 
 // refuseCaller answers a hello of n bytes from a caller (at to) with a

@@ -61,7 +61,7 @@ func (s *Session) sendState(p *remote, now time.Duration) {
 	x := &p.x
 	for sent, i := 0, x.next(0, now, rto, lateWindow); i >= 0 && sent < maxChunksPerSend && s.err == nil; i = x.next(i+1, now, rto, lateWindow) {
 		s.write(appendChunk(s.out[:0], p.nonce, uint32(x.tick), i, p.xBuf), p)
-		x.at[i] = now
+		x.sent(i, now)
 		s.stats.ChunksSent++
 		sent++
 	}
@@ -106,7 +106,7 @@ func (s *Session) onState(p *remote, now time.Duration) {
 			return
 		}
 		p.xSeen = true
-		p.x.ack(int(pk.have), pk.mask, nil)
+		p.x.ack(int(pk.have), pk.mask, nil, now, p.rt.rtt)
 		p.xDone = p.x.done()
 	case pk.kind == kindOffer && p.kind == remoteHost:
 		p.lastRecv = now

@@ -14,31 +14,37 @@ import (
 // A state goes in chunks (kind chunk: wire_server.go) from a sender to a
 // receiver: a server's to a client that joins or resyncs, a peer-to-peer
 // host's to a late spectator. The sender announces it (a welcome, an
-// offer: its tick, length and hash), sends the chunks the receiver lacks
-// that it did not send within a retransmission timeout, and the receiver
+// offer: its tick, length and hash) and sends the chunks; the receiver
 // acknowledges those it has: how many in order (have), and a bitmap of
-// those past them. The roles decide how fast (a server's credit and
+// those past them. The sender sends again a chunk that is lost: one sent
+// a reordering window before a chunk that arrived (it learns that from
+// the first acknowledgement that shows the gap, as TCP's RACK does,
+// rather than a timeout later), or one not acknowledged within a
+// retransmission timeout (the last ones sent, with none after them to
+// show the gap). The roles decide how fast (a server's credit and
 // budget, a host's burst); sender and receiver are the one place that
 // keeps the chunks' account.
 
 // chunkWindow is how far past the first chunk the receiver lacks a
-// sender sends, and the acknowledgement describes. It must hold what a
-// server's rate sends in a round trip and a resend timeout (about 0.4 s
-// at 151 ms: some 770 slices at chunksPerTick), or a lost chunk at its
-// front stalls the transfer. BenchmarkServerJoin, a 265 kB and a 1.9 MB
-// state at 151 ms and 4 % loss, when an acknowledgement described 64
-// chunks past the first missing: window 256, loaded in 1.65 s and not in
-// 10 s; 512, 1.35 s and 5.4 s; 1024, 1.35 s and not in 10 s. It now
-// describes the whole window (the update's bitmap), and nothing that
-// arrived is sent again.
-const chunkWindow = 512
+// sender sends: as far as an acknowledgement describes (a client's
+// update is a datagram whose bitmap fills it, past its 64-bit mask:
+// 3,648 chunks, 1.7 MB). A lost chunk at the front of the window is sent
+// again about a round trip after it was first, and arrives a half round
+// trip later, while the window goes on: a server's fastest
+// (chunksPerTick) sends some 2,700 on a 151 ms link meanwhile. It was 512
+// when a server sent 32 slices a tick.
+const chunkWindow = 64 + 8*(MaxPacket-updateHead)
 
 // sender is the sending end of a state's transfer.
 type sender struct {
-	tick int                      // the state's tick: the state before it
-	at   []time.Duration          // per chunk: when it was last sent, -1 never
-	have int                      // the chunks the receiver has in order
-	got  [chunkWindow / 64]uint64 // of the chunks past have, those it has: bit d is chunk have+1+d
+	tick  int             // the state's tick: the state before it
+	at    []time.Duration // per chunk: when it was last sent, -1 never
+	acked []uint64        // per chunk, a bit: acknowledged, for good
+	again []uint64        // per chunk, a bit: sent more than once
+	have  int             // the chunks acknowledged in order: the first that is not
+	count int             // the chunks acknowledged in all
+	last  time.Duration   // the latest sending of a chunk acknowledged, -1 none
+	probe int             // the tail probe's cursor: the chunks from it on were probed
 }
 
 // start begins sending a state of tick of size bytes.
@@ -47,47 +53,117 @@ func (x *sender) start(tick, size int) {
 	if cap(x.at) < n {
 		x.at = make([]time.Duration, n)
 	}
-	x.at = x.at[:n]
+	if cap(x.acked) < (n+63)/64 {
+		x.acked, x.again = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
+	}
+	x.at, x.acked, x.again = x.at[:n], x.acked[:(n+63)/64], x.again[:(n+63)/64]
 	for i := range x.at {
 		x.at[i] = -1
 	}
-	x.tick, x.have, x.got = tick, 0, [chunkWindow / 64]uint64{}
+	clear(x.acked)
+	clear(x.again)
+	x.tick, x.have, x.count, x.last, x.probe = tick, 0, 0, -1, n
 }
 
-// ack takes the receiver's acknowledgement: have chunks in order, mask
-// the 64 past them, and tail's bytes (the bitmap of the chunks past
-// those, 8 a byte) when it sends one. It returns how many chunks the
-// receiver has acknowledged in all.
-func (x *sender) ack(have int, mask uint64, tail []byte) int {
-	if have > x.have {
-		x.have = min(have, len(x.at))
+// ack takes the receiver's acknowledgement, come at now, a round trip
+// of rtt (0: not measured) after the chunks it names were sent: have
+// chunks in order, mask the 64 past them (bit d is chunk have+1+d), and
+// tail's bytes when it sends them (bit d of byte k is chunk
+// have+65+8k+d), as many as the window holds. What it acknowledged
+// stays acknowledged: an older acknowledgement, overtaken, takes nothing
+// back. It returns how many chunks the receiver has acknowledged in all.
+func (x *sender) ack(have int, mask uint64, tail []byte, now, rtt time.Duration) int {
+	for i := x.have; i < min(have, len(x.at)); i++ {
+		x.mark(i, now, rtt)
 	}
-	x.got = [chunkWindow / 64]uint64{mask}
-	for k, c := range tail[:min(len(tail), len(x.got)*8-8)] {
-		x.got[1+k/8] |= uint64(c) << (k % 8 * 8)
+	for ; mask != 0; mask &= mask - 1 {
+		x.mark(have+1+bits.TrailingZeros64(mask), now, rtt)
 	}
-	n := x.have
-	for _, w := range x.got {
-		n += bits.OnesCount64(w)
+	for k, c := range tail[:min(len(tail), (chunkWindow-64)/8)] {
+		for ; c != 0; c &= c - 1 {
+			x.mark(have+65+8*k+bits.TrailingZeros8(c), now, rtt)
+		}
 	}
-	return n
+	for x.have < len(x.at) && x.acked[x.have/64]>>(x.have%64)&1 != 0 {
+		x.have++
+	}
+	return x.count
 }
+
+// mark takes chunk i as acknowledged at now, and when it was sent as
+// the latest sending known to have arrived: for a chunk sent more than
+// once, its last sending only if that was long enough ago (three
+// quarters of rtt) for the copy that arrived to be that one, as TCP's
+// RACK does.
+func (x *sender) mark(i int, now, rtt time.Duration) {
+	if i < 0 || i >= len(x.at) || x.acked[i/64]>>(i%64)&1 != 0 {
+		return
+	}
+	x.acked[i/64] |= 1 << (i % 64)
+	x.count++
+	if x.again[i/64]>>(i%64)&1 == 0 || now-x.at[i] >= rtt*3/4 {
+		x.last = max(x.last, x.at[i])
+	}
+}
+
+// sent records that chunk i was sent at now.
+func (x *sender) sent(i int, now time.Duration) {
+	if x.at[i] >= 0 {
+		x.again[i/64] |= 1 << (i % 64)
+	}
+	x.at[i] = now
+}
+
+// allSent reports whether every chunk was sent at least once.
+func (x *sender) allSent() bool { return len(x.at) > 0 && x.at[len(x.at)-1] >= 0 }
 
 // done reports whether every chunk arrived.
 func (x *sender) done() bool { return x.have >= len(x.at) }
 
+// reorderWindow is how much earlier than a chunk that arrived one must
+// have been sent to be taken as lost: the jitter a link may reorder
+// datagrams by. Under a 60 TPS tick (a server sends its slices a tick at
+// a time), so that the slices of one tick show the losses of the tick
+// before.
+const reorderWindow = 8 * time.Millisecond
+
 // next returns the first chunk from i on, and within window of the first
-// the receiver lacks, that it has not acknowledged and that was not sent
-// within rto of now; -1 when there is none.
+// the receiver lacks, that it has not acknowledged and that is not in
+// flight: never sent, sent reorderWindow or more before a chunk that
+// arrived, or sent rto or longer ago; -1 when there is none.
 func (x *sender) next(i int, now, rto time.Duration, window int) int {
 	for i = max(i, x.have); i < len(x.at) && i < x.have+window; i++ {
-		if d := i - x.have - 1; d >= 0 && x.got[d/64]>>(d%64)&1 != 0 {
-			continue // acknowledged
+		if x.acked[i/64]>>(i%64)&1 != 0 {
+			continue
 		}
-		if at := x.at[i]; at >= 0 && now-at < rto {
-			continue // in flight
+		if at := x.at[i]; at < 0 || now-at >= rto || at+reorderWindow <= x.last {
+			return i
 		}
-		return i
+	}
+	return -1
+}
+
+// tail returns the next chunk to send again before it is known lost,
+// or -1: once every chunk was sent, those sent within the last span
+// (half a round trip) and not acknowledged, newest first, each once, an
+// eighth of the chunks at most. A loss among the last chunks shows only
+// a round trip after they went (no chunk sent after them shows it
+// sooner); sent again at once, newest first, while the sender has
+// nothing else to send, the last of them arrive half a round trip sooner.
+func (x *sender) tail(now, span time.Duration) int {
+	if !x.allSent() {
+		return -1
+	}
+	for x.probe > max(x.have, len(x.at)-len(x.at)/8) {
+		x.probe--
+		i := x.probe
+		if now-x.at[i] >= span {
+			x.probe = x.have // older ones: a chunk sent after them shows their loss
+			return -1
+		}
+		if x.acked[i/64]>>(i%64)&1 == 0 {
+			return i
+		}
 	}
 	return -1
 }
@@ -126,6 +202,7 @@ type receiver struct {
 	got   []bool // the chunks arrived
 	have  int    // the chunks arrived in order
 	count int    // the chunks arrived, in any order
+	top   int    // the last chunk arrived + 1
 	on    bool   // a state is coming
 	start time.Duration
 	at    time.Duration // when the last new chunk came (or the state was announced)
@@ -148,7 +225,7 @@ func (r *receiver) begin(tick, size, raw int, hash uint64, now time.Duration) {
 	}
 	r.got = r.got[:n]
 	clear(r.got)
-	r.have, r.count, r.on = 0, 0, true
+	r.have, r.count, r.top, r.on = 0, 0, 0, true
 }
 
 // again counts one more state begun without one verified, and returns why
@@ -173,6 +250,7 @@ func (r *receiver) take(index int, data []byte, now time.Duration) bool {
 	copy(r.buf[index*chunkData:], data)
 	r.got[index] = true
 	r.count++
+	r.top = max(r.top, index+1)
 	r.at = now
 	for r.have < len(r.got) && r.got[r.have] {
 		r.have++
@@ -195,6 +273,26 @@ func (r *receiver) mask() uint64 {
 		}
 	}
 	return m
+}
+
+// appendTail appends the acknowledgement's bitmap past mask's: bit d of
+// byte k is chunk have+65+8k+d, up to the last chunk arrived, at most
+// chunkWindow past have.
+func (r *receiver) appendTail(dst []byte) []byte {
+	if !r.on {
+		return dst
+	}
+	from := r.have + 65
+	for k := range (min(r.top-from, chunkWindow-64) + 7) / 8 {
+		var c byte
+		for d := range 8 {
+			if r.arrived(from + 8*k + d) {
+				c |= 1 << d
+			}
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // load ends the transfer and loads the state into the game: inflated to

@@ -24,9 +24,10 @@ type Transport interface {
 }
 
 // queueLen is how many datagrams a MemConn or UDP transport holds before
-// it drops new ones: four seconds of one packet a tick from each of three
-// peers at 60 TPS, and a bound on what a flood can make it keep.
-const queueLen = 256
+// it drops new ones, between two reads of its role (a frame): two ticks
+// of a state's slices at a server's fastest (chunksPerTick), with room
+// for the rest, and a bound on what a flood can make it keep.
+const queueLen = 512
 
 // maxReads bounds the datagrams one poll of a role reads, so a flood
 // cannot hold up a frame: twice what the transports queue.
@@ -133,7 +134,7 @@ func (c *MemConn) Dropped() uint64 {
 }
 
 // UDP is a Transport over a UDP socket. A goroutine of its own blocks in
-// ReadFromUDPAddrPort and queues what arrives (at most 256 datagrams; more
+// ReadFromUDPAddrPort and queues what arrives (at most 512 datagrams; more
 // are dropped and counted), so ReadFrom never blocks and never allocates:
 // polling the socket with a past deadline would allocate an error on every
 // empty poll. Make it with NewUDP; Close it.

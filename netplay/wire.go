@@ -68,8 +68,10 @@ import (
 // MAC of 64 bits), the join's secret and probe, the welcome's secret,
 // token and settings, the refuse field 12 (address) and the bye reason 6
 // (stalled); version 6 the drop (players agree on the tick a lost
-// player's seat is empty from), an input's empty seats (flag 4) and
-// inputs one player passes on for another it drops.
+// player's seat is empty from), an input's empty seats (flag 4), inputs
+// one player passes on for another it drops, the final's rows as changes
+// (its key flag), and an update's bitmap as long as the server's window
+// (chunkWindow).
 
 // Protocol limits.
 const (
@@ -264,6 +266,7 @@ const (
 	updateLoading = 4
 	finalHash     = 1
 	finalEcho     = 2
+	finalKey      = 4 // the first row's changes are from zero inputs, not the row before
 )
 
 // Welcome seats that are not seats.

@@ -1,5 +1,7 @@
 package netplay
 
+import "math/bits"
+
 // The server's datagrams (Server and Client), beside the header, the
 // refuse, the bye and the chunk (wire.go):
 //
@@ -67,11 +69,12 @@ package netplay
 //	                 received in order, 48 mask u64: of the next 64, those
 //	                 received (a selective ack; zero when none)
 //	56 start u32     the tick of the first input carried
-//	60 inputs        count·size bytes; while loading, a bitmap instead
-//	                 that goes on from mask: bit d of byte k marks slice
-//	                 have+65+8k+d received (the client sends chunkWindow
-//	                 slices' worth, so that the server knows of each slice
-//	                 of its window whether it arrived)
+//	60 inputs        count·size bytes; while loading, count is 0 and the
+//	                 rest of the datagram is a bitmap that goes on from
+//	                 mask: bit d of byte k marks slice have+65+8k+d
+//	                 received (the client sends it up to the last slice
+//	                 received, at most chunkWindow past have: the server
+//	                 knows of each slice of its window whether it arrived)
 //
 //	final (server to client; token: the client's nonce):
 //	8  tick u32      the server's next tick
@@ -85,8 +88,34 @@ package netplay
 //	                 hashTick
 //	44 start u32     the tick of the first row carried
 //	48 count u8, size u8, 2 zero bytes
-//	52 rows          count rows: u32 mask of the empty seats, then
-//	                 players·size bytes of final inputs
+//	52 rows          count rows of ticks start, start+1, ...: each
+//	                 row is the changes from the row before it
+//
+//	A row of the final kind is written as what changed: the seats whose
+//	input differs from the row of the tick before, and the empty seats
+//	when they differ, so that a tick where few players change their input
+//	costs a few bytes, whatever the seats (inputs as changes, not every
+//	seat's every tick):
+//
+//	mask             ceil((players+1)/8) bytes, little-endian bits: bit p
+//	                 (p < players) set when seat p's input differs; bit
+//	                 players set when the empty seats differ; no other
+//	empty u32        when bit players is set: the row's empty seats, none
+//	                 at or past players
+//	inputs           size bytes for each seat of a set bit, in seat order:
+//	                 its input (an empty seat's is zero)
+//
+//	The first row's changes are from the row of tick start-1, which the
+//	client must hold already (final, or received); with the key flag (4)
+//	they are from a row of zero inputs and no empty seat, as after a
+//	state, where the client holds no row before start. A client that
+//	holds no row start-1 cannot read the rows (it counts the datagram
+//	stale) and waits for the next: the server sends each row twice, in
+//	two datagrams that follow each other, and, when the client's
+//	acknowledgement does not move for a retransmission timeout, every row
+//	from the first the client lacks, whose row before it holds. A datagram
+//	lost costs nothing; two in a row cost a timeout, as they did when
+//	every row carried every seat.
 
 // sPacket is one decoded server datagram: the fields of every server
 // kind, and views of the datagram for data and inputs.
@@ -188,7 +217,10 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		if p.flags&^(updateHash|updateResync|updateLoading) != 0 || p.isize == 0 || int(p.isize) > maxInputSize || b[27] != 0 {
 			return errField
 		}
-		if len(b) != updateHead+int(p.count)*int(p.isize) {
+		if p.flags&updateLoading != 0 && p.count != 0 {
+			return errField
+		}
+		if p.flags&updateLoading == 0 && len(b) != updateHead+int(p.count)*int(p.isize) {
 			return errLength
 		}
 		p.inputs = b[updateHead:]
@@ -203,18 +235,118 @@ func (p *sPacket) decodeServer(b []byte, kind uint8, token uint32) error {
 		p.hashTick, p.hash = le.Uint32(b[32:]), le.Uint64(b[36:])
 		p.start = le.Uint32(b[44:])
 		p.count, p.isize = b[48], b[49]
-		if p.flags&^(finalHash|finalEcho) != 0 || p.players == 0 || p.players > MaxSeats ||
+		if p.flags&^(finalHash|finalEcho|finalKey) != 0 || p.players == 0 || p.players > MaxSeats ||
 			p.isize == 0 || int(p.isize) > maxInputSize || !zero(b[50:52]) {
 			return errField
 		}
-		if len(b) != finalHead+int(p.count)*(4+int(p.players)*int(p.isize)) {
-			return errLength
-		}
 		p.inputs = b[finalHead:]
+		return checkRows(p.inputs, int(p.count), int(p.players), int(p.isize))
 	default:
 		return errKind
 	}
 	return nil
+}
+
+// maskLen is the length of a final row's mask of changes: a bit for each
+// of players seats, and one for the empty seats.
+func maskLen(players int) int { return players/8 + 1 }
+
+// checkRows checks that b holds exactly count final rows of players
+// seats of size bytes, each as changes (see the final kind): every mask
+// bit a seat's or the empty seats', every empty seat one of the players,
+// no byte left over. The work is linear in b.
+func checkRows(b []byte, count, players, size int) error {
+	nb := maskLen(players)
+	for range count {
+		if len(b) < nb {
+			return errLength
+		}
+		m := rowMask(b, nb)
+		if m>>(players+1) != 0 {
+			return errField
+		}
+		n := nb + bits.OnesCount64(m&(1<<players-1))*size
+		if m>>players&1 != 0 {
+			if len(b) < nb+4 {
+				return errLength
+			}
+			if uint64(le.Uint32(b[nb:]))>>players != 0 {
+				return errField
+			}
+			n += 4
+		}
+		if len(b) < n {
+			return errLength
+		}
+		b = b[n:]
+	}
+	if len(b) != 0 {
+		return errLength
+	}
+	return nil
+}
+
+// rowMask reads a row's mask of changes, nb bytes.
+func rowMask(b []byte, nb int) uint64 {
+	var m uint64
+	for i, c := range b[:nb] {
+		m |= uint64(c) << (8 * i)
+	}
+	return m
+}
+
+// appendRow appends row (every seat's input, size bytes each) with its
+// empty seats as the changes from prev and prevEmpty (see the final
+// kind), if it fits in max bytes, and reports whether it did.
+func appendRow(dst []byte, max int, prev, row []byte, prevEmpty, empty uint32, players, size int) ([]byte, bool) {
+	nb := maskLen(players)
+	var m uint64
+	n := nb
+	for p := range players {
+		if string(row[p*size:(p+1)*size]) != string(prev[p*size:(p+1)*size]) {
+			m |= 1 << p
+			n += size
+		}
+	}
+	if empty != prevEmpty {
+		m |= 1 << players
+		n += 4
+	}
+	if len(dst)+n > max {
+		return dst, false
+	}
+	for i := range nb {
+		dst = append(dst, byte(m>>(8*i)))
+	}
+	if empty != prevEmpty {
+		dst = le.AppendUint32(dst, empty)
+	}
+	for p := range players {
+		if m>>p&1 != 0 {
+			dst = append(dst, row[p*size:(p+1)*size]...)
+		}
+	}
+	return dst, true
+}
+
+// readRow applies the row of changes at the start of b (checked by
+// checkRows) to row and empty, the row before it, and returns the rest
+// of b.
+func readRow(b, row []byte, empty *uint32, players, size int) []byte {
+	nb := maskLen(players)
+	m := rowMask(b, nb)
+	b = b[nb:]
+	if m>>players&1 != 0 {
+		*empty = le.Uint32(b)
+		b = b[4:]
+	}
+	for p := range players {
+		if m>>p&1 != 0 {
+			copy(row[p*size:(p+1)*size], b[:size])
+			b = b[size:]
+		}
+	}
+	return b
 }
 
 // decodeAny reads the header of b and, for a server kind, the rest into
