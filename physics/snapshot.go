@@ -186,19 +186,20 @@ func (w *World) Restore(src []byte) error {
 	w.contacts = resize(w.contacts, h.contacts)
 	w.turn, w.keep = w.turn[:0], w.keep[:0]
 	for i := range w.contacts {
-		c := &w.contacts[i]
-		var q pointState
-		var k kept
-		getContact(p[:contactBytes], c, &q, &k)
-		if c.turning {
-			// A kept manifold holds for the shapes the bodies have now
-			// (Snapshot wrote it as not kept if they had changed).
-			k.ka, k.kb = keyOf(&w.bodies[c.ia]), keyOf(&w.bodies[c.ib])
-			c.tp = int32(len(w.turn))
-			w.turn = append(w.turn, q)
-			w.keep = append(w.keep, k)
-		}
+		c, rec := &w.contacts[i], p[:contactBytes]
 		p = p[contactBytes:]
+		getContact(rec, c)
+		if !c.turning {
+			continue
+		}
+		c.tp = int32(len(w.turn))
+		w.turn = append(w.turn, pointState{})
+		w.keep = append(w.keep, kept{})
+		k := &w.keep[c.tp]
+		getTurn(rec, &w.turn[c.tp], k)
+		// A kept manifold holds for the shapes the bodies have now
+		// (Snapshot wrote it as not kept if they had changed).
+		k.ka, k.kb = keyOf(&w.bodies[c.ia]), keyOf(&w.bodies[c.ib])
 	}
 	w.prevTurn, w.prevKeep = w.prevTurn[:0], w.prevKeep[:0]
 	w.freeing = w.freeing[:0]
@@ -576,11 +577,16 @@ func putBody(p []byte, b *Body) {
 // unless b's is the same already.
 func getBody(p []byte, b *Body) {
 	old := b.Hull
-	var h Hull
-	readBody(p, b, &h)
-	if h.n > 0 {
+	if p[bodyHull] == 0 {
+		readBody(p, b, nil)
+	} else if sameHull(p, old) {
+		readBody(p, b, nil)
+		b.Hull = old // the slot's hull already: restoring a rollback builds nothing, allocates nothing
+	} else {
+		var h Hull
+		readBody(p, b, &h)
 		if old != nil && *old == h {
-			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
+			b.Hull = old
 		} else {
 			b.Hull = new(Hull) // only here: h itself stays on the stack
 			*b.Hull = h
@@ -589,8 +595,26 @@ func getBody(p []byte, b *Body) {
 	b.resync()
 }
 
+// sameHull reports whether h holds the vertices of body record p's hull,
+// bit for bit: so h is what building them makes (Hull.build depends on
+// nothing else).
+func sameHull(p []byte, h *Hull) bool {
+	n := int(p[bodyHull])
+	if h == nil || int(h.n) != n {
+		return false
+	}
+	for i := range n {
+		v := h.verts[i]
+		if le.Uint64(p[bodyHull+1+16*i:]) != math.Float64bits(v.X) || le.Uint64(p[bodyHull+9+16*i:]) != math.Float64bits(v.Y) {
+			return false
+		}
+	}
+	return true
+}
+
 // readBody decodes a body record into b (with no Hull) and its hull, if
-// it has one, into h: 3 to MaxHullVertices vertices (checkHull).
+// it has one, into h, which must be zero (nil to skip it): 3 to
+// MaxHullVertices vertices (checkHull).
 func readBody(p []byte, b *Body, h *Hull) {
 	_ = p[bodyBytes-1]
 	f := p[bodyFlags]
@@ -611,8 +635,7 @@ func readBody(p []byte, b *Body, h *Hull) {
 		Inertia: getF(p[155:]), AngularDamping: getF(p[163:]), invI: getF(p[171:]),
 		LinearDamping: getF(p[bodyLinearDamping:]),
 	}
-	*h = Hull{}
-	if n := int(p[bodyHull]); n > 0 {
+	if n := int(p[bodyHull]); n > 0 && h != nil {
 		var v [MaxHullVertices]Vec2
 		for i := range n {
 			v[i] = Vec2{getF(p[bodyHull+1+16*i:]), getF(p[bodyHull+9+16*i:])}
@@ -730,7 +753,8 @@ func (w *World) pointsOf(c *Contact) *pointState {
 	return &noPoints
 }
 
-func getContact(p []byte, c *Contact, q *pointState, k *kept) {
+// getContact reads a checked contact record into c (its tp left 0).
+func getContact(p []byte, c *Contact) {
 	_ = p[contactBytes-1]
 	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
 	f := p[105]
@@ -746,17 +770,28 @@ func getContact(p []byte, c *Contact, q *pointState, k *kept) {
 		mass: getF(p[107:]), vn0: getF(p[115:]), friction: getF(p[123:]),
 		turning: f&4 != 0,
 	}
+}
+
+// getTurn reads a turning contact's record's point state into q and its
+// kept manifold into k, in place (a rollback's restore reads thousands),
+// all but k's shape keys: the fields putContact and keptValues write, in
+// their order.
+func getTurn(p []byte, q *pointState, k *kept) {
+	_ = p[contactBytes-1]
 	*q = pointState{
 		ids:    [2]uint16{le.Uint16(p[131:]), le.Uint16(p[133:])},
 		depths: [2]float64{getF(p[135:]), getF(p[143:])},
 		pn:     [2]float64{getF(p[151:]), getF(p[159:])},
 		pt:     [2]float64{getF(p[167:]), getF(p[175:])},
 	}
-	k.n = int8(p[contactKept])
-	k.ids = [2]uint16{le.Uint16(p[contactKept+1+8*keptFloats:]), le.Uint16(p[contactKept+3+8*keptFloats:])}
-	for i, v := range keptValues(k) {
-		*v = getF(p[contactKept+1+8*i:])
-	}
+	r := p[contactKept:contactBytes]
+	k.n = int8(r[0])
+	k.ra = [2]Vec2{{getF(r[1:]), getF(r[9:])}, {getF(r[17:]), getF(r[25:])}}
+	k.dc = Vec2{getF(r[33:]), getF(r[41:])}
+	k.qa = [2]float64{getF(r[49:]), getF(r[57:])}
+	k.qb = [2]float64{getF(r[65:]), getF(r[73:])}
+	k.base = [2]float64{getF(r[81:]), getF(r[89:])}
+	k.ids = [2]uint16{le.Uint16(r[1+8*keptFloats:]), le.Uint16(r[3+8*keptFloats:])}
 }
 
 var le = binary.LittleEndian
