@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"weak"
 )
 
 // Snapshot format: a file format, so that a snapshot can be stored, sent
@@ -68,8 +69,9 @@ var ErrBadSnapshot = errors.New("physics: bad snapshot")
 // warm-start the next step. Restore puts it back, and stepping the restored
 // world gives the same future bit for bit as stepping this one. With a dst
 // of enough capacity (the last snapshot's buffer, dst[:0]) it allocates
-// nothing. Call it between steps, not from a contact callback: it panics
-// during Step.
+// nothing, but once for each new buffer (see Restore: the world
+// remembers where it wrote its last 64). Call it between steps, not from
+// a contact callback: it panics during Step.
 //
 // The bytes are the same on every CPU and build for the same world, so two
 // snapshots can be compared, hashed or stored as they are.
@@ -122,9 +124,54 @@ func (w *World) Snapshot(dst []byte) []byte {
 		putContact(p[:contactBytes], c, w.pointsOf(c), w.keptOf(c))
 		p = p[contactBytes:]
 	}
-	le.PutUint32(p, crc32.Checksum(b[:n-snapTrailer], castagnoli))
+	sum := crc32.Checksum(b[:n-snapTrailer], castagnoli)
+	le.PutUint32(p, sum)
+	w.own[w.owned%ownSnapshots] = ownSnapshot{weak.Make(&b[0]), n, sum}
+	w.owned++
 	return dst
 }
+
+// ownSnapshots is how many of the snapshots it wrote last a world knows
+// as its own: more than a rollback keeps (netplay's deepest,
+// MaxPredictionTicks 30, keeps 33) with the saves between them.
+const ownSnapshots = 64
+
+// ownSnapshot is what a world remembers of a snapshot it wrote: where
+// its first byte lies, its length and its checksum. The weak pointer
+// keeps no buffer alive, and compares equal to no buffer allocated after
+// this one is freed, whatever address it gets.
+type ownSnapshot struct {
+	at  weak.Pointer[byte]
+	n   int
+	sum uint32
+}
+
+// owns reports whether src is one of the last ownSnapshots snapshots the
+// world wrote, where it wrote it, as long, and unchanged: its bytes sum
+// to the checksum it wrote (a change in place that left the checksum as
+// it was shows). Bytes read from a file or a network lie elsewhere, or
+// sum to another checksum. It allocates nothing.
+func (w *World) owns(src []byte) bool {
+	if len(src) < snapHeader+snapTrailer {
+		return false
+	}
+	n := len(src) - snapTrailer
+	sum := le.Uint32(src[n:])
+	for i := range w.own {
+		o := &w.own[i]
+		if o.n == len(src) && o.sum == sum && o.at.Value() == &src[0] {
+			return crc32.Checksum(src[:n], castagnoli) == sum
+		}
+	}
+	return false
+}
+
+// Restores returns how many snapshots Restore has put into the world:
+// own, those this world's Snapshot wrote in this process, restored
+// without checking them, and checked, the others (from a file, a
+// network, another world, or changed since). A rollback restores its own
+// (netplay's tests check that it does).
+func (w *World) Restores() (own, checked uint64) { return w.restoredOwn, w.restoredChecked }
 
 // castagnoli is CRC-32C's table: the snapshot's checksum, computed with
 // the CPU's own instruction where it has one.
@@ -142,13 +189,35 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // some mass and shape of its kind (the next Step derives them again). Restoring into a world that has held as
 // many bodies and contacts before allocates nothing. Call it between
 // steps.
+//
+// A snapshot the world wrote itself is restored without those checks,
+// at the cost of reading it and its checksum (a rollback's case): one of
+// the last 64 that its Snapshot wrote in this process, where it wrote
+// it, as long, its bytes still summing to the checksum it wrote. The
+// world remembers where each lies by a weak pointer, which keeps no
+// buffer alive and matches no buffer allocated after the snapshot's is
+// freed, so bytes from a file, a network, another world or another
+// process are checked as above, and so is a snapshot copied or changed
+// since. (What that cannot tell is a program that copies a hostile
+// peer's bytes over its own snapshot, of the same length and made to
+// the same checksum: don't receive into a buffer Snapshot wrote.) It
+// puts back the same world, bit for bit, as checking it does, and a
+// world the checks would refuse as it was (a body the game spoilt: the
+// next Step takes it out). Restores counts both kinds.
 func (w *World) Restore(src []byte) error {
 	if w.stepping {
 		panic("physics: Restore during Step (from a contact callback): call it between steps")
 	}
-	h, err := checkSnapshot(src, &w.seen, &w.prevTable)
-	if err != nil {
-		return err
+	var h snapCounts
+	if w.owns(src) {
+		h = countsOf(src)
+		w.restoredOwn++
+	} else {
+		var err error
+		if h, err = checkSnapshot(src, &w.seen, &w.prevTable); err != nil {
+			return err
+		}
+		w.restoredChecked++
 	}
 	w.Gravity = Vec2{getF(src[6:]), getF(src[14:])}
 	w.MoveSteps = int(int32(le.Uint32(src[22:])))
@@ -213,6 +282,12 @@ func (w *World) Restore(src []byte) error {
 // snapCounts are a snapshot's counts, checked.
 type snapCounts struct{ bodies, free, statics, movers, contacts int }
 
+// countsOf reads the counts of a snapshot's header (as they are: checkSnapshot checks them).
+func countsOf(src []byte) snapCounts {
+	count := func(off int) int { return int(le.Uint32(src[off:])) }
+	return snapCounts{count(63), count(67), count(71), count(75), count(79)}
+}
+
 // checkSnapshot validates all of src without changing anything but its
 // scratch and the pair table it is lent: the header and the settings,
 // the counts against the length, every slot index and the body it names,
@@ -232,8 +307,7 @@ func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, 
 	if sum, want := le.Uint32(src[len(src)-snapTrailer:]), crc32.Checksum(src[:len(src)-snapTrailer], castagnoli); sum != want {
 		return h, fmt.Errorf("%w: checksum %08x, want %08x: the bytes were damaged (changed, cut short or extended)", ErrBadSnapshot, sum, want)
 	}
-	count := func(off int) int { return int(le.Uint32(src[off:])) }
-	h = snapCounts{count(63), count(67), count(71), count(75), count(79)}
+	h = countsOf(src)
 	switch {
 	case h.bodies > MaxSnapshotBodies:
 		return h, fmt.Errorf("%w: %d bodies, over the limit of %d", ErrBadSnapshot, h.bodies, MaxSnapshotBodies)
