@@ -110,10 +110,12 @@ func restored(w *World, src []byte) (string, error) {
 }
 
 // TestRestoreChecksWhatItDidNotWrite: only the bytes a world's Snapshot
-// wrote, where it wrote them, unchanged and among its last 64, are taken
-// unchecked; a copy, another world's snapshot, one changed in place
-// (its checksum fixed up or left as it was), an old one, or the same bytes in a new
-// buffer at a freed snapshot's address are checked, and refused if bad.
+// wrote last where they begin, unchanged, in one of the last 64 buffers
+// it wrote in, are taken unchecked, however many snapshots it wrote
+// since in those buffers; a copy, another world's snapshot, one changed
+// in place (its checksum fixed up or left as it was), one in a buffer
+// written in long ago, or the same bytes in a new buffer at a freed
+// snapshot's address are checked, and refused if bad.
 func TestRestoreChecksWhatItDidNotWrite(t *testing.T) {
 	w := lively(t, 20)
 	run(t, w, 0, 60)
@@ -160,17 +162,34 @@ func TestRestoreChecksWhatItDidNotWrite(t *testing.T) {
 		t.Errorf("its own snapshot cut short: restored %s, %v; want checked, refused", kind, err)
 	}
 
-	// The oldest of 65 snapshots is forgotten; the 64 after it are known.
-	ring := make([][]byte, ownSnapshots+1)
+	// A ring of 12 buffers written over 1,000 times, the first of them
+	// less often (as a sync test's state of 8 ticks ago, written once
+	// while the ticks after it write many): each one's last snapshot is
+	// known. Then 65 buffers written once each: the first is forgotten,
+	// the 64 after it are known.
+	var ring [12][]byte
+	for i := range 1000 {
+		k := 1 + i%(len(ring)-1)
+		if i%200 == 0 {
+			k = 0
+		}
+		ring[k] = w.Snapshot(ring[k][:0])
+	}
 	for i := range ring {
-		ring[i] = w.Snapshot(nil)
-	}
-	if kind, err := restored(w, ring[0]); kind != "checked" || err != nil {
-		t.Errorf("its snapshot of %d snapshots ago: restored %s, %v; want checked", len(ring), kind, err)
-	}
-	for i := 1; i < len(ring); i++ {
 		if kind, err := restored(w, ring[i]); kind != "own" || err != nil {
-			t.Fatalf("its snapshot of %d snapshots ago: restored %s, %v; want own", len(ring)-i, kind, err)
+			t.Fatalf("the last snapshot in buffer %d of a ring written over: restored %s, %v; want own", i, kind, err)
+		}
+	}
+	many := make([][]byte, ownBuffers+1)
+	for i := range many {
+		many[i] = w.Snapshot(nil)
+	}
+	if kind, err := restored(w, many[0]); kind != "checked" || err != nil {
+		t.Errorf("its snapshot in the first of %d buffers: restored %s, %v; want checked", len(many), kind, err)
+	}
+	for i := 1; i < len(many); i++ {
+		if kind, err := restored(w, many[i]); kind != "own" || err != nil {
+			t.Fatalf("its snapshot in buffer %d of %d: restored %s, %v; want own", i, len(many), kind, err)
 		}
 	}
 }

@@ -70,8 +70,9 @@ var ErrBadSnapshot = errors.New("physics: bad snapshot")
 // world gives the same future bit for bit as stepping this one. With a dst
 // of enough capacity (the last snapshot's buffer, dst[:0]) it allocates
 // nothing, but once for each new buffer (see Restore: the world
-// remembers where it wrote its last 64). Call it between steps, not from
-// a contact callback: it panics during Step.
+// remembers its last snapshot in each of the last 64 buffers it wrote
+// in). Call it between steps, not from a contact callback: it panics
+// during Step.
 //
 // The bytes are the same on every CPU and build for the same world, so two
 // snapshots can be compared, hashed or stored as they are.
@@ -126,31 +127,52 @@ func (w *World) Snapshot(dst []byte) []byte {
 	}
 	sum := crc32.Checksum(b[:n-snapTrailer], castagnoli)
 	le.PutUint32(p, sum)
-	w.own[w.owned%ownSnapshots] = ownSnapshot{weak.Make(&b[0]), n, sum}
-	w.owned++
+	w.remember(b, sum)
 	return dst
 }
 
-// ownSnapshots is how many of the snapshots it wrote last a world knows
-// as its own: more than a rollback keeps (netplay's deepest,
-// MaxPredictionTicks 30, keeps 33) with the saves between them.
-const ownSnapshots = 64
+// ownBuffers is how many buffers a world remembers its last snapshot in:
+// more than a rollback's ring holds (netplay's deepest keeps 33 states,
+// the engine's sync test 11 buffers), however many times it writes them
+// over.
+const ownBuffers = 64
 
-// ownSnapshot is what a world remembers of a snapshot it wrote: where
-// its first byte lies, its length and its checksum. The weak pointer
-// keeps no buffer alive, and compares equal to no buffer allocated after
-// this one is freed, whatever address it gets.
+// ownSnapshot is what a world remembers of the last snapshot it wrote in
+// a buffer: where its first byte lies, its length and its checksum, and
+// when it was written (the least recent is forgotten first). The weak
+// pointer keeps no buffer alive, and compares equal to no buffer
+// allocated after this one is freed, whatever address it gets.
 type ownSnapshot struct {
-	at  weak.Pointer[byte]
-	n   int
-	sum uint32
+	at   weak.Pointer[byte]
+	n    int
+	sum  uint32
+	when uint64 // World.owned after it was written
 }
 
-// owns reports whether src is one of the last ownSnapshots snapshots the
-// world wrote, where it wrote it, as long, and unchanged: its bytes sum
-// to the checksum it wrote (a change in place that left the checksum as
-// it was shows). Bytes read from a file or a network lie elsewhere, or
-// sum to another checksum. It allocates nothing.
+// remember records snapshot b, of checksum sum, as the world's own: in
+// place of the last one written where b begins, or of the least recent.
+func (w *World) remember(b []byte, sum uint32) {
+	at := weak.Make(&b[0])
+	w.owned++
+	k := 0
+	for i := range w.own {
+		if w.own[i].at == at {
+			k = i
+			break
+		}
+		if w.own[i].when < w.own[k].when {
+			k = i
+		}
+	}
+	w.own[k] = ownSnapshot{at, len(b), sum, w.owned}
+}
+
+// owns reports whether src is the last snapshot the world wrote where src
+// begins, in one of the last ownBuffers buffers it wrote in, as long, and
+// unchanged: its bytes sum to the checksum it wrote (a change in place
+// that left the checksum as it was shows). Bytes read from a file or a
+// network lie elsewhere, or sum to another checksum. It allocates
+// nothing.
 func (w *World) owns(src []byte) bool {
 	if len(src) < snapHeader+snapTrailer {
 		return false
@@ -191,9 +213,11 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // steps.
 //
 // A snapshot the world wrote itself is restored without those checks,
-// at the cost of reading it and its checksum (a rollback's case): one of
-// the last 64 that its Snapshot wrote in this process, where it wrote
-// it, as long, its bytes still summing to the checksum it wrote. The
+// at the cost of reading it and its checksum (a rollback's case): the
+// last that its Snapshot wrote in this process where src begins, in one
+// of the last 64 buffers it wrote in (a rollback's ring of states, however
+// often written over), as long, its bytes still summing to the checksum
+// it wrote. The
 // world remembers where each lies by a weak pointer, which keeps no
 // buffer alive and matches no buffer allocated after the snapshot's is
 // freed, so bytes from a file, a network, another world or another

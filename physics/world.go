@@ -632,10 +632,11 @@ type World struct {
 	seen                []uint8 // Restore's scratch: which list names each slot
 	work                uint64  // pairs tested, contacts solved (a pass each), sub-steps against statics: tests bound a step's cost by it
 
-	// The snapshots Snapshot wrote last (by owned, their count, modulo
-	// ownSnapshots), which Restore takes unchecked, and how many
-	// snapshots Restore took so (restoredOwn) and checked.
-	own                          [ownSnapshots]ownSnapshot
+	// The last snapshot Snapshot wrote in each of the last ownBuffers
+	// buffers it wrote in, which Restore takes unchecked; how many
+	// snapshots it has written; how many Restore took so (restoredOwn)
+	// and checked.
+	own                          [ownBuffers]ownSnapshot
 	owned                        uint64
 	restoredOwn, restoredChecked uint64
 
