@@ -129,6 +129,16 @@ func TestRestoreChecksWhatItDidNotWrite(t *testing.T) {
 	if kind, err := restored(w, lively(t, 20).Snapshot(nil)); kind != "checked" || err != nil {
 		t.Errorf("another world's snapshot: restored %s, %v; want checked", kind, err)
 	}
+	// A new buffer the caller appends its own fields to after the
+	// snapshot (as package save does) stays where the world wrote it.
+	for _, extra := range []int{1, 60, 250} {
+		b := w.Snapshot([]byte("header"))
+		n := len(b)
+		b = append(b, make([]byte, extra)...)
+		if kind, err := restored(w, b[6:n]); kind != "own" || err != nil {
+			t.Errorf("its own snapshot, %d bytes appended after it: restored %s, %v; want own", extra, kind, err)
+		}
+	}
 	var z World
 	if kind, err := restored(&z, snap); kind != "checked" || err != nil {
 		t.Errorf("its snapshot in another world: restored %s, %v; want checked", kind, err)

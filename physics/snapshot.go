@@ -84,7 +84,14 @@ func (w *World) Snapshot(dst []byte) []byte {
 	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
 		len(w.contacts)*contactBytes + snapTrailer
 	off := len(dst)
-	dst = slices.Grow(dst, n)[:off+n]
+	if cap(dst)-off < n {
+		// Room to spare: for the world to grow, and for what a caller
+		// appends after it (package save's other fields), so that the
+		// buffer Restore knows the snapshot by is the one the caller
+		// keeps.
+		dst = slices.Grow(dst, n+n/8+256)
+	}
+	dst = dst[:off+n]
 	b := dst[off:]
 	copy(b, snapMagic)
 	le.PutUint16(b[4:], snapVersion)
