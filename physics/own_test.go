@@ -3,9 +3,12 @@ package physics
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -315,4 +318,87 @@ func TestRestorePutsBackHulls(t *testing.T) {
 			t.Errorf("%s: polygons given another hull, then restored: %s", name, Diff(snap, got))
 		}
 	}
+}
+
+// settled caches awakePile's snapshots by size: settling 10,000 bodies
+// takes 600 steps, once per benchmark process rather than per count.
+var settled = map[int][]byte{}
+
+// BenchmarkRestoreOwn weighs a rollback's restore against a step on an
+// awake pile (the turning one of BenchmarkSnapshotRestore): each
+// iteration restores the pile's snapshot of its own (unchecked), the
+// same bytes copied (checked, as every rollback's were before a world
+// knew its own), in alternating order, then steps twice. It reports the
+// medians over the iterations of each restore's time over the second
+// step's, timed in the same iteration, so that a machine's load moves
+// them alike and a preempted iteration moves no median: own/step (the
+// target: at most 0.25), checked/step; and the medians of the times.
+func BenchmarkRestoreOwn(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("awake/%d", n), func(b *testing.B) {
+			if settled[n] == nil {
+				settled[n] = awakePile(b, n, false).Snapshot(nil)
+			}
+			w := new(World)
+			if err := w.Restore(settled[n]); err != nil {
+				b.Fatal(err)
+			}
+			own := w.Snapshot(nil)
+			copied := bytes.Clone(own)
+			for range 2 { // grow what the steps after a restore use
+				w.Step(dt)
+				if err := w.Restore(own); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var tOwn, tChecked, tStep, rOwn, rChecked []float64
+			for _, v := range []*[]float64{&tOwn, &tChecked, &tStep, &rOwn, &rChecked} {
+				*v = make([]float64, 0, 1024) // no allocation timed
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				ownFirst := len(tStep)%2 == 0
+				first, second := own, copied
+				if !ownFirst {
+					first, second = copied, own
+				}
+				t0 := time.Now()
+				err1 := w.Restore(first)
+				t1 := time.Now()
+				err2 := w.Restore(second)
+				t2 := time.Now()
+				w.Step(dt)
+				t3 := time.Now()
+				w.Step(dt)
+				t4 := time.Now()
+				if err1 != nil || err2 != nil {
+					b.Fatal(err1, err2)
+				}
+				o, c := t1.Sub(t0), t2.Sub(t1)
+				if !ownFirst {
+					o, c = c, o
+				}
+				s := float64(t4.Sub(t3))
+				tOwn, tChecked, tStep = append(tOwn, float64(o)), append(tChecked, float64(c)), append(tStep, s)
+				rOwn, rChecked = append(rOwn, float64(o)/s), append(rChecked, float64(c)/s)
+			}
+			if own, checked := w.Restores(); own != uint64(len(tStep))+2 || checked != uint64(len(tStep))+1 {
+				b.Fatalf("restored %d own, %d checked; want %d, %d", own, checked, len(tStep)+2, len(tStep)+1)
+			}
+			b.ReportMetric(median(rOwn), "own/step")
+			b.ReportMetric(median(rChecked), "checked/step")
+			b.ReportMetric(median(tOwn)/1e3, "own-µs")
+			b.ReportMetric(median(tChecked)/1e3, "checked-µs")
+			b.ReportMetric(median(tStep)/1e3, "step-µs")
+		})
+	}
+}
+
+// median returns the median of v, which it sorts.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
