@@ -216,13 +216,13 @@ func TestRestoreChecksBytesAtAFreedSnapshotsAddress(t *testing.T) {
 	run(t, w, 0, 60)
 	for try := range 10 {
 		buf := w.Snapshot(nil)
-		n, at, same := len(buf), uintptr(unsafe.Pointer(&buf[0])), bytes.Clone(buf)
+		n, c, at, same := len(buf), cap(buf), uintptr(unsafe.Pointer(&buf[0])), bytes.Clone(buf)
 		buf = nil
 		runtime.GC()
 		runtime.GC()
 		var held [][]byte // keep each try alive, so the next lands elsewhere
 		for range 200 {
-			b := make([]byte, n)
+			b := make([]byte, n, c) // of the freed one's size class
 			held = append(held, b)
 			if uintptr(unsafe.Pointer(&b[0])) != at {
 				continue
