@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"weak"
 )
 
 // Snapshot format: a file format, so that a snapshot can be stored, sent
@@ -68,7 +69,9 @@ var ErrBadSnapshot = errors.New("physics: bad snapshot")
 // warm-start the next step. Restore puts it back, and stepping the restored
 // world gives the same future bit for bit as stepping this one. With a dst
 // of enough capacity (the last snapshot's buffer, dst[:0]) it allocates
-// nothing. Call it between steps, not from a contact callback: it panics
+// nothing, but once for each new buffer (see Restore: the world
+// remembers its last snapshot in each of the last 64 buffers it wrote
+// in). Call it between steps, not from a contact callback: it panics
 // during Step.
 //
 // The bytes are the same on every CPU and build for the same world, so two
@@ -81,7 +84,14 @@ func (w *World) Snapshot(dst []byte) []byte {
 	n := snapHeader + len(w.bodies)*bodyBytes + (len(w.free)+len(w.statics)+len(w.movers))*slotBytes +
 		len(w.contacts)*contactBytes + snapTrailer
 	off := len(dst)
-	dst = slices.Grow(dst, n)[:off+n]
+	if cap(dst)-off < n {
+		// Room to spare: for the world to grow, and for what a caller
+		// appends after it (package save's other fields), so that the
+		// buffer Restore knows the snapshot by is the one the caller
+		// keeps.
+		dst = slices.Grow(dst, n+n/8+256)
+	}
+	dst = dst[:off+n]
 	b := dst[off:]
 	copy(b, snapMagic)
 	le.PutUint16(b[4:], snapVersion)
@@ -122,9 +132,75 @@ func (w *World) Snapshot(dst []byte) []byte {
 		putContact(p[:contactBytes], c, w.pointsOf(c), w.keptOf(c))
 		p = p[contactBytes:]
 	}
-	le.PutUint32(p, crc32.Checksum(b[:n-snapTrailer], castagnoli))
+	sum := crc32.Checksum(b[:n-snapTrailer], castagnoli)
+	le.PutUint32(p, sum)
+	w.remember(b, sum)
 	return dst
 }
+
+// ownBuffers is how many buffers a world remembers its last snapshot in:
+// more than a rollback's ring holds (netplay's deepest keeps 33 states,
+// the engine's sync test 11 buffers), however many times it writes them
+// over.
+const ownBuffers = 64
+
+// ownSnapshot is what a world remembers of the last snapshot it wrote in
+// a buffer: where its first byte lies, its length and its checksum, and
+// when it was written (the least recent is forgotten first). The weak
+// pointer keeps no buffer alive, and compares equal to no buffer
+// allocated after this one is freed, whatever address it gets.
+type ownSnapshot struct {
+	at   weak.Pointer[byte]
+	n    int
+	sum  uint32
+	when uint64 // World.owned after it was written
+}
+
+// remember records snapshot b, of checksum sum, as the world's own: in
+// place of the last one written where b begins, or of the least recent.
+func (w *World) remember(b []byte, sum uint32) {
+	at := weak.Make(&b[0])
+	w.owned++
+	k := 0
+	for i := range w.own {
+		if w.own[i].at == at {
+			k = i
+			break
+		}
+		if w.own[i].when < w.own[k].when {
+			k = i
+		}
+	}
+	w.own[k] = ownSnapshot{at, len(b), sum, w.owned}
+}
+
+// owns reports whether src is the last snapshot the world wrote where src
+// begins, in one of the last ownBuffers buffers it wrote in, as long, and
+// unchanged: its bytes sum to the checksum it wrote (a change in place
+// that left the checksum as it was shows). Bytes read from a file or a
+// network lie elsewhere, or sum to another checksum. It allocates
+// nothing.
+func (w *World) owns(src []byte) bool {
+	if len(src) < snapHeader+snapTrailer {
+		return false
+	}
+	n := len(src) - snapTrailer
+	sum := le.Uint32(src[n:])
+	for i := range w.own {
+		o := &w.own[i]
+		if o.n == len(src) && o.sum == sum && o.at.Value() == &src[0] {
+			return crc32.Checksum(src[:n], castagnoli) == sum
+		}
+	}
+	return false
+}
+
+// Restores returns how many snapshots Restore has put into the world:
+// own, those this world's Snapshot wrote in this process, restored
+// without checking them, and checked, the others (from a file, a
+// network, another world, or changed since). A rollback restores its own
+// (netplay's tests check that it does).
+func (w *World) Restores() (own, checked uint64) { return w.restoredOwn, w.restoredChecked }
 
 // castagnoli is CRC-32C's table: the snapshot's checksum, computed with
 // the CPU's own instruction where it has one.
@@ -142,13 +218,37 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // some mass and shape of its kind (the next Step derives them again). Restoring into a world that has held as
 // many bodies and contacts before allocates nothing. Call it between
 // steps.
+//
+// A snapshot the world wrote itself is restored without those checks,
+// at the cost of reading it and its checksum (a rollback's case): the
+// last that its Snapshot wrote in this process where src begins, in one
+// of the last 64 buffers it wrote in (a rollback's ring of states, however
+// often written over), as long, its bytes still summing to the checksum
+// it wrote. The
+// world remembers where each lies by a weak pointer, which keeps no
+// buffer alive and matches no buffer allocated after the snapshot's is
+// freed, so bytes from a file, a network, another world or another
+// process are checked as above, and so is a snapshot copied or changed
+// since. (What that cannot tell is a program that copies a hostile
+// peer's bytes over its own snapshot, of the same length and made to
+// the same checksum: don't receive into a buffer Snapshot wrote.) It
+// puts back the same world, bit for bit, as checking it does, and a
+// world the checks would refuse as it was (a body the game spoilt: the
+// next Step takes it out). Restores counts both kinds.
 func (w *World) Restore(src []byte) error {
 	if w.stepping {
 		panic("physics: Restore during Step (from a contact callback): call it between steps")
 	}
-	h, err := checkSnapshot(src, &w.seen, &w.prevTable)
-	if err != nil {
-		return err
+	var h snapCounts
+	if w.owns(src) {
+		h = countsOf(src)
+		w.restoredOwn++
+	} else {
+		var err error
+		if h, err = checkSnapshot(src, &w.seen, &w.prevTable); err != nil {
+			return err
+		}
+		w.restoredChecked++
 	}
 	w.Gravity = Vec2{getF(src[6:]), getF(src[14:])}
 	w.MoveSteps = int(int32(le.Uint32(src[22:])))
@@ -186,19 +286,20 @@ func (w *World) Restore(src []byte) error {
 	w.contacts = resize(w.contacts, h.contacts)
 	w.turn, w.keep = w.turn[:0], w.keep[:0]
 	for i := range w.contacts {
-		c := &w.contacts[i]
-		var q pointState
-		var k kept
-		getContact(p[:contactBytes], c, &q, &k)
-		if c.turning {
-			// A kept manifold holds for the shapes the bodies have now
-			// (Snapshot wrote it as not kept if they had changed).
-			k.ka, k.kb = keyOf(&w.bodies[c.ia]), keyOf(&w.bodies[c.ib])
-			c.tp = int32(len(w.turn))
-			w.turn = append(w.turn, q)
-			w.keep = append(w.keep, k)
-		}
+		c, rec := &w.contacts[i], p[:contactBytes]
 		p = p[contactBytes:]
+		getContact(rec, c)
+		if !c.turning {
+			continue
+		}
+		c.tp = int32(len(w.turn))
+		w.turn = append(w.turn, pointState{})
+		w.keep = append(w.keep, kept{})
+		k := &w.keep[c.tp]
+		getTurn(rec, &w.turn[c.tp], k)
+		// A kept manifold holds for the shapes the bodies have now
+		// (Snapshot wrote it as not kept if they had changed).
+		k.ka, k.kb = keyOf(&w.bodies[c.ia]), keyOf(&w.bodies[c.ib])
 	}
 	w.prevTurn, w.prevKeep = w.prevTurn[:0], w.prevKeep[:0]
 	w.freeing = w.freeing[:0]
@@ -211,6 +312,12 @@ func (w *World) Restore(src []byte) error {
 
 // snapCounts are a snapshot's counts, checked.
 type snapCounts struct{ bodies, free, statics, movers, contacts int }
+
+// countsOf reads the counts of a snapshot's header (as they are: checkSnapshot checks them).
+func countsOf(src []byte) snapCounts {
+	count := func(off int) int { return int(le.Uint32(src[off:])) }
+	return snapCounts{count(63), count(67), count(71), count(75), count(79)}
+}
 
 // checkSnapshot validates all of src without changing anything but its
 // scratch and the pair table it is lent: the header and the settings,
@@ -231,8 +338,7 @@ func checkSnapshot(src []byte, scratch *[]uint8, pairs *pairTable) (snapCounts, 
 	if sum, want := le.Uint32(src[len(src)-snapTrailer:]), crc32.Checksum(src[:len(src)-snapTrailer], castagnoli); sum != want {
 		return h, fmt.Errorf("%w: checksum %08x, want %08x: the bytes were damaged (changed, cut short or extended)", ErrBadSnapshot, sum, want)
 	}
-	count := func(off int) int { return int(le.Uint32(src[off:])) }
-	h = snapCounts{count(63), count(67), count(71), count(75), count(79)}
+	h = countsOf(src)
 	switch {
 	case h.bodies > MaxSnapshotBodies:
 		return h, fmt.Errorf("%w: %d bodies, over the limit of %d", ErrBadSnapshot, h.bodies, MaxSnapshotBodies)
@@ -576,11 +682,16 @@ func putBody(p []byte, b *Body) {
 // unless b's is the same already.
 func getBody(p []byte, b *Body) {
 	old := b.Hull
-	var h Hull
-	readBody(p, b, &h)
-	if h.n > 0 {
+	if p[bodyHull] == 0 {
+		readBody(p, b, nil)
+	} else if sameHull(p, old) {
+		readBody(p, b, nil)
+		b.Hull = old // the slot's hull already: restoring a rollback builds nothing, allocates nothing
+	} else {
+		var h Hull
+		readBody(p, b, &h)
 		if old != nil && *old == h {
-			b.Hull = old // the slot's hull already: restoring a rollback allocates nothing
+			b.Hull = old
 		} else {
 			b.Hull = new(Hull) // only here: h itself stays on the stack
 			*b.Hull = h
@@ -589,8 +700,26 @@ func getBody(p []byte, b *Body) {
 	b.resync()
 }
 
+// sameHull reports whether h holds the vertices of body record p's hull,
+// bit for bit: so h is what building them makes (Hull.build depends on
+// nothing else).
+func sameHull(p []byte, h *Hull) bool {
+	n := int(p[bodyHull])
+	if h == nil || int(h.n) != n {
+		return false
+	}
+	for i := range n {
+		v := h.verts[i]
+		if le.Uint64(p[bodyHull+1+16*i:]) != math.Float64bits(v.X) || le.Uint64(p[bodyHull+9+16*i:]) != math.Float64bits(v.Y) {
+			return false
+		}
+	}
+	return true
+}
+
 // readBody decodes a body record into b (with no Hull) and its hull, if
-// it has one, into h: 3 to MaxHullVertices vertices (checkHull).
+// it has one, into h, which must be zero (nil to skip it): 3 to
+// MaxHullVertices vertices (checkHull).
 func readBody(p []byte, b *Body, h *Hull) {
 	_ = p[bodyBytes-1]
 	f := p[bodyFlags]
@@ -611,8 +740,7 @@ func readBody(p []byte, b *Body, h *Hull) {
 		Inertia: getF(p[155:]), AngularDamping: getF(p[163:]), invI: getF(p[171:]),
 		LinearDamping: getF(p[bodyLinearDamping:]),
 	}
-	*h = Hull{}
-	if n := int(p[bodyHull]); n > 0 {
+	if n := int(p[bodyHull]); n > 0 && h != nil {
 		var v [MaxHullVertices]Vec2
 		for i := range n {
 			v[i] = Vec2{getF(p[bodyHull+1+16*i:]), getF(p[bodyHull+9+16*i:])}
@@ -730,7 +858,8 @@ func (w *World) pointsOf(c *Contact) *pointState {
 	return &noPoints
 }
 
-func getContact(p []byte, c *Contact, q *pointState, k *kept) {
+// getContact reads a checked contact record into c (its tp left 0).
+func getContact(p []byte, c *Contact) {
 	_ = p[contactBytes-1]
 	ia, ib := le.Uint32(p[0:]), le.Uint32(p[4:])
 	f := p[105]
@@ -746,17 +875,28 @@ func getContact(p []byte, c *Contact, q *pointState, k *kept) {
 		mass: getF(p[107:]), vn0: getF(p[115:]), friction: getF(p[123:]),
 		turning: f&4 != 0,
 	}
+}
+
+// getTurn reads a turning contact's record's point state into q and its
+// kept manifold into k, in place (a rollback's restore reads thousands),
+// all but k's shape keys: the fields putContact and keptValues write, in
+// their order.
+func getTurn(p []byte, q *pointState, k *kept) {
+	_ = p[contactBytes-1]
 	*q = pointState{
 		ids:    [2]uint16{le.Uint16(p[131:]), le.Uint16(p[133:])},
 		depths: [2]float64{getF(p[135:]), getF(p[143:])},
 		pn:     [2]float64{getF(p[151:]), getF(p[159:])},
 		pt:     [2]float64{getF(p[167:]), getF(p[175:])},
 	}
-	k.n = int8(p[contactKept])
-	k.ids = [2]uint16{le.Uint16(p[contactKept+1+8*keptFloats:]), le.Uint16(p[contactKept+3+8*keptFloats:])}
-	for i, v := range keptValues(k) {
-		*v = getF(p[contactKept+1+8*i:])
-	}
+	r := p[contactKept:contactBytes]
+	k.n = int8(r[0])
+	k.ra = [2]Vec2{{getF(r[1:]), getF(r[9:])}, {getF(r[17:]), getF(r[25:])}}
+	k.dc = Vec2{getF(r[33:]), getF(r[41:])}
+	k.qa = [2]float64{getF(r[49:]), getF(r[57:])}
+	k.qb = [2]float64{getF(r[65:]), getF(r[73:])}
+	k.base = [2]float64{getF(r[81:]), getF(r[89:])}
+	k.ids = [2]uint16{le.Uint16(r[1+8*keptFloats:]), le.Uint16(r[3+8*keptFloats:])}
 }
 
 var le = binary.LittleEndian

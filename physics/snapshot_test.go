@@ -119,7 +119,8 @@ func TestSnapshotGivesTheSameFuture(t *testing.T) {
 	}
 }
 
-// TestSnapshotAndRestoreAllocateNothing with a reused buffer.
+// TestSnapshotAndRestoreAllocateNothing with a reused buffer, restored
+// unchecked into the world that wrote it and checked into another.
 func TestSnapshotAndRestoreAllocateNothing(t *testing.T) {
 	w := lively(t, 1000)
 	run(t, w, 0, 60)
@@ -139,6 +140,14 @@ func TestSnapshotAndRestoreAllocateNothing(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("snapshot and restore allocate %v times, want 0", n)
+	}
+	// Both kinds of restore ran: w's own snapshot, unchecked, into w; the
+	// same bytes, checked, into z.
+	if own, checked := w.Restores(); own != 21 || checked != 0 {
+		t.Errorf("w restored %d own, %d checked; want 21, 0", own, checked)
+	}
+	if own, checked := z.Restores(); own != 0 || checked != 22 {
+		t.Errorf("z restored %d own, %d checked; want 0, 22", own, checked)
 	}
 }
 

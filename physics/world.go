@@ -41,8 +41,10 @@
 // are exact ones (Sqrt, Floor, Abs): see package detmath. Vec2's Scale,
 // Mul, Dot and Len round for you. tools/worldhash checks golden hashes on
 // all those builds (make cross). Snapshot and Restore save and load the
-// whole world, for rollback, sync tests and save files; Diff names the
-// first body and field in which two snapshots differ.
+// whole world, for rollback, sync tests and save files: a world restores
+// its own snapshots unchecked (a rollback's case), any other bytes
+// checked, as untrusted input; Diff names the first body and field in
+// which two snapshots differ.
 //
 // Bodies are a slice of structs, not a pointer graph. What allocates, and
 // when:
@@ -51,7 +53,9 @@
 //     its high-water mark); its lists and grids grow with it.
 //   - Step, when a tick finds more contacts than any tick before (a
 //     pile-up), or when the grids meet more occupied cells than before.
-//   - Snapshot, only into a dst too small; Restore, to a snapshot's size;
+//   - Snapshot, only into a dst too small or new (a buffer's first
+//     snapshot makes the weak pointer by which Restore knows it: one small
+//     allocation); Restore, to a snapshot's size;
 //     queries, only into a dst too small; Diff, always (it is a report).
 //   - Nothing else: Remove, Body, Contacts, Teleport, the events and the
 //     casts allocate nothing, ever.
@@ -627,6 +631,14 @@ type World struct {
 	cold                bool    // no warm starting (tests measure what it is worth)
 	seen                []uint8 // Restore's scratch: which list names each slot
 	work                uint64  // pairs tested, contacts solved (a pass each), sub-steps against statics: tests bound a step's cost by it
+
+	// The last snapshot Snapshot wrote in each of the last ownBuffers
+	// buffers it wrote in, which Restore takes unchecked; how many
+	// snapshots it has written; how many Restore took so (restoredOwn)
+	// and checked.
+	own                          [ownBuffers]ownSnapshot
+	owned                        uint64
+	restoredOwn, restoredChecked uint64
 
 	// The step's blocks (parallel.go): the pool it holds, each worker's
 	// scratch, and what the blocks of each stage share.

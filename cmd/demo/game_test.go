@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"testing"
 	"time"
 
+	"github.com/fixstep/fixstep/app"
 	"github.com/fixstep/fixstep/engine"
 	"github.com/fixstep/fixstep/input"
 )
@@ -96,5 +98,21 @@ func TestLoadGlides(t *testing.T) {
 	frame.Elapsed = 100 * time.Millisecond
 	if x := draw(); x != before.X+1 {
 		t.Errorf("100 ms later: drawn at x %v, want %v, where it is", x, before.X+1)
+	}
+}
+
+// TestSyncTestRestoresItsOwnWorld: the demo's sync test loads, every tick
+// once 8 have run, the state it saved 8 ticks before, through the game's
+// Load and package save (as a netplay rollback does): the world restores
+// each from its own snapshot, unchecked (physics.World.Restores), none
+// checked as bytes from outside would be.
+func TestSyncTestRestoresItsOwnWorld(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	g := newGame(&stderr)
+	if err := app.Run(g, g.options([]string{"-headless", "-ticks", "120", "-synctest", "8", "-n", "50"}, &stdout, &stderr, nil)); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if own, checked := g.World.Restores(); own != 120-8 || checked != 0 {
+		t.Errorf("the sync test's 112 loads restored %d of the world's own snapshots and %d checked; want 112, 0", own, checked)
 	}
 }

@@ -45,8 +45,11 @@ func (p *peer) frame() {
 // TestMatchOverABadLink plays the demo's world between two bots over the
 // link simulator (50 ms, 10 ms jitter, 5 % loss, 1 % duplication), in one
 // process on a fake clock: both sides end at tick 1,200 in the same
-// state, rollbacks happen, none deeper than MaxPrediction, and once under
-// way a frame allocates nothing, rollbacks included.
+// state, rollbacks happen, none deeper than MaxPrediction, each restores
+// the world from its own snapshot (unchecked: netplay's ring hands back
+// the bytes the scene's Save wrote, and package save the world's part of
+// them where the world wrote it), and once under way a frame allocates
+// nothing, rollbacks included.
 func TestMatchOverABadLink(t *testing.T) {
 	const end = 1200
 	clk := &clock{now: time.Second}
@@ -100,6 +103,9 @@ func TestMatchOverABadLink(t *testing.T) {
 		t.Logf("peer %d:%s", i, p.s.Report())
 		if p.err != engine.ErrStopped || p.sc.World.Ticks() != end || st.Desyncs != 0 || st.RollbackTicksMax > 8 {
 			t.Errorf("peer %d: %v at tick %d, %d desyncs, rollbacks up to %d ticks", i, p.err, p.sc.World.Ticks(), st.Desyncs, st.RollbackTicksMax)
+		}
+		if own, checked := p.sc.World.Restores(); own != st.Rollbacks || checked != 0 || own == 0 {
+			t.Errorf("peer %d: %d rollbacks restored %d snapshots of the world's own and %d checked; want all its own", i, st.Rollbacks, own, checked)
 		}
 	}
 	if a, b := engine.StateHash(peers[0].sc.Save(nil)), engine.StateHash(peers[1].sc.Save(nil)); a != b {
