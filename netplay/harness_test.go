@@ -114,16 +114,19 @@ func (g *testGame) Load(src []byte) error {
 // loop runs, its transport, timestep and frame timing on the world's
 // fake clock.
 type program struct {
-	game   engine.Game // the Session, the Server or the Client
-	ts     engine.Timestep
-	conn   *MemConn
-	sim    *SimTransport
-	frames engine.Frames
-	skew   float64 // the program's clock runs this much fast: 0.01 is 1 %
-	next   time.Duration
-	last   time.Duration
-	err    error
-	off    bool // no longer run (a vanished peer, a killed process)
+	game engine.Game // the Session, the Server or the Client
+	// begin is game's Begin, if it has one, asserted for beginOf.
+	begin   engine.Beginner
+	beginOf engine.Game
+	ts      engine.Timestep
+	conn    *MemConn
+	sim     *SimTransport
+	frames  engine.Frames
+	skew    float64 // the program's clock runs this much fast: 0.01 is 1 %
+	next    time.Duration
+	last    time.Duration
+	err     error
+	off     bool // no longer run (a vanished peer, a killed process)
 }
 
 func (p *program) prog() *program { return p }
@@ -161,8 +164,15 @@ func (p *program) frame() {
 	}
 	p.last = p.next
 	f := p.ts.Advance(d)
-	if b, ok := p.game.(engine.Beginner); ok {
-		if err := b.Begin(f); err != nil {
+	if p.beginOf != p.game {
+		// Asserted once per game: the runtime's cache of a type
+		// assertion allocates as it grows, which a count of the
+		// frames' allocations would see.
+		p.begin, _ = p.game.(engine.Beginner)
+		p.beginOf = p.game
+	}
+	if p.begin != nil {
+		if err := p.begin.Begin(f); err != nil {
 			p.err = err
 		}
 	}
