@@ -261,7 +261,7 @@ func (s *Client) load(now time.Duration) {
 	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay
-	s.srvAck = s.st.tick
+	s.srvAck, s.ownNext = s.st.tick, s.st.tick
 	s.sendUpdate(now)
 }
 
@@ -361,7 +361,7 @@ func (s *Client) sendUpdate(now time.Duration) {
 		}
 		if s.local >= 0 {
 			from := max(s.srvAck, s.tick-clientRing/2, s.confirmed()-clientRing/2)
-			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
+			count := min(s.ownNext-from, (MaxPacket-updateHead)/s.size, 255)
 			if count > 0 {
 				p.start, p.count = uint32(from), uint8(count)
 			}

@@ -2,6 +2,7 @@ package netplay
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/fixstep/fixstep/engine"
 )
@@ -42,7 +43,9 @@ type rollback struct {
 	hooks
 	saver    engine.Saver
 	inputter engine.Inputter
+	clock    engine.Clock
 	ticks    tickTime
+	work     workload    // what its ticks cost, and what its frames' budget allows
 	counts   *MatchStats // the role's figures
 	scaler   TimeScaler
 	scale    float64      // the time scale set last
@@ -72,9 +75,12 @@ type rollback struct {
 }
 
 // newRollback returns the core of a role that runs game at tps ticks a
-// second, counting into st. A nil game is a Probe's, which runs nothing.
-func newRollback(game engine.Game, tps int, st *MatchStats) rollback {
-	r := rollback{ticks: newTickTime(tps), counts: st, scale: 1, firstWrong: noTick}
+// second on clock, with frames of budget (0: the default, see
+// frameBudget), counting into st. A nil game is a Probe's, which runs
+// nothing.
+func newRollback(game engine.Game, tps int, clock engine.Clock, budget time.Duration, st *MatchStats) rollback {
+	r := rollback{ticks: newTickTime(tps), clock: clock, counts: st, scale: 1, firstWrong: noTick}
+	r.work.budget = frameBudget(budget, tps)
 	r.local = -1
 	if game != nil {
 		r.hooks = findHooks(game)
@@ -257,6 +263,7 @@ func (r *rollback) inputsFor(f int) engine.Inputs {
 // it first when save is set.
 func (r *rollback) advance(t engine.Tick, save bool) error {
 	f := r.tick
+	start := r.clock.Now()
 	if save {
 		r.save(f)
 	}
@@ -269,6 +276,7 @@ func (r *rollback) advance(t engine.Tick, save bool) error {
 		return err
 	}
 	r.tick++
+	r.work.took(r.clock.Now()-start, 1)
 	return nil
 }
 
@@ -278,6 +286,7 @@ func (r *rollback) advance(t engine.Tick, save bool) error {
 func (r *rollback) rerun(t engine.Tick) error {
 	from := r.firstWrong
 	r.firstWrong = noTick
+	start := r.clock.Now()
 	st, ok := r.stateAt(from)
 	if !ok {
 		return fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, r.tick)
@@ -296,6 +305,8 @@ func (r *rollback) rerun(t engine.Tick) error {
 		}
 	}
 	d := r.tick - from
+	r.work.took(r.clock.Now()-start, d)
+	r.work.rolled(d)
 	r.counts.Rollbacks++
 	r.counts.RollbackTicks += uint64(d)
 	r.counts.RollbackTicksMax = max(r.counts.RollbackTicksMax, d)
@@ -343,12 +354,13 @@ func (r *rollback) ourHash(c int) (uint64, bool) {
 }
 
 // record gives the recorder the ticks that became final: run (again,
-// after a rollback) on every player's final input.
+// after a rollback) on every player's final input, so none from a
+// rollback put off to the next frame on.
 func (r *rollback) record() error {
 	if r.rec == nil {
 		return nil
 	}
-	for final := min(r.confirmed(), r.tick); r.recNext < final; r.recNext++ {
+	for final := min(r.confirmed(), r.tick, r.firstWrong); r.recNext < final; r.recNext++ {
 		n := r.recNext
 		st, ok := r.stateAt(n)
 		if !ok {
@@ -365,4 +377,13 @@ func (r *rollback) record() error {
 // fill refreshes the figures that are states, not counts.
 func (r *rollback) fill() {
 	r.counts.Tick, r.counts.Confirmed, r.counts.TimeScale = uint64(r.tick), uint64(r.confirmed()), r.scale
+	r.counts.RollbackP99, r.counts.TickCost = r.work.p99(), r.work.cost
+}
+
+// Draw draws the game (see hooks.Draw), and ends the frame its Begin
+// began: the next Update outside a Begin and a Draw is a frame of its
+// own.
+func (r *rollback) Draw(f engine.Frame) {
+	r.work.end()
+	r.hooks.Draw(f)
 }
