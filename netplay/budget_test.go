@@ -218,6 +218,40 @@ func TestClientRollbackAsDeepAsTheLink(t *testing.T) {
 	}
 }
 
+// A client that joins a match of a large world allocates nothing per
+// frame from the one that loads the state on: not while it catches up,
+// saving a state a tick into every slot, rolling back and adapting its
+// input delay to a tick that costs 2 ms, nor after.
+func TestClientCatchUpZeroAllocs(t *testing.T) {
+	w := newSWorld(t, ServerConfig{Players: 2, EndTick: 3600}, 200_000, 3)
+	w.join(t, 0, link150, 0, nil)
+	w.run(3 * time.Second)
+	w.wrapClient = func(i int, g *seatGame) engine.Game {
+		return &costGame{seatGame: g, clock: w.clock, cost: 2 * time.Millisecond, read: make([]uint64, 0, 4096)}
+	}
+	j := w.join(t, 1, link150, 0, nil)
+	jframe := func() { // the world up to the joiner's next frame, and that frame
+		for f := j.last; j.last == f && w.step(); {
+		}
+	}
+	for !j.cl.Running() {
+		jframe()
+	}
+	jframe() // the frame that loaded it ran the first ticks
+	tick, srv := j.cl.Tick(), w.srv.srv.Tick()
+	n := allocs(600, jframe)
+	w.noErrors(t)
+	st := j.cl.Stats()
+	t.Logf("%d allocations in 600 frames; from tick %d (the server's %d) on;%s", n, tick, srv, j.cl.Report())
+	if n != 0 {
+		t.Errorf("%d allocations in 600 frames, want 0", n)
+	}
+	if srv < tick+20 || st.Catchup == 0 || st.Rollbacks == 0 || st.TickCost != 2*time.Millisecond || st.DelayChanges == 0 {
+		t.Errorf("measured from tick %d, the server's %d: no catching up, or %v catch-up, %d rollbacks, tick cost %v, %d delay changes",
+			tick, srv, st.Catchup, st.Rollbacks, st.TickCost, st.DelayChanges)
+	}
+}
+
 // The account's arithmetic, on made-up numbers: a frame of 12.5 ms and
 // ticks of 3 ms.
 func TestWorkload(t *testing.T) {

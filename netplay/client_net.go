@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -258,6 +259,7 @@ func (s *Client) load(now time.Duration) {
 		return
 	}
 	s.restart(s.st.tick, s.st.tick, uint32(1)<<s.players-1) // no seat known before the state's first row
+	s.reserve(cmp.Or(s.st.raw, s.st.size))
 	s.srvHashes, s.lastSrv, s.compared = [8]tickHash{}, -1, -1
 	s.resyncAsk = -1
 	s.phase = phasePlay

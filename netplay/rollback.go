@@ -313,6 +313,23 @@ func (r *rollback) rerun(t engine.Tick) error {
 	return nil
 }
 
+// reserve makes room in every saved state for one of size bytes and an
+// eighth more (a world's state grows a little as its contacts do), so
+// that the saves after a state loaded from another machine allocate
+// nothing: a joiner catching up saves into every one within a second.
+func (r *rollback) reserve(size int) {
+	n := size + size/8
+	var buf []byte // one allocation for all
+	for i, st := range r.states {
+		if cap(st) < n {
+			if len(buf) < n {
+				buf = make([]byte, n*(len(r.states)-i))
+			}
+			r.states[i], buf = buf[:0:n], buf[n:]
+		}
+	}
+}
+
 // save saves the game as the state before tick f.
 func (r *rollback) save(f int) {
 	i := f % len(r.states)
