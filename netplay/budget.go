@@ -52,9 +52,9 @@ type workload struct {
 }
 
 const (
-	// maxDepth is the deepest rollback a role runs: a client's largest
-	// MaxPrediction (a session's is smaller).
-	maxDepth = MaxClientPrediction
+	// maxDepth is the deepest rollback a role runs: the largest
+	// prediction any role's settings allow.
+	maxDepth = 96
 	// raiseEvery is the least time between two raises of the input
 	// delay: time for the last one to show in how far ahead the role
 	// runs. lowerEvery is how long the delay needed stays below the

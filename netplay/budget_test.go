@@ -255,6 +255,9 @@ func TestClientCatchUpZeroAllocs(t *testing.T) {
 // The account's arithmetic, on made-up numbers: a frame of 12.5 ms and
 // ticks of 3 ms.
 func TestWorkload(t *testing.T) {
+	if maxDepth < MaxClientPrediction || maxDepth < MaxPredictionTicks {
+		t.Fatalf("rollbacks counted to a depth of %d: a client predicts up to %d, a peer %d", maxDepth, MaxClientPrediction, MaxPredictionTicks)
+	}
 	w := workload{budget: frameBudget(0, 60)}
 	if w.budget != 12500*time.Microsecond || frameBudget(time.Millisecond, 60) != time.Millisecond {
 		t.Fatalf("frame budget %v, want 12.5 ms at 60 TPS and a set budget as set", w.budget)

@@ -91,7 +91,6 @@ type Client struct {
 	srvAt    time.Duration
 	srvAck   int // the next tick of our input the server needs
 	ownNext  int // the next tick of our input to read
-	linkDly  int // the input delay for the round trip (ClientConfig.InputDelay 0)
 	lead     float64
 	leadOK   bool
 	rt       roundTrip // to the server
@@ -118,6 +117,7 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 	s.rollback = newRollback(game, c.TPS, cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), c.FrameBudget, &s.stats.MatchStats)
 	s.size = c.InputSize // the join's, before the server sizes the rows
 	s.nonce = newNonce(c.Seed, 0x9e3779b97f4a7c15)
+	s.delay = max(c.InputDelay, 0) // 0: half the round trip, once measured (linkDelay)
 	s.wbuf = make([]byte, 0, MaxPacket)
 	s.stats.Seat = -1
 	return s, nil

@@ -156,21 +156,6 @@ func (s *Client) linkLimit() int {
 	return max(1, ahead+linkSlack-s.inputDelay())
 }
 
-// inputDelay returns the ticks between reading our input and the tick it
-// is for: ClientConfig.InputDelay's, and those the cost added.
-func (s *Client) inputDelay() int { return s.baseDelay() + s.work.delay }
-
-// baseDelay returns ClientConfig.InputDelay's input delay.
-func (s *Client) baseDelay() int {
-	switch s.cfg.InputDelay {
-	case 0:
-		return s.linkDly
-	case NoDelay:
-		return 0
-	}
-	return s.cfg.InputDelay
-}
-
 // runTick reads our inputs up to InputDelay ticks ahead, unless their
 // ticks are final, and runs the next tick for the first time: it saves
 // the state before a predicted tick (it may roll back), before the last
@@ -196,8 +181,8 @@ func (s *Client) linkDelay() {
 		return
 	}
 	half := float64(s.rt.rtt) / 2 / s.ticks.length()
-	if math.Abs(half+1-float64(s.linkDly)) > 1 {
-		s.linkDly = min(int(math.Ceil(half))+1, MaxInputDelay)
+	if math.Abs(half+1-float64(s.delay)) > 1 {
+		s.delay = min(int(math.Ceil(half))+1, MaxInputDelay)
 	}
 }
 
@@ -220,7 +205,7 @@ func (s *Client) adapt(now time.Duration) {
 			need = min(need, s.work.delay-1)
 		}
 	}
-	if s.work.steer(now, need, MaxInputDelay-s.baseDelay()) {
+	if s.work.steer(now, need, MaxInputDelay-s.delay) {
 		s.stats.DelayChanges++
 	}
 }
@@ -337,9 +322,6 @@ func (s *Client) fillStats() {
 	s.fill()
 	st := &s.stats
 	st.Seat, st.RTT, st.Lead = s.local, s.rt.rtt, s.lead
-	if s.local >= 0 {
-		st.InputDelay = s.inputDelay()
-	}
 	if s.leadOK {
 		st.Ahead = s.lead - s.cfg.Lead
 	}

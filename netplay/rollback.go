@@ -46,6 +46,7 @@ type rollback struct {
 	clock    engine.Clock
 	ticks    tickTime
 	work     workload    // what its ticks cost, and what its frames' budget allows
+	delay    int         // the role's input delay, before the cost's (see inputDelay)
 	counts   *MatchStats // the role's figures
 	scaler   TimeScaler
 	scale    float64      // the time scale set last
@@ -158,6 +159,10 @@ func (r *rollback) setScale(s float64) {
 		}
 	}
 }
+
+// inputDelay returns the ticks between reading the local player's input
+// and the tick it is for: the role's own delay, and those its cost added.
+func (r *rollback) inputDelay() int { return r.delay + r.work.delay }
 
 // confirmed returns how many ticks have every player's final input.
 func (r *rollback) confirmed() int {
@@ -395,6 +400,9 @@ func (r *rollback) record() error {
 func (r *rollback) fill() {
 	r.counts.Tick, r.counts.Confirmed, r.counts.TimeScale = uint64(r.tick), uint64(r.confirmed()), r.scale
 	r.counts.RollbackP99, r.counts.TickCost = r.work.p99(), r.work.cost
+	if r.local >= 0 {
+		r.counts.InputDelay = r.inputDelay()
+	}
 }
 
 // Draw draws the game (see hooks.Draw), and ends the frame its Begin

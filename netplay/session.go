@@ -167,9 +167,6 @@ func (s *Session) Local() int { return s.local }
 func (s *Session) fillStats(now time.Duration) {
 	st := &s.stats
 	s.fill()
-	if s.local >= 0 {
-		st.InputDelay = s.inputDelay()
-	}
 	st.RTT, st.Interrupted = 0, 0
 	for i := range s.peers {
 		p := &s.peers[i]

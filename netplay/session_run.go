@@ -57,7 +57,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 	if !c.Spectate && l == nil {
 		s.local = c.Local
 	}
-	s.nonce = newNonce(c.Seed, 0x5851f42d4c957f2d)
+	s.nonce, s.delay = newNonce(c.Seed, 0x5851f42d4c957f2d), c.InputDelay
 	s.params, s.sim = paramsHash(c.Params), c.Sim
 
 	seen := func(a netip.AddrPort) bool {
@@ -329,10 +329,6 @@ func (s *Session) canAdvance() bool {
 	return s.local < 0 || s.tick+s.inputDelay() < s.floor()+ringLen
 }
 
-// inputDelay returns the ticks between reading the local input and the
-// tick it is for: SessionConfig.InputDelay, and those the cost added.
-func (s *Session) inputDelay() int { return s.cfg.InputDelay + s.work.delay }
-
 // adapt moves the input delay the cost adds (see workload). A peer runs
 // past a player's final inputs by half the round trip and a tick, less
 // that player's input delay: it delays its own by as many ticks as the
@@ -350,9 +346,9 @@ func (s *Session) adapt(now time.Duration) {
 	}
 	need := 0
 	if l := s.work.limit(s.cfg.MaxPrediction); l < s.cfg.MaxPrediction && rtt > 0 {
-		need = int(math.Ceil(float64(rtt)/2/s.ticks.length())) + 1 - l - s.cfg.InputDelay
+		need = int(math.Ceil(float64(rtt)/2/s.ticks.length())) + 1 - l - s.delay
 	}
-	if s.work.steer(now, need, MaxInputDelay-s.cfg.InputDelay) {
+	if s.work.steer(now, need, MaxInputDelay-s.delay) {
 		s.stats.DelayChanges++
 	}
 }
