@@ -318,28 +318,40 @@ func (r *rollback) rerun(t engine.Tick) error {
 	return nil
 }
 
-// reserve makes room in every saved state for one of size bytes and an
-// eighth more (a world's state grows a little as its contacts do), so
-// that the saves after a state loaded from another machine allocate
-// nothing: a joiner catching up saves into every one within a second.
+// reserve makes room in every saved state for one of size bytes and a
+// quarter more, in one allocation, keeping what each holds: the saves
+// after a state loaded from another machine allocate nothing (a joiner
+// catching up saves into every one within a second), nor do those after
+// one that outgrew its room (a world's state grows as its contacts do:
+// the demo's by half as its bodies come to rest), until it outgrows that.
 func (r *rollback) reserve(size int) {
-	n := size + size/8
-	var buf []byte // one allocation for all
+	n := size + size/4
+	var buf []byte
 	for i, st := range r.states {
-		if cap(st) < n {
-			if len(buf) < n {
-				buf = make([]byte, n*(len(r.states)-i))
-			}
-			r.states[i], buf = buf[:0:n], buf[n:]
+		if cap(st) >= n {
+			continue
 		}
+		if len(buf) < n {
+			buf = make([]byte, n*(len(r.states)-i))
+		}
+		if r.stateTick[i] < 0 {
+			st = nil // holds nothing
+		}
+		r.states[i], buf = append(buf[:0:n], st...), buf[n:]
 	}
 }
 
-// save saves the game as the state before tick f.
+// save saves the game as the state before tick f. A state that outgrew
+// its room makes room for its size in all (reserve), so that the others
+// do not grow one by one.
 func (r *rollback) save(f int) {
 	i := f % len(r.states)
+	room := cap(r.states[i])
 	r.states[i] = r.saver.Save(r.states[i][:0])
 	r.stateTick[i] = f
+	if n := len(r.states[i]); n > room {
+		r.reserve(n)
+	}
 }
 
 // stateAt returns the saved state before tick f, if it is kept.
