@@ -174,8 +174,11 @@ func (w *workload) ahead(n int) float64 {
 // cost near a limit's edge does not make it see-saw. It reports whether
 // it moved.
 func (w *workload) steer(now time.Duration, need, maxDelay int) bool {
-	need = min(max(need, 0), max(maxDelay, 0))
+	maxDelay = max(maxDelay, 0)
+	need = min(max(need, 0), maxDelay)
 	switch {
+	case w.delay > maxDelay: // the role's own delay grew
+		w.delay = maxDelay
 	case need > w.delay && (!w.raised || now-w.changed >= raiseEvery):
 		w.delay = min(need, w.delay+2)
 	case need < w.delay && now-w.lowSince >= lowerEvery:
