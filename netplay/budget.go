@@ -24,7 +24,11 @@ import (
 //     make up for a slow one, does not run the same ticks again for each;
 //   - runs the ticks it catches up with (a joiner's, a client's jump to
 //     where it should be, a spectator's) only while the frame has room
-//     for them, at least one a loop tick (room);
+//     for them, at least one a loop tick (room); a client runs no tick
+//     past its frame's budget but the frame's first (canRun), however
+//     many loop ticks a late frame brings, and runs those it put off
+//     when a frame has room: a frame that a stall of the machine made
+//     long does not make the next longer;
 //   - delays its input by as many ticks as it would otherwise run past
 //     that limit (steer), so that it runs less far ahead of what is final
 //     and need not wait: a client its own (held at the limit, its input
@@ -43,6 +47,7 @@ type workload struct {
 	frameAt  time.Duration // when the frame began (Begin)
 	inFrame  bool          // between the role's Begin and Draw
 	reran    bool          // the frame ran a rollback
+	ran      int           // ticks the frame ran for the first time (a client's: see canRun)
 	peak     float64       // the ticks run past the last final one, at their recent peak
 	delay    int           // ticks of input delay added for the cost
 	changed  time.Duration // when it last moved
@@ -75,14 +80,14 @@ func frameBudget(budget time.Duration, tps int) time.Duration {
 
 // begin starts a frame at now: the role's Begin.
 func (w *workload) begin(now time.Duration) {
-	w.frameAt, w.inFrame, w.reran = now, true, false
+	w.frameAt, w.inFrame, w.reran, w.ran = now, true, false, 0
 }
 
 // update starts a loop tick at now: one outside a frame (a caller with no
 // Begin) is a frame of its own.
 func (w *workload) update(now time.Duration) {
 	if !w.inFrame {
-		w.frameAt, w.reran = now, false
+		w.frameAt, w.reran, w.ran = now, false, 0
 	}
 }
 
@@ -128,6 +133,13 @@ func (w *workload) room(now time.Duration) int {
 // frame's first, or one the frame has room for.
 func (w *workload) canRerun(now time.Duration, depth int) bool {
 	return !w.reran || w.room(now) >= depth
+}
+
+// canRun reports whether the frame may run a tick for the first time at
+// now: its first, so that every frame moves on, or one its budget has
+// room for.
+func (w *workload) canRun(now time.Duration) bool {
+	return w.ran == 0 || w.room(now) >= 1
 }
 
 // rolled counts a rollback of depth ticks.

@@ -91,6 +91,7 @@ type Client struct {
 	srvAt    time.Duration
 	srvAck   int // the next tick of our input the server needs
 	ownNext  int // the next tick of our input to read
+	owed     int // loop ticks whose tick a spent frame budget put off (see step)
 	lead     float64
 	leadOK   bool
 	rt       roundTrip // to the server

@@ -78,7 +78,7 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 		return nil // a resync began
 	}
 	s.linkDelay()
-	n := 1
+	n, paced := 1, false // paced: a tick a loop tick, as the loop's time goes
 	target := s.target(now)
 	switch final := s.confirmed(); {
 	case s.tick < final:
@@ -94,7 +94,10 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 	case s.tick-target > jumpTicks:
 		n = 0
 		s.stats.Jumps++
+	default:
+		n, paced = 1+s.owed, true // and the ticks a spent budget put off
 	}
+	s.owed = 0
 	if n == 0 && !s.cfg.Spectate {
 		s.stats.Stalls++ // a spectator runs final ticks as they come: waiting for one is no stall
 	}
@@ -107,13 +110,18 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 			s.stats.Stalls++
 			break
 		}
-		if i > 0 && s.work.room(s.clock.Now()) < 1 {
-			s.stats.Deferred++ // catching up goes on next frame
+		if !s.work.canRun(s.clock.Now()) {
+			s.stats.Deferred++ // the frame's budget is spent: the tick waits for a frame with room
+			if paced {
+				s.owed = min(n-i, jumpTicks)
+			}
+			s.readOwn(t, s.tick+n-i-1+s.inputDelay())
 			break
 		}
 		if err := s.runTick(t); err != nil {
 			return err
 		}
+		s.work.ran++
 	}
 	s.checkHashes(now)
 	if err := s.record(); err != nil {
@@ -165,12 +173,21 @@ func (s *Client) linkLimit() int {
 // ticks catch up.
 func (s *Client) runTick(t engine.Tick) error {
 	f, final := s.tick, s.confirmed()
-	if s.local >= 0 {
-		for s.ownNext = max(s.ownNext, final); s.ownNext <= f+s.inputDelay(); s.ownNext++ {
-			s.readInput(t, s.ownNext)
-		}
-	}
+	s.readOwn(t, f+s.inputDelay())
 	return s.advance(t, f >= final || f%s.every == 0 || f+1 >= final || f == s.vTick)
+}
+
+// readOwn reads our inputs that are not final up to tick last, each once,
+// in order. A tick that a spent frame budget put off has its input read
+// as its loop tick comes, as if it had run: it reaches the server as
+// early.
+func (s *Client) readOwn(t engine.Tick, last int) {
+	if s.local < 0 {
+		return
+	}
+	for s.ownNext = max(s.ownNext, s.confirmed()); s.ownNext <= last; s.ownNext++ {
+		s.readInput(t, s.ownNext)
+	}
 }
 
 // linkDelay sets the input delay for the round trip, when

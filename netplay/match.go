@@ -134,8 +134,9 @@ type MatchStats struct {
 	// (a session's SessionConfig.InputDelay, a client's for its round
 	// trip, and those the cost added); DelayChanges counts the changes
 	// the cost made to it; Deferred counts the rollbacks and the ticks
-	// of catching up it put off to a later frame, this one's budget
-	// spent.
+	// it put off to a later frame, this one's budget spent (a peer's
+	// while it catches up; a client's also while it keeps pace: a frame
+	// runs its first tick whatever the time, no more past the budget).
 	TickCost     time.Duration
 	InputDelay   int
 	DelayChanges uint64
