@@ -306,6 +306,25 @@ func TestClientCatchUpZeroAllocs(t *testing.T) {
 	}
 }
 
+// A client's input delay for its round trip and the one its cost adds
+// stay within MaxInputDelay together when the round trip grows while the
+// client cannot adapt (behind its final inputs, catching up): a client
+// on a loaded machine reported 17.
+func TestClientDelayWithinMax(t *testing.T) {
+	s := &Client{rollback: rollback{ticks: newTickTime(60)}}
+	s.rt.rtt = 150 * time.Millisecond
+	s.linkDelay()
+	s.work.delay = 9 // the cost's
+	if d := s.inputDelay(); d != 6+9 {
+		t.Fatalf("input delay %d at 150 ms, want 15", d)
+	}
+	s.rt.rtt = 270 * time.Millisecond
+	s.linkDelay()
+	if d := s.inputDelay(); s.delay != 10 || d != MaxInputDelay {
+		t.Errorf("at 270 ms: input delay %d (%d for the round trip), want %d (10)", d, s.delay, MaxInputDelay)
+	}
+}
+
 // The account's arithmetic, on made-up numbers: a frame of 12.5 ms and
 // ticks of 3 ms.
 func TestWorkload(t *testing.T) {

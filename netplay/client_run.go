@@ -200,6 +200,10 @@ func (s *Client) linkDelay() {
 	half := float64(s.rt.rtt) / 2 / s.ticks.length()
 	if math.Abs(half+1-float64(s.delay)) > 1 {
 		s.delay = min(int(math.Ceil(half))+1, MaxInputDelay)
+		// The cost's delay yields at once, as steer has it, though adapt
+		// waits (the client behind its final inputs): their sum stays
+		// within MaxInputDelay.
+		s.work.delay = min(s.work.delay, MaxInputDelay-s.delay)
 	}
 }
 
