@@ -376,21 +376,19 @@ func (g *game) endHeadless(s *engine.Stats) error {
 // when they are made, so even an excluded frame's garbage shows up in the
 // steady state's allocs_per_frame.
 func appendProgress(b []byte, s *engine.Stats, box physics.Vec2) []byte {
-	b = append(b, "t="...)
-	b = strconv.AppendFloat(b, s.Sim.Seconds(), 'f', 3, 64)
-	b = append(b, "s box=("...)
-	b = strconv.AppendFloat(b, box.X, 'f', 3, 64)
-	b = append(b, ", "...)
-	b = strconv.AppendFloat(b, box.Y, 'f', 3, 64)
-	b = append(b, ") ticks="...)
-	b = strconv.AppendUint(b, s.Ticks, 10)
-	b = append(b, " fps="...)
-	b = strconv.AppendFloat(b, s.FPS, 'f', 1, 64)
-	b = append(b, " p99="...)
-	b = strconv.AppendFloat(b, float64(s.FrameP99)/1e6, 'f', 3, 64)
-	b = append(b, "ms dropped="...)
-	b = strconv.AppendFloat(b, float64(s.Dropped)/1e6, 'f', 3, 64)
+	b = appendNumber(b, "t=", s.Sim.Seconds(), 3)
+	b = appendNumber(b, "s box=(", box.X, 3)
+	b = appendNumber(b, ", ", box.Y, 3)
+	b = strconv.AppendUint(append(b, ") ticks="...), s.Ticks, 10)
+	b = appendNumber(b, " fps=", s.FPS, 1)
+	b = appendNumber(b, " p99=", float64(s.FrameP99)/1e6, 3)
+	b = appendNumber(b, "ms dropped=", float64(s.Dropped)/1e6, 3)
 	return append(b, "ms\n"...)
+}
+
+// appendNumber appends label and v with prec decimals to b.
+func appendNumber(b []byte, label string, v float64, prec int) []byte {
+	return strconv.AppendFloat(append(b, label...), v, 'f', prec, 64)
 }
 
 // drawn returns where Draw shows body i at alpha between the last two
