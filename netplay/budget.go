@@ -136,10 +136,11 @@ func (w *workload) canRerun(now time.Duration, depth int) bool {
 }
 
 // canRun reports whether the frame may run a tick for the first time at
-// now: its first, so that every frame moves on, or one its budget has
-// room for.
+// now: its first, so that a frame moves on, unless a rollback ran in it
+// (it moved the frame on, and the next frame runs none unless a final
+// input showed a prediction wrong), or one its budget has room for.
 func (w *workload) canRun(now time.Duration) bool {
-	return w.ran == 0 || w.room(now) >= 1
+	return (w.ran == 0 && !w.reran) || w.room(now) >= 1
 }
 
 // rolled counts a rollback of depth ticks.

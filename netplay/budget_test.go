@@ -363,20 +363,27 @@ func TestWorkload(t *testing.T) {
 	if w.canRerun(104*time.Millisecond, 3) || !w.canRerun(104*time.Millisecond, 2) {
 		t.Error("a second rollback in the frame: 3 ticks run though 2 fit, or 2 wait")
 	}
-	// A tick: the frame's first runs whatever the time, the next only
-	// while the budget holds one.
-	if !w.canRun(112 * time.Millisecond) {
-		t.Error("the frame's first tick waits")
-	}
-	w.ran++
-	if !w.canRun(104*time.Millisecond) || w.canRun(109*time.Millisecond) {
-		t.Error("a second tick: waits with 8.5 ms left, or runs with 3.5 ms")
+	// A tick after the frame's rollback only while the budget holds one.
+	if w.canRun(112*time.Millisecond) || !w.canRun(104*time.Millisecond) {
+		t.Error("a tick after the frame's rollback: runs with 0.5 ms left, or waits with 8.5 ms")
 	}
 	w.end()
 	w.update(120 * time.Millisecond) // an Update with no Begin is a frame of its own
 	if !w.canRun(130 * time.Millisecond) {
 		t.Error("an Update outside a frame: its tick waits for another's")
 	}
+	// Without a rollback, the frame's first tick runs whatever the time,
+	// the next only while the budget holds one.
+	w.begin(200 * time.Millisecond)
+	if !w.canRun(250 * time.Millisecond) {
+		t.Error("the frame's first tick waits")
+	}
+	w.ran++
+	if !w.canRun(204*time.Millisecond) || w.canRun(209*time.Millisecond) {
+		t.Error("a second tick: waits with 8.5 ms left, or runs with 3.5 ms")
+	}
+	w.end()
+	w.update(300 * time.Millisecond)
 	if !w.canRerun(120*time.Millisecond, 30) {
 		t.Error("an Update outside a frame: its rollback waits for another's")
 	}
