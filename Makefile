@@ -11,7 +11,7 @@ DEB_PKGS := gcc pkg-config libsdl2-dev libsdl2-mixer-dev libgl-dev libegl-dev li
 PURE      = $(shell $(GO) run ./tools/layers pure)
 FRAMES   ?= 200
 
-.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bench bench-sprites bench-physics gpu-bundle gpu-check lint conflicts fixvet profile clean new
+.PHONY: all deps build server run test test-pure test-gl cross cross-more fuzz race soak netplay-soak server-soak bigworld bench bench-sprites bench-physics gpu-bundle gpu-check lint conflicts fixvet profile clean new
 
 all: build
 
@@ -187,6 +187,20 @@ SOAK_TICKS ?= 3600
 server-soak: build
 	$(GO) build -o bin/ ./tools/udpflood
 	tools/serversoak/soak.sh bin $(SOAK_TICKS) 7360
+
+# bigworld plays issue 39's big world (tools/bigworld/bigworld.sh): the
+# demo's static build as a server and CLIENTS headless bot clients over
+# loopback, with BODIES bodies, for BIG_TICKS ticks, every client's
+# datagrams through the simulator (150 ms, 10 ms jitter, 5 % loss: a
+# 150 ms round trip), every process under timeout. It prints each
+# client's fps, frame p99, rollback depths (rollback_p99=), input delay,
+# tick cost, catch-up and whether it ended on the server's state hash
+# (BENCHMARKS.md, "Big worlds"). Not part of make test.
+CLIENTS   ?= 2
+BODIES    ?= 300
+BIG_TICKS ?= 1200
+bigworld: server
+	tools/bigworld/bigworld.sh bin/demo-server $(CLIENTS) $(BODIES) $(BIG_TICKS) 7370
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PURE) ./gfx/... ./cmd/... | tee bench.txt

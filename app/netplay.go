@@ -23,7 +23,8 @@ import (
 // the match the host at ADDR plays (of -players players). -netsim runs
 // this peer's outgoing datagrams through a simulated bad link, in every
 // networked mode; -input-delay and -max-prediction set the session's (0:
-// netplay's defaults). -record records the match: every player's
+// netplay's defaults), and -input-delay a -connect's client's too (0: half
+// its round trip). -record records the match: every player's
 // confirmed inputs, so any peer's file replays it.
 //
 // -server ADDR runs the match headless as its authoritative server
@@ -85,7 +86,7 @@ func (n *netFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.Connect, "connect", "", "play in the match served at this address (\"192.168.1.5:7000\"), joining it at any time")
 	fs.IntVar(&n.Count, "players", 0, fmt.Sprintf("with -host: how many players the match seats, 2 to %d; with -server, 1 to %d; with -spectate of a host: how many it has (0: 2)", netplay.MaxPeers, netplay.MaxSeats))
 	fs.StringVar(&n.NetSim, "netsim", "", "with -host, -join, -spectate, -server or -connect, simulate a bad link on outgoing datagrams: \"latency=50ms,jitter=10ms,loss=0.05,dup=0.01,reorder=0\"")
-	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host or -join, ticks of input delay, 1 to %d (0: %d, -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
+	fs.IntVar(&n.InputDelay, "input-delay", 0, fmt.Sprintf("with -host, -join or -connect, ticks of input delay, 1 to %d (0: %d for a peer, half the round trip for a client; -1: none)", netplay.MaxInputDelay, netplay.DefaultInputDelay))
 	fs.IntVar(&n.MaxPrediction, "max-prediction", 0, fmt.Sprintf("with -host or -join, ticks predicted before stalling, 1 to %d (0: %d, -1: lockstep)", netplay.MaxPredictionTicks, netplay.DefaultMaxPrediction))
 	fs.IntVar(&n.TransferRate, "transfer-rate", 0, fmt.Sprintf("with -server, the most it spends sending states to joiners, all together, in Mbit/s (0: %d)", netplay.DefaultTransferRate/1_000_000))
 	fs.IntVar(&n.SeatsPerAddr, "seats-per-addr", 0, fmt.Sprintf("with -server, the seats (players' and spectators') clients from one IPv4 address or IPv6 /64 may take (0: %d)", netplay.DefaultSeatsPerAddr))
@@ -160,8 +161,10 @@ func (f *flags) checkNet() error {
 		return fmt.Errorf("-players %d: want 2 to %d", n.Count, netplay.MaxPeers)
 	case n.Count != 0 && (n.Join != "" || n.Connect != ""):
 		return errors.New("-players with -join or -connect: the host or server says how many players its match seats")
-	case (n.InputDelay != 0 || n.MaxPrediction != 0) && n.Host == "" && n.Join == "":
-		return errors.New("-input-delay and -max-prediction are a peer's (-host, -join): a server's clients keep just ahead of it")
+	case n.InputDelay != 0 && n.Host == "" && n.Join == "" && n.Connect == "":
+		return errors.New("-input-delay is a player's (-host, -join, -connect): a spectator and a server read no input")
+	case n.MaxPrediction != 0 && n.Host == "" && n.Join == "":
+		return errors.New("-max-prediction is a peer's (-host, -join): a server's clients predict as far as their link makes the final inputs late")
 	case n.Connect != "" && f.Record != "":
 		return errors.New("-record with -connect: a client may join mid-match, where no recording can start; record on the server (-server ADDR -record FILE)")
 	case (n.TransferRate != 0 || n.SeatsPerAddr != 0) && n.Server == "":
@@ -428,7 +431,7 @@ func (n *netFlags) newMatch(cfg engine.Config, game engine.Game, params string, 
 		return srv, srv, nil
 	case n.server > 0:
 		cl, err := netplay.NewClient(netplay.ClientConfig{Server: netip.MustParseAddrPort(n.Connect + n.Spectate), Spectate: n.Spectate != "",
-			InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim}, game, n.tr)
+			InputSize: cfg.InputSize, TPS: cfg.TPS, Params: params, Sim: sim, InputDelay: n.InputDelay}, game, n.tr)
 		if err != nil {
 			return nil, nil, err
 		}

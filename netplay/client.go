@@ -46,7 +46,11 @@ const (
 // its that arrived late was replaced). Its time sync keeps it just ahead
 // of the server, so its inputs arrive Lead ticks before the server needs
 // them: it changes the loop's time scale by at most 10 %, and jumps when
-// it is more than a few ticks off.
+// it is more than a few ticks off. It reads its input InputDelay ticks
+// before the tick it is for (by default half its round trip: it then
+// runs that much closer behind the server, and rolls back that much
+// less), predicts no further than its link makes the final inputs late,
+// and keeps its frames within FrameBudget (see MatchStats.TickCost).
 //
 // Every HashEvery ticks the server sends the hash of its state; a client
 // whose state differs asks for the server's state, loads it and goes on
@@ -57,7 +61,6 @@ type Client struct {
 	rollback // its local is our seat: -1 for a spectator, or before we have one
 	cfg      ClientConfig
 	tr       Transport
-	clock    engine.Clock
 
 	nonce, token uint32 // ours, and the server's token of our datagrams (0 until seated)
 	challenge    uint64 // the cookie the server challenged us with
@@ -88,6 +91,8 @@ type Client struct {
 	srvTick  int
 	srvAt    time.Duration
 	srvAck   int // the next tick of our input the server needs
+	ownNext  int // the next tick of our input to read
+	owed     int // loop ticks whose tick a spent frame budget put off (see step)
 	lead     float64
 	leadOK   bool
 	rt       roundTrip // to the server
@@ -111,9 +116,10 @@ func newClient(cfg ClientConfig, game engine.Game, tr Transport) (*Client, error
 		return nil, err
 	}
 	s := &Client{cfg: c, tr: tr, st: receiver{tick: -1}, resyncAsk: -1, lastSrv: -1, compared: -1}
-	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
+	s.rollback = newRollback(game, c.TPS, cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), c.FrameBudget, &s.stats.MatchStats)
 	s.size = c.InputSize // the join's, before the server sizes the rows
-	s.clock, s.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x9e3779b97f4a7c15)
+	s.nonce = newNonce(c.Seed, 0x9e3779b97f4a7c15)
+	s.delay = max(c.InputDelay, 0) // 0: half the round trip, once measured (linkDelay)
 	s.wbuf = make([]byte, 0, MaxPacket)
 	s.stats.Seat = -1
 	return s, nil
@@ -168,12 +174,22 @@ func (s *Client) Close() error {
 	return nil
 }
 
-// Report is the client's part of a stats line.
+// Report is the client's part of a stats line, each field after a
+// space:
+//
+//	seat=2 rtt_ms=180.8 lead=3.4 rollbacks=0 rollback_ticks_max=0 rollback_p99=0 predicted=5 desyncs=0 resyncs=0 hashes_checked=29 catchup_ms=1652 state_bytes=912942 jumps=27 stalls=126 packets_bad=0 packets_stale=1 packets_unknown=0 time_scale=1.000 input_delay=14 delay_changes=7 tick_cost_ms=5.899 deferred=601
+//
+// (make bigworld's, at 1,000 bodies: its ticks cost 6 ms, so it waits
+// for final inputs rather than predict, and delays its input by 14.)
+//
+// rollback_p99 is MatchStats.RollbackP99, the depth in ticks 99 % of the
+// rollbacks did not exceed; the last four are what its ticks cost and
+// what it did about it (MatchStats.TickCost).
 func (s *Client) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" seat=%d rtt_ms=%.1f lead=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d resyncs=%d hashes_checked=%d catchup_ms=%d state_bytes=%d jumps=%d stalls=%d packets_bad=%d packets_stale=%d packets_unknown=%d time_scale=%.3f",
-		st.Seat+1, float64(st.RTT)/1e6, st.Lead, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Resyncs, st.Hashes,
-		st.Catchup.Milliseconds(), st.StateBytes, st.Jumps, st.Stalls, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.TimeScale)
+	return fmt.Sprintf(" seat=%d rtt_ms=%.1f lead=%.1f rollbacks=%d rollback_ticks_max=%d rollback_p99=%d predicted=%d desyncs=%d resyncs=%d hashes_checked=%d catchup_ms=%d state_bytes=%d jumps=%d stalls=%d packets_bad=%d packets_stale=%d packets_unknown=%d time_scale=%.3f",
+		st.Seat+1, float64(st.RTT)/1e6, st.Lead, st.Rollbacks, st.RollbackTicksMax, st.RollbackP99, st.Predicted, st.Desyncs, st.Resyncs, st.Hashes,
+		st.Catchup.Milliseconds(), st.StateBytes, st.Jumps, st.Stalls, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.TimeScale) + st.budgetReport()
 }
 
 // Client defaults and limits.
@@ -219,6 +235,21 @@ type ClientConfig struct {
 	// input of it aims to arrive: a margin for jitter and loss. Zero
 	// means DefaultLead.
 	Lead float64
+	// InputDelay is how many ticks after it is read the local input
+	// applies. A client runs ahead of its server by half the round trip
+	// and the Lead, less this delay, and its rollbacks go back as far as
+	// it runs ahead of the inputs the server made final, which come half
+	// a round trip later: without a delay they are as deep as the whole
+	// round trip and the Lead. Zero means half the round trip (measured,
+	// so the rollbacks go back half of it, the jitter and the Lead);
+	// NoDelay for none; at most MaxInputDelay. The client adds to it
+	// while its ticks cost more than FrameBudget allows (see
+	// MatchStats.TickCost).
+	InputDelay int
+	// FrameBudget is the real time, on Clock, a frame may spend running
+	// ticks: a rollback's and the ticks due. Zero means three quarters of
+	// a tick (12.5 ms at 60 TPS).
+	FrameBudget time.Duration
 	// DisconnectTimeout is the silence from the server after which Update
 	// returns a *DisconnectError. Zero means 2 s. HandshakeTimeout is how
 	// long the client calls a server that does not answer. Zero means
@@ -257,6 +288,10 @@ func (c ClientConfig) withDefaults() (ClientConfig, error) {
 		return c, fmt.Errorf("netplay: ClientConfig.MaxPrediction = %d: must be 1 to %d", c.MaxPrediction, MaxClientPrediction)
 	case !(c.Lead >= 0 && c.Lead <= 30):
 		return c, fmt.Errorf("netplay: ClientConfig.Lead = %v: must be 0 to 30 ticks", c.Lead)
+	case c.InputDelay < NoDelay || c.InputDelay > MaxInputDelay:
+		return c, fmt.Errorf("netplay: ClientConfig.InputDelay = %d: want 1 to %d ticks, NoDelay, or 0 for half the round trip", c.InputDelay, MaxInputDelay)
+	case c.FrameBudget < 0:
+		return c, fmt.Errorf("netplay: ClientConfig.FrameBudget = %v: must be positive (or zero for three quarters of a tick)", c.FrameBudget)
 	case c.DisconnectTimeout < 0 || c.HandshakeTimeout < 0:
 		return c, fmt.Errorf("netplay: ClientConfig timeouts must not be negative")
 	case c.MaxState < 1:

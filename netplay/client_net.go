@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -262,9 +263,10 @@ func (s *Client) load(now time.Duration) {
 		s.fail(err)
 		return
 	}
+	s.reserve(cmp.Or(s.st.raw, s.st.size))
 	s.resyncAsk = -1
 	s.phase = phasePlay
-	s.srvAck = s.st.tick
+	s.srvAck, s.ownNext = s.st.tick, s.st.tick
 	s.sendUpdate(now)
 }
 
@@ -382,7 +384,7 @@ func (s *Client) sendUpdate(now time.Duration) {
 		}
 		if s.local >= 0 {
 			from := max(s.srvAck, s.tick-clientRing/2, s.confirmed()-clientRing/2)
-			count := min(s.tick-from, (MaxPacket-updateHead)/s.size, 255)
+			count := min(s.ownNext-from, (MaxPacket-updateHead)/s.size, 255)
 			if count > 0 {
 				p.start, p.count = uint32(from), uint8(count)
 			}

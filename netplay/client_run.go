@@ -30,6 +30,7 @@ func (s *Client) Update(t engine.Tick) error {
 		return s.fail(err)
 	}
 	now := s.clock.Now()
+	s.work.update(now)
 	s.poll(now)
 	if s.err == nil {
 		s.timeouts(now)
@@ -53,6 +54,7 @@ func (s *Client) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.err
 	}
+	s.adapt(now)
 	s.sendUpdate(now)
 	s.timeSync(now)
 	s.fillStats()
@@ -63,6 +65,10 @@ func (s *Client) Update(t engine.Tick) error {
 // ticks due: one, or several while catching up.
 func (s *Client) step(t engine.Tick, now time.Duration) error {
 	if s.firstWrong != noTick {
+		if !s.work.canRerun(now, s.tick-s.firstWrong) {
+			s.stats.Deferred++ // the frame ran one: this one waits for the next
+			return nil
+		}
 		if err := s.rerun(t); err != nil {
 			return err
 		}
@@ -71,7 +77,8 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 	if s.phase != phasePlay {
 		return nil // a resync began
 	}
-	n := 1
+	s.linkDelay()
+	n, paced := 1, false // paced: a tick a loop tick, as the loop's time goes
 	target := s.target(now)
 	switch final := s.confirmed(); {
 	case s.tick < final:
@@ -87,21 +94,34 @@ func (s *Client) step(t engine.Tick, now time.Duration) error {
 	case s.tick-target > jumpTicks:
 		n = 0
 		s.stats.Jumps++
+	default:
+		n, paced = 1+s.owed, true // and the ticks a spent budget put off
 	}
+	s.owed = 0
 	if n == 0 && !s.cfg.Spectate {
 		s.stats.Stalls++ // a spectator runs final ticks as they come: waiting for one is no stall
 	}
-	for range n {
+	limit := min(s.work.limit(s.cfg.MaxPrediction), s.linkLimit())
+	for i := range n {
 		if s.endT > 0 && s.tick >= s.endT {
 			break
 		}
-		if s.tick >= s.confirmed()+s.cfg.MaxPrediction || s.tick-s.floor() >= clientRing-1 {
+		if s.tick >= s.confirmed()+limit || s.tick-s.floor() >= clientRing-1 {
 			s.stats.Stalls++
+			break
+		}
+		if !s.work.canRun(s.clock.Now()) {
+			s.stats.Deferred++ // the frame's budget is spent: the tick waits for a frame with room
+			if paced {
+				s.owed = min(n-i, jumpTicks)
+			}
+			s.readOwn(t, s.tick+n-i-1+s.inputDelay())
 			break
 		}
 		if err := s.runTick(t); err != nil {
 			return err
 		}
+		s.work.ran++
 	}
 	s.checkHashes(now)
 	if err := s.record(); err != nil {
@@ -119,19 +139,96 @@ func (s *Client) target(now time.Duration) int {
 	}
 	//fixvet:ignore time sync only paces frames: a tick's inputs and the world never depend on it
 	est := float64(s.srvTick) + (float64(now-s.srvAt)+float64(s.rt.rtt)/2)/s.ticks.length()
-	return int(est+s.cfg.Lead+1) + int(float64(s.rt.rtt)/2/s.ticks.length())
+	return int(est+s.cfg.Lead+1) + int(float64(s.rt.rtt)/2/s.ticks.length()) - s.inputDelay()
 }
 
-// runTick reads our input, unless the tick's are final, and runs the
-// next tick for the first time: it saves the state before a predicted
-// tick (it may roll back), before the last final one, before each
-// checkpoint and before the server's first check.
+// linkSlack is how many ticks more than its link makes the final inputs
+// late by a client predicts: room for jitter and a lost datagram or two.
+const linkSlack = 2
+
+// linkLimit returns how far past the last final tick the client's link
+// has it run, and linkSlack; none before the round trip is measured (the
+// first final inputs after the state measure it). Its input reaches the
+// server half a round trip and the Lead before the server runs its
+// tick, whose final inputs come back half a round trip after: the round
+// trip and the Lead, less the input delay. A client predicts no further,
+// so that its rollbacks are as deep as its link, no deeper: a joiner
+// whose final inputs come in bursts while it catches up, or a client
+// whose final inputs a lost datagram held back, would otherwise run up
+// to MaxPrediction ticks on predictions and roll all of them back.
+func (s *Client) linkLimit() int {
+	if s.rt.rtt == 0 {
+		return 0
+	}
+	ahead := int(math.Ceil(float64(s.rt.rtt)/s.ticks.length() + s.cfg.Lead))
+	return max(1, ahead+linkSlack-s.inputDelay())
+}
+
+// runTick reads our inputs up to InputDelay ticks ahead, unless their
+// ticks are final, and runs the next tick for the first time: it saves
+// the state before a predicted tick (it may roll back), before the last
+// final one, before each checkpoint and before the server's first check.
+// An input is read once, for one tick: when the delay grows, the ticks
+// it skips are read at once; when it shrinks, none is read until the
+// ticks catch up.
 func (s *Client) runTick(t engine.Tick) error {
 	f, final := s.tick, s.confirmed()
-	if s.local >= 0 && f >= final {
-		s.readInput(t, f)
-	}
+	s.readOwn(t, f+s.inputDelay())
 	return s.advance(t, f >= final || f%s.every == 0 || f+1 >= final || f == s.vTick)
+}
+
+// readOwn reads our inputs that are not final up to tick last, each once,
+// in order. A tick that a spent frame budget put off has its input read
+// as its loop tick comes, as if it had run: it reaches the server as
+// early.
+func (s *Client) readOwn(t engine.Tick, last int) {
+	if s.local < 0 {
+		return
+	}
+	for s.ownNext = max(s.ownNext, s.confirmed()); s.ownNext <= last; s.ownNext++ {
+		s.readInput(t, s.ownNext)
+	}
+}
+
+// linkDelay sets the input delay for the round trip, when
+// ClientConfig.InputDelay is 0: half the round trip, rounded up, and a
+// tick for jitter and loss, once it is more than a tick off.
+func (s *Client) linkDelay() {
+	if s.cfg.InputDelay != 0 || s.rt.rtt == 0 {
+		return
+	}
+	half := float64(s.rt.rtt) / 2 / s.ticks.length()
+	if math.Abs(half+1-float64(s.delay)) > 1 {
+		s.delay = min(int(math.Ceil(half))+1, MaxInputDelay)
+		// The cost's delay yields at once, as steer has it, though adapt
+		// waits (the client behind its final inputs): their sum stays
+		// within MaxInputDelay.
+		s.work.delay = min(s.work.delay, MaxInputDelay-s.delay)
+	}
+}
+
+// adapt moves the input delay the cost adds (see workload). Held at the
+// limit its frames' budget sets, the client cannot keep its lead by
+// running further ahead: its lead says how far off the delay is (an
+// input that reaches the server later than the Lead wants it delayed
+// more, one that comes earlier less). Running a tick or more within the
+// limit, it can predict further: less delay. A player's only, once it
+// caught up and heard its lead.
+func (s *Client) adapt(now time.Duration) {
+	if s.local < 0 || s.phase != phasePlay || s.tick < s.confirmed() || !s.leadOK {
+		return
+	}
+	peak := s.work.ahead(s.tick - s.confirmed())
+	need := 0
+	if l := s.work.limit(s.cfg.MaxPrediction); l < s.cfg.MaxPrediction {
+		need = s.work.delay + int(math.Round(s.cfg.Lead-s.lead))
+		if peak+1 < float64(l) {
+			need = min(need, s.work.delay-1)
+		}
+	}
+	if s.work.steer(now, need, MaxInputDelay-s.delay) {
+		s.stats.DelayChanges++
+	}
 }
 
 // checkHashes hashes our states at checkpoints once they are final, and
@@ -218,7 +315,9 @@ func (s *Client) Begin(f engine.Frame) error {
 	if s.err != nil {
 		return s.err
 	}
-	s.poll(s.clock.Now())
+	now := s.clock.Now()
+	s.work.begin(now)
+	s.poll(now)
 	if s.err != nil {
 		return s.err
 	}

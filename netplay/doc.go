@@ -111,6 +111,22 @@
 // hashes never see the glide. The demo (cmd/demo) does this for all its
 // bodies.
 //
+// A rollback costs what its ticks cost, and a big world's tick is dear:
+// a role that predicts times its ticks on its clock (MatchStats.TickCost)
+// and keeps each frame within a budget (SessionConfig.FrameBudget,
+// ClientConfig.FrameBudget; three quarters of a tick by default). It
+// predicts no further past the last final tick than one frame can run
+// again, runs one rollback a frame (a second only if the frame has room),
+// catches up only while the frame has room, and delays its input by more
+// so that it need not predict as far (MatchStats.InputDelay). So a slow
+// machine, or a world too big for its budget, plays with more input delay
+// and never spirals: its frames stay short. A client also delays its
+// input by half its round trip, so that it rolls back no further than
+// half the round trip, the jitter and its Lead (MatchStats.RollbackP99);
+// what makes rollbacks frequent, and how a game keeps them few, is in
+// docs/netplay.md. Time only paces: what a tick computes depends on its
+// inputs alone, so every machine's hashes stay equal.
+//
 // Datagrams are hostile until proved otherwise: those from unknown
 // addresses are ignored, every count is checked before it is used, every
 // buffer is bounded, every decoder is fuzzed, malformed datagrams are

@@ -119,16 +119,23 @@ func (g *testGame) Load(src []byte) error {
 // loop runs, its transport, timestep and frame timing on the world's
 // fake clock.
 type program struct {
-	game   engine.Game // the Session, the Server or the Client
-	ts     engine.Timestep
-	conn   *MemConn
-	sim    *SimTransport
-	frames engine.Frames
-	skew   float64 // the program's clock runs this much fast: 0.01 is 1 %
-	next   time.Duration
-	last   time.Duration
-	err    error
-	off    bool // no longer run (a vanished peer, a killed process)
+	game engine.Game // the Session, the Server or the Client
+	// begin is game's Begin, if it has one, asserted for beginOf.
+	begin   engine.Beginner
+	beginOf engine.Game
+	ts      engine.Timestep
+	conn    *MemConn
+	sim     *SimTransport
+	frames  engine.Frames
+	skew    float64 // the program's clock runs this much fast: 0.01 is 1 %
+	next    time.Duration
+	last    time.Duration
+	err     error
+	off     bool // no longer run (a vanished peer, a killed process)
+	// intervals, when not nil, gets every frame's interval: from its start
+	// to the next frame's, which starts late when the frame's work (a game
+	// that moves the clock) overran it.
+	intervals []time.Duration
 }
 
 func (p *program) prog() *program { return p }
@@ -154,6 +161,14 @@ func step[P interface{ prog() *program }](clock *fakeClock, ps []P, flush func(P
 		}
 	}
 	first.frame()
+	// A game whose ticks cost time moves the clock on: a frame that took
+	// longer than its interval is followed at once by the next, which
+	// then has more ticks to run, as in a loop. The others' frames, due
+	// meanwhile, ran on other cores: the clock goes back to them.
+	first.next = max(first.next, clock.now)
+	if first.intervals != nil {
+		first.intervals = append(first.intervals, first.next-first.last)
+	}
 	return true
 }
 
@@ -166,8 +181,15 @@ func (p *program) frame() {
 	}
 	p.last = p.next
 	f := p.ts.Advance(d)
-	if b, ok := p.game.(engine.Beginner); ok {
-		if err := b.Begin(f); err != nil {
+	if p.beginOf != p.game {
+		// Asserted once per game: the runtime's cache of a type
+		// assertion allocates as it grows, which a count of the
+		// frames' allocations would see.
+		p.begin, _ = p.game.(engine.Beginner)
+		p.beginOf = p.game
+	}
+	if p.begin != nil {
+		if err := p.begin.Begin(f); err != nil {
 			p.err = err
 		}
 	}

@@ -117,10 +117,30 @@ type MatchStats struct {
 	TimeScale float64
 
 	// Rollbacks counts rollbacks, RollbackTicks the ticks they ran again,
-	// RollbackTicksMax the deepest (at most the MaxPrediction).
+	// RollbackTicksMax the deepest (at most the MaxPrediction), and
+	// RollbackP99 the depth that 99 % of them did not exceed.
 	Rollbacks        uint64
 	RollbackTicks    uint64
 	RollbackTicksMax int
+	RollbackP99      int
+	// TickCost is what a tick costs this machine in real time (the
+	// game's Save and Update; a rollback's Load, spread over its ticks),
+	// smoothed: 0 until measured, and on a server. A role that predicts
+	// keeps its frames within a budget (SessionConfig.FrameBudget,
+	// ClientConfig.FrameBudget): it predicts no further past the last
+	// final tick than one frame can run again, waiting for final inputs
+	// instead, and delays its input by a tick more while its cost holds
+	// it there. InputDelay is the input delay it uses now, in ticks
+	// (a session's SessionConfig.InputDelay, a client's for its round
+	// trip, and those the cost added); DelayChanges counts the changes
+	// the cost made to it; Deferred counts the rollbacks and the ticks
+	// it put off to a later frame, this one's budget spent (a peer's
+	// while it catches up; a client's also while it keeps pace: a frame
+	// runs its first tick whatever the time, no more past the budget).
+	TickCost     time.Duration
+	InputDelay   int
+	DelayChanges uint64
+	Deferred     uint64
 	// Predicted counts ticks first run with at least one predicted input.
 	Predicted uint64
 	// Stalls counts loop ticks the role did not advance while it plays:

@@ -3,6 +3,7 @@ package netplay
 import (
 	"fmt"
 	"math/bits"
+	"time"
 
 	"github.com/fixstep/fixstep/engine"
 )
@@ -45,7 +46,10 @@ type rollback struct {
 	hooks
 	saver    engine.Saver
 	inputter engine.Inputter
+	clock    engine.Clock
 	ticks    tickTime
+	work     workload    // what its ticks cost, and what its frames' budget allows
+	delay    int         // the role's input delay, before the cost's (see inputDelay)
 	counts   *MatchStats // the role's figures
 	scaler   TimeScaler
 	scale    float64      // the time scale set last
@@ -77,9 +81,12 @@ type rollback struct {
 }
 
 // newRollback returns the core of a role that runs game at tps ticks a
-// second, counting into st. A nil game is a Probe's, which runs nothing.
-func newRollback(game engine.Game, tps int, st *MatchStats) rollback {
-	r := rollback{ticks: newTickTime(tps), counts: st, scale: 1, firstWrong: noTick}
+// second on clock, with frames of budget (0: the default, see
+// frameBudget), counting into st. A nil game is a Probe's, which runs
+// nothing.
+func newRollback(game engine.Game, tps int, clock engine.Clock, budget time.Duration, st *MatchStats) rollback {
+	r := rollback{ticks: newTickTime(tps), clock: clock, counts: st, scale: 1, firstWrong: noTick}
+	r.work.budget = frameBudget(budget, tps)
 	r.local = -1
 	if game != nil {
 		r.hooks = findHooks(game)
@@ -157,6 +164,10 @@ func (r *rollback) setScale(s float64) {
 		}
 	}
 }
+
+// inputDelay returns the ticks between reading the local player's input
+// and the tick it is for: the role's own delay, and those its cost added.
+func (r *rollback) inputDelay() int { return r.delay + r.work.delay }
 
 // confirmed returns how many ticks have every player's final input: a
 // vacant seat's are all final.
@@ -302,6 +313,7 @@ func (r *rollback) inputsFor(f int) engine.Inputs {
 // it first when save is set.
 func (r *rollback) advance(t engine.Tick, save bool) error {
 	f := r.tick
+	start := r.clock.Now()
 	if save {
 		r.save(f)
 	}
@@ -314,6 +326,7 @@ func (r *rollback) advance(t engine.Tick, save bool) error {
 		return err
 	}
 	r.tick++
+	r.work.took(r.clock.Now()-start, 1)
 	return nil
 }
 
@@ -323,6 +336,7 @@ func (r *rollback) advance(t engine.Tick, save bool) error {
 func (r *rollback) rerun(t engine.Tick) error {
 	from := r.firstWrong
 	r.firstWrong = noTick
+	start := r.clock.Now()
 	st, ok := r.stateAt(from)
 	if !ok {
 		return fmt.Errorf("netplay: no saved state before tick %d to roll back to (tick %d)", from, r.tick)
@@ -341,17 +355,48 @@ func (r *rollback) rerun(t engine.Tick) error {
 		}
 	}
 	d := r.tick - from
+	r.work.took(r.clock.Now()-start, d)
+	r.work.rolled(d)
 	r.counts.Rollbacks++
 	r.counts.RollbackTicks += uint64(d)
 	r.counts.RollbackTicksMax = max(r.counts.RollbackTicksMax, d)
 	return nil
 }
 
-// save saves the game as the state before tick f.
+// reserve makes room in every saved state for one of size bytes and a
+// quarter more, in one allocation, keeping what each holds: the saves
+// after a state loaded from another machine allocate nothing (a joiner
+// catching up saves into every one within a second), nor do those after
+// one that outgrew its room (a world's state grows as its contacts do:
+// the demo's by half as its bodies come to rest), until it outgrows that.
+func (r *rollback) reserve(size int) {
+	n := size + size/4
+	var buf []byte
+	for i, st := range r.states {
+		if cap(st) >= n {
+			continue
+		}
+		if len(buf) < n {
+			buf = make([]byte, n*(len(r.states)-i))
+		}
+		if r.stateTick[i] < 0 {
+			st = nil // holds nothing
+		}
+		r.states[i], buf = append(buf[:0:n], st...), buf[n:]
+	}
+}
+
+// save saves the game as the state before tick f. A state that outgrew
+// its room makes room for its size in all (reserve), so that the others
+// do not grow one by one.
 func (r *rollback) save(f int) {
 	i := f % len(r.states)
+	room := cap(r.states[i])
 	r.states[i] = r.saver.Save(r.states[i][:0])
 	r.stateTick[i] = f
+	if n := len(r.states[i]); n > room {
+		r.reserve(n)
+	}
 }
 
 // stateAt returns the saved state before tick f, if it is kept.
@@ -388,12 +433,13 @@ func (r *rollback) ourHash(c int) (uint64, bool) {
 }
 
 // record gives the recorder the ticks that became final: run (again,
-// after a rollback) on every player's final input.
+// after a rollback) on every player's final input, so none from a
+// rollback put off to the next frame on.
 func (r *rollback) record() error {
 	if r.rec == nil {
 		return nil
 	}
-	for final := min(r.confirmed(), r.tick); r.recNext < final; r.recNext++ {
+	for final := min(r.confirmed(), r.tick, r.firstWrong); r.recNext < final; r.recNext++ {
 		n := r.recNext
 		st, ok := r.stateAt(n)
 		if !ok {
@@ -411,4 +457,16 @@ func (r *rollback) record() error {
 // fill refreshes the figures that are states, not counts.
 func (r *rollback) fill() {
 	r.counts.Tick, r.counts.Confirmed, r.counts.TimeScale = uint64(r.tick), uint64(r.confirmed()), r.scale
+	r.counts.RollbackP99, r.counts.TickCost = r.work.p99(), r.work.cost
+	if r.local >= 0 {
+		r.counts.InputDelay = r.inputDelay()
+	}
+}
+
+// Draw draws the game (see hooks.Draw), and ends the frame its Begin
+// began: the next Update outside a Begin and a Draw is a frame of its
+// own.
+func (r *rollback) Draw(f engine.Frame) {
+	r.work.end()
+	r.hooks.Draw(f)
 }

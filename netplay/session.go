@@ -72,7 +72,6 @@ type Session struct {
 	rollback // its local is our player: -1 for a spectator, or before the lobby seats us
 	cfg      SessionConfig
 	tr       Transport
-	clock    engine.Clock
 
 	peers       []remote
 	nonce       uint32 // ours: the token of every datagram to us
@@ -220,18 +219,20 @@ func (s *Session) fillStats(now time.Duration) {
 // Report returns the session's figures as "key=value" fields for the end
 // of a stats line, each after a space:
 //
-//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0 left=3@1234
+//	rtt_ms=48.2 rollbacks=310 rollback_ticks_max=5 rollback_p99=4 predicted=1205 desyncs=0 hashes_checked=61 packets_bad=0 packets_stale=0 packets_unknown=0 refused=0 probes=1 stalls=3 time_scale=1.000 states_sent=0 catchup_ms=0 input_delay=2 delay_changes=0 tick_cost_ms=0.210 deferred=0 left=3@1234
 //
 // hashes_checked is SessionStats.Hashes: desyncs=0 says something only when it
 // is not 0. states_sent is a host's SessionStats.StatesSent, catchup_ms a late
-// spectator's SessionStats.Catchup. left= lists SessionStats.Left, the players
-// the match went on without, numbered from 1, each @ the first tick its seat
-// was empty at (left=3@1234,2@2040), or says none.
+// spectator's SessionStats.Catchup. input_delay to deferred are what the
+// session's ticks cost and what it did about it (MatchStats.TickCost).
+// left= lists SessionStats.Left, the players the match went on without,
+// numbered from 1, each @ the first tick its seat was empty at
+// (left=3@1234,2@2040), or says none; it is last.
 func (s *Session) Report() string {
 	st := &s.stats
-	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d left=%s",
-		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
-		st.StatesSent, st.Catchup.Milliseconds(), appendLeft(nil, st.Left))
+	return fmt.Sprintf(" rtt_ms=%.1f rollbacks=%d rollback_ticks_max=%d rollback_p99=%d predicted=%d desyncs=%d hashes_checked=%d packets_bad=%d packets_stale=%d packets_unknown=%d refused=%d probes=%d stalls=%d time_scale=%.3f states_sent=%d catchup_ms=%d",
+		float64(st.RTT)/1e6, st.Rollbacks, st.RollbackTicksMax, st.RollbackP99, st.Predicted, st.Desyncs, st.Hashes, st.PacketsBad, st.PacketsStale, st.PacketsUnknown, st.Refused, st.Probes, st.Stalls, st.TimeScale,
+		st.StatesSent, st.Catchup.Milliseconds()) + st.budgetReport() + " left=" + string(appendLeft(nil, st.Left))
 }
 
 // remoteKind is what a remote address is to this session.

@@ -96,6 +96,12 @@ type SessionConfig struct {
 	// ahead it stalls. Zero means DefaultMaxPrediction (8); Lockstep for
 	// none; at most MaxPredictionTicks.
 	MaxPrediction int
+	// FrameBudget is the real time, on Clock, a frame may spend running
+	// ticks: a rollback's and the ticks due. A session whose ticks cost
+	// more than that allows predicts less far and delays its input by
+	// more (see MatchStats.TickCost). Zero means three quarters of a
+	// tick (12.5 ms at 60 TPS).
+	FrameBudget time.Duration
 
 	// DisconnectWarning is the silence after which a peer counts as
 	// interrupted (SessionStats.Interrupted). Zero means 500 ms.
@@ -183,6 +189,8 @@ func (c SessionConfig) withDefaults() (SessionConfig, error) {
 		return c, fmt.Errorf("netplay: SessionConfig.DisconnectTimeout = %v: must be positive (or zero for %v)", c.DisconnectTimeout, DefaultDisconnectTimeout)
 	case c.HandshakeTimeout < 0:
 		return c, fmt.Errorf("netplay: SessionConfig.HandshakeTimeout = %v: must be positive (or zero for %v)", c.HandshakeTimeout, DefaultHandshakeTimeout)
+	case c.FrameBudget < 0:
+		return c, fmt.Errorf("netplay: SessionConfig.FrameBudget = %v: must be positive (or zero for three quarters of a tick)", c.FrameBudget)
 	case c.MaxState < 0:
 		return c, fmt.Errorf("netplay: SessionConfig.MaxState = %d: must be positive (or zero for %d)", c.MaxState, DefaultMaxState)
 	case c.TPS < 0 || c.TPS > engine.MaxTPS:

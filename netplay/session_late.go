@@ -1,6 +1,7 @@
 package netplay
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -181,6 +182,7 @@ func (s *Session) loadState() {
 		return
 	}
 	s.loaded, s.lastHash = true, tickHash{} // restart (onOffer) set the rest
+	s.reserve(cmp.Or(s.st.raw, s.st.size))
 }
 
 // watchState stops a spectator whose host's state makes no progress for

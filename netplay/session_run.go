@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"time"
 
@@ -47,7 +48,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 	}
 	s := &Session{cfg: c, tr: tr, st: receiver{tick: -1}}
 	s.stats.Left = make([]Leave, 0, MaxPeers)
-	s.rollback = newRollback(game, c.TPS, &s.stats.MatchStats)
+	s.rollback = newRollback(game, c.TPS, cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), c.FrameBudget, &s.stats.MatchStats)
 	if s.saver == nil {
 		return nil, fmt.Errorf("netplay: the game (%T) does not implement engine.Saver", game)
 	}
@@ -57,7 +58,7 @@ func newSession(cfg SessionConfig, game engine.Game, tr Transport, l *Lobby) (*S
 	if !c.Spectate && l == nil {
 		s.local = c.Local
 	}
-	s.clock, s.nonce = cmp.Or[engine.Clock](c.Clock, engine.NewMonoClock()), newNonce(c.Seed, 0x5851f42d4c957f2d)
+	s.nonce, s.delay = newNonce(c.Seed, 0x5851f42d4c957f2d), c.InputDelay
 	s.params, s.sim = paramsHash(c.Params), c.Sim
 
 	seen := func(a netip.AddrPort) bool {
@@ -147,6 +148,7 @@ func (s *Session) Update(t engine.Tick) error {
 		return s.fail(err)
 	}
 	now := s.clock.Now()
+	s.work.update(now)
 	if s.lobby != nil {
 		if s.seat(); s.err != nil {
 			return s.stopped(now)
@@ -181,7 +183,7 @@ func (s *Session) Update(t engine.Tick) error {
 			return nil
 		}
 	}
-	if err := s.step(t); err != nil {
+	if err := s.step(t, now); err != nil {
 		if s.err != nil {
 			return s.stopped(now)
 		}
@@ -193,6 +195,7 @@ func (s *Session) Update(t engine.Tick) error {
 	if s.err != nil {
 		return s.stopped(now)
 	}
+	s.adapt(now)
 	s.send(now, false)
 	s.timeSync(now)
 	s.fillStats(now)
@@ -218,10 +221,14 @@ func (s *Session) handshakeTimedOut(now time.Duration) error {
 	return nil
 }
 
-// step runs the rollback, if one is due, and the next tick, if the
-// session may advance.
-func (s *Session) step(t engine.Tick) error {
+// step runs the rollback, if one is due and the frame's budget allows
+// it, and the next tick, if the session may advance.
+func (s *Session) step(t engine.Tick, now time.Duration) error {
 	if s.firstWrong != noTick {
+		if !s.work.canRerun(now, s.tick-s.firstWrong) {
+			s.stats.Deferred++ // the frame ran one: this one waits for the next
+			return nil
+		}
 		if err := s.rerun(t); err != nil {
 			return s.fail(err)
 		}
@@ -243,6 +250,10 @@ func (s *Session) step(t engine.Tick) error {
 			if i == 0 {
 				s.stats.Stalls++
 			}
+			break
+		}
+		if i > 0 && s.work.room(s.clock.Now()) < 1 {
+			s.stats.Deferred++ // catching up goes on next frame
 			break
 		}
 		if err := s.runTick(t); err != nil {
@@ -311,22 +322,51 @@ func (s *Session) ended(now time.Duration) bool {
 }
 
 // canAdvance reports whether the next tick may run: at most MaxPrediction
-// ticks past the last confirmed one, with room for the local input.
+// ticks past the last confirmed one, fewer when the frame's budget could
+// not run them again (see workload), with room for the local input.
 func (s *Session) canAdvance() bool {
-	if s.tick >= s.confirmed()+s.cfg.MaxPrediction {
+	if s.tick >= s.confirmed()+s.work.limit(s.cfg.MaxPrediction) {
 		return false
 	}
-	return s.local < 0 || s.tick+s.cfg.InputDelay < s.floor()+ringLen
+	return s.local < 0 || s.tick+s.inputDelay() < s.floor()+ringLen
 }
 
-// runTick reads the local input, for InputDelay ticks ahead, and runs
+// adapt moves the input delay the cost adds (see workload). A peer runs
+// past a player's final inputs by half the round trip and a tick, less
+// that player's input delay: it delays its own by as many ticks as the
+// others would otherwise run past the limit its frames' budget sets,
+// taking their cost for its own. A player's only.
+func (s *Session) adapt(now time.Duration) {
+	if s.local < 0 {
+		return
+	}
+	var rtt time.Duration
+	for i := range s.peers {
+		if p := &s.peers[i]; p.kind == remotePlayer {
+			rtt = max(rtt, p.rt.rtt)
+		}
+	}
+	need := 0
+	if l := s.work.limit(s.cfg.MaxPrediction); l < s.cfg.MaxPrediction && rtt > 0 {
+		need = int(math.Ceil(float64(rtt)/2/s.ticks.length())) + 1 - l - s.delay
+	}
+	if s.work.steer(now, need, MaxInputDelay-s.delay) {
+		s.stats.DelayChanges++
+	}
+}
+
+// runTick reads the local inputs, up to the input delay ahead, and runs
 // the next tick for the first time: a player saves the state before each
 // tick, as any may roll back; a spectator before the checkpoints only.
+// An input is read once, for one tick: when the delay grows, the ticks
+// it skips are read at once; when it shrinks, none is read until the
+// ticks catch up.
 func (s *Session) runTick(t engine.Tick) error {
 	if s.local >= 0 {
-		g := s.tick + s.cfg.InputDelay
-		s.readInput(t, g)
-		s.confirm(s.local, g, s.ownInput(g))
+		for g := s.recv[s.local]; g <= s.tick+s.inputDelay(); g++ {
+			s.readInput(t, g)
+			s.confirm(s.local, g, s.ownInput(g))
+		}
 	}
 	return s.advance(t, s.local >= 0 || s.tick == s.nextHash)
 }
@@ -371,6 +411,7 @@ func (s *Session) Begin(f engine.Frame) error {
 		return s.err
 	}
 	now := s.clock.Now()
+	s.work.begin(now)
 	if s.lobby != nil {
 		if s.seat(); s.err != nil {
 			return s.stopped(now)

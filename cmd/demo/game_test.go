@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -114,5 +115,43 @@ func TestSyncTestRestoresItsOwnWorld(t *testing.T) {
 	}
 	if own, checked := g.World.Restores(); own != 120-8 || checked != 0 {
 		t.Errorf("the sync test's 112 loads restored %d of the world's own snapshots and %d checked; want 112, 0", own, checked)
+	}
+}
+
+// TestProgressLine: headless, the demo prints its progress once a second
+// of game time, and printing it allocates nothing: the runtime counts a
+// span's allocations when it flushes it (at a GC), not as they are made,
+// so a line formatted with fmt showed up in a netplay client's
+// allocs_per_frame (0.03) though its frame was excluded.
+func TestProgressLine(t *testing.T) {
+	var out bytes.Buffer
+	out.Grow(1 << 10)
+	g := newGame(&out)
+	g.flags.n = 10
+	if err := g.Start(1); err != nil {
+		t.Fatal(err)
+	}
+	box := g.World.Body(g.Osc).Pos
+	s := &engine.Stats{Sim: 2 * time.Second, Ticks: 120, FPS: 59.94, FrameP99: 16712345 * time.Nanosecond, Dropped: 250 * time.Microsecond}
+	if err := g.endHeadless(s); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("t=2.000s box=(%.3f, %.3f) ticks=120 fps=59.9 p99=16.712ms dropped=0.250ms\n", box.X, box.Y)
+	if got := out.String(); got != want {
+		t.Fatalf("progress line %q, want %q", got, want)
+	}
+	s.Sim += 500 * time.Millisecond
+	if err := g.endHeadless(s); err != nil || out.Len() != len(want) {
+		t.Fatalf("printed again half a second later (%v): %q", err, out.String())
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		out.Reset()
+		s.Sim += time.Second
+		if err := g.endHeadless(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 || out.Len() == 0 {
+		t.Errorf("printing the progress line allocated %v times (printed %q)", allocs, out.String())
 	}
 }
