@@ -83,6 +83,10 @@ GO=${GO:-go}
 # restored; under a second a size) on every size and the others alone.
 WORKERS=${WORKERS:-1,2,3,4,8,16,32}
 EMULATED_WORKERS=${EMULATED_WORKERS:-1}
+# SKIP names BUILD/SCENE jobs left out (make test leaves out s390x/demo:
+# the demo's world under a sync test, 72 s of CPU under qemu-s390x, more
+# than the rest of the check together; make cross-more runs it).
+SKIP=${SKIP:-}
 FULL_SCENE=drag
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -138,11 +142,17 @@ for b in "${builds[@]}"; do
   runner=$(runner_for "$dir/$name" "$arch") # fails, naming what to install, when nothing here runs it
   [ -n "$runner" ] && echo "cross: $name: runs under $runner here"
   for s in $scenes; do
+    case " $SKIP " in *" $name/$s "*) echo "$s" >"$dir/$name.$s.skip"; continue ;; esac
     w=$WORKERS
     [ -n "$runner" ] && [ "$s" != "$FULL_SCENE" ] && w=$EMULATED_WORKERS
-    echo "$dir/$name $s $w${runner:+ $runner}" >>"$dir/jobs" # no trailing blank: xargs -L would join the next line
+    # The demo's scene first, emulated before native: the longest jobs
+    # start first, so none runs alone at the end.
+    rank=2
+    [ "$s" = demo ] && rank=1 && [ -n "$runner" ] && rank=0
+    echo "$rank $dir/$name $s $w${runner:+ $runner}" >>"$dir/jobs" # no trailing blank: xargs -L would join the next line
   done
 done
+sort -s -n -k1,1 "$dir/jobs" | cut -d' ' -f2- >"$dir/jobs.sorted"
 # A job: BIN SCENE WORKERS [RUNNER...]; its output and status beside BIN.
 job() {
   local bin=$1 scene=$2 workers=$3
@@ -151,17 +161,19 @@ job() {
   echo $? >"$bin.$scene.rc"
 }
 export -f job
-xargs -P "$(nproc)" -L 1 bash -c 'job "$@"' job <"$dir/jobs"
+xargs -P "$(nproc)" -L 1 bash -c 'job "$@"' job <"$dir/jobs.sorted"
 
 fail=0
 for b in "${builds[@]}"; do
   read -r name arch amd64 debug <<<"$b"
   ok=0 bad=""
+  skipped=""
   for s in $scenes; do
+    if [ -e "$dir/$name.$s.skip" ]; then skipped="$skipped $s"; continue; fi
     if [ "$(cat "$dir/$name.$s.rc")" = 0 ]; then ok=$((ok + 1)); else bad="$bad $s"; fi
   done
   if [ -z "$bad" ]; then
-    echo "cross: $name: $ok scenes match the golden hashes"
+    echo "cross: $name: $ok scenes match the golden hashes${skipped:+ (left out:$skipped)}"
   else
     echo "cross: $name: FAILED:$bad" >&2
     for s in $bad; do sed 's/^/  /' "$dir/$name.$s.out" >&2; done
