@@ -122,7 +122,14 @@ func (w *World) startWorkers() bool {
 // fitScratch makes a scratch for each of the pool's workers.
 func (w *World) fitScratch() {
 	if n := w.Workers.Len(); len(w.scratch) < n {
-		w.scratch = append(w.scratch, make([]scratch, n-len(w.scratch))...)
+		k := len(w.scratch)
+		w.scratch = append(w.scratch, make([]scratch, n-k)...)
+		// The room Reserve gave the others, so that a pool set after
+		// Reserve does not grow its workers' scratch in a steady state.
+		for ; k < n; k++ {
+			s := &w.scratch[k]
+			s.near, s.nearby = room(s.near, cap(w.statics)), room(s.nearby, cap(w.movers))
+		}
 	}
 }
 

@@ -86,6 +86,7 @@ func (g *game) Start(players int) error {
 		}
 		g.players = append(g.players, id)
 	}
+	g.world.Reserve(g.world.Len()) // from here on a step allocates nothing
 	return nil
 }
 
