@@ -64,14 +64,8 @@ func (s *Client) Update(t engine.Tick) error {
 // step rolls back if a prediction was wrong, checks hashes, and runs the
 // ticks due: one, or several while catching up.
 func (s *Client) step(t engine.Tick, now time.Duration) error {
-	if s.firstWrong != noTick {
-		if !s.work.canRerun(now, s.tick-s.firstWrong) {
-			s.stats.Deferred++ // the frame ran one: this one waits for the next
-			return nil
-		}
-		if err := s.rerun(t); err != nil {
-			return err
-		}
+	if goOn, err := s.rollBackIfDue(t, now); !goOn || err != nil {
+		return err
 	}
 	s.checkHashes(now)
 	if s.phase != phasePlay {

@@ -330,6 +330,21 @@ func (r *rollback) advance(t engine.Tick, save bool) error {
 	return nil
 }
 
+// rollBackIfDue runs the rollback that a wrong prediction made due, if
+// the frame's budget allows it now (workload.canRerun). It reports
+// whether the role may go on to its ticks: not when the rollback waits
+// for the next frame (counted in MatchStats.Deferred).
+func (r *rollback) rollBackIfDue(t engine.Tick, now time.Duration) (goOn bool, err error) {
+	if r.firstWrong == noTick {
+		return true, nil
+	}
+	if !r.work.canRerun(now, r.tick-r.firstWrong) {
+		r.counts.Deferred++ // the frame ran one: this one waits for the next
+		return false, nil
+	}
+	return true, r.rerun(t)
+}
+
 // rerun loads the state before the first tick that ran on a wrong
 // prediction and runs that tick and the ones after it again, up to the
 // present, with the inputs known now, saving as it goes.

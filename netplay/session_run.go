@@ -224,14 +224,10 @@ func (s *Session) handshakeTimedOut(now time.Duration) error {
 // step runs the rollback, if one is due and the frame's budget allows
 // it, and the next tick, if the session may advance.
 func (s *Session) step(t engine.Tick, now time.Duration) error {
-	if s.firstWrong != noTick {
-		if !s.work.canRerun(now, s.tick-s.firstWrong) {
-			s.stats.Deferred++ // the frame ran one: this one waits for the next
-			return nil
-		}
-		if err := s.rerun(t); err != nil {
-			return s.fail(err)
-		}
+	if goOn, err := s.rollBackIfDue(t, now); err != nil {
+		return s.fail(err)
+	} else if !goOn {
+		return nil
 	}
 	if err := s.checkHashes(); err != nil {
 		return err
